@@ -1,0 +1,30 @@
+# Carnet. `make run` builds and opens the default address book; `make test` runs every test.
+SWIFT ?= swift
+CONFIG ?= debug
+BIN = .build/$(CONFIG)/carnet
+
+.PHONY: all deps build run test bench clean
+
+all: build
+
+# System packages the build and the tests need (libsqlite3 headers for GRDB, the sqlite3 CLI
+# that tests and the benchmark compare with). Installed only when missing.
+deps:
+	@if ! command -v sqlite3 >/dev/null 2>&1 || [ ! -f /usr/include/sqlite3.h ]; then \
+		echo "Installing libsqlite3-dev and sqlite3..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libsqlite3-dev sqlite3; \
+	fi
+
+build: deps
+	$(SWIFT) build -c $(CONFIG) --product carnet
+
+run: build
+	$(BIN) $(ARGS)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build

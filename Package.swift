@@ -1,0 +1,55 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The arrows of ../shared/DESIGN.md, enforced by target dependencies: a module can only
+// import what it lists here, so a view model cannot reach GRDB or the storage controller.
+let package = Package(
+    name: "Carnet",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(
+            name: "Carnet",
+            targets: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels"]),
+        .executable(name: "carnet", targets: ["carnet"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+    ],
+    targets: [
+        // Plain values and their validation; no I/O.
+        .target(name: "CarnetModels"),
+
+        // The only code that speaks SQL. migrations/*.sql is compiled into this module by
+        // the EmbedMigrations plugin, so a copied `carnet` binary needs no files beside it.
+        .target(
+            name: "CarnetStorage",
+            dependencies: ["CarnetModels", .product(name: "GRDB", package: "GRDB.swift")],
+            plugins: ["EmbedMigrations"]),
+
+        // The shared, observable app state of one process.
+        .target(name: "CarnetState", dependencies: ["CarnetModels", "CarnetStorage"]),
+
+        // One view model per screen, plus the coordinator. No storage, no GRDB.
+        .target(name: "CarnetViewModels", dependencies: ["CarnetModels", "CarnetState"]),
+
+        // The CLI. It imports CarnetStorage only at the composition root, to open the file.
+        .executableTarget(
+            name: "carnet",
+            dependencies: [
+                "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .executableTarget(name: "EmbedMigrationsTool", path: "BuildTools/EmbedMigrationsTool"),
+        .plugin(
+            name: "EmbedMigrations",
+            capability: .buildTool(),
+            dependencies: ["EmbedMigrationsTool"]),
+
+        .testTarget(name: "CarnetModelsTests", dependencies: ["CarnetModels"]),
+        .testTarget(
+            name: "CarnetStorageTests",
+            dependencies: ["CarnetModels", "CarnetStorage", .product(name: "GRDB", package: "GRDB.swift")]),
+    ]
+)

@@ -1,0 +1,125 @@
+/// Every way a Carnet operation can fail, each with a message that says what happened and what
+/// to do. A failed operation has changed nothing.
+public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of record an error is about.
+    public enum Record: String, Sendable, Equatable {
+        case contact, quote, favorite
+    }
+
+    /// No record of that kind has that id.
+    case notFound(Record, id: Int64)
+    /// One or more fields break a rule; nothing was written.
+    case invalid([FieldIssue])
+    /// Someone else saved the contact after the edit started; nothing was written.
+    case conflict(ContactConflict)
+    /// Someone else saved the quote after the edit started; nothing was written.
+    case quoteConflict(QuoteConflict)
+    /// The operation would break a rule of the address book (e.g. deleting the only quote).
+    case refused(String)
+    /// The path is not an SQLite database (or is a directory).
+    case notADatabase(path: String)
+    /// The path is an SQLite database, but not one Carnet made.
+    case notCarnetDatabase(path: String)
+    /// The file is damaged: truncated or corrupted.
+    case corrupt(path: String, detail: String)
+    /// A newer Carnet wrote this file; it was left untouched.
+    case newerSchema(path: String, found: Int, supported: Int)
+    /// The file or its directory cannot be written.
+    case readOnly(path: String)
+    /// The file or its directory cannot be created or opened.
+    case cannotOpen(path: String, reason: String)
+    /// The disk (or the database's size limit) is full; the write was rolled back.
+    case diskFull(path: String)
+    /// Another process held the database longer than the busy timeout.
+    case busy(path: String)
+    /// A schema migration failed; the file was left as it was.
+    case migrationFailed(path: String, migration: String, detail: String)
+    /// Any other SQLite failure, with SQLite's own words.
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case let .notFound(record, id):
+            return "no \(record.rawValue) has id \(id)"
+        case let .invalid(issues):
+            return "invalid " + issues.map(\.description).joined(separator: "; ")
+        case let .conflict(conflict):
+            return conflict.description
+        case let .quoteConflict(conflict):
+            return conflict.description
+        case let .refused(reason):
+            return reason
+        case let .notADatabase(path):
+            return "\(path) is not an SQLite database; choose another file with --db or CARNET_DB"
+        case let .notCarnetDatabase(path):
+            return "\(path) is an SQLite database that Carnet did not create; it was left untouched"
+        case let .corrupt(path, detail):
+            return "\(path) is damaged (\(detail)); restore it from a backup (`carnet db backup` makes one)"
+        case let .newerSchema(path, found, supported):
+            return "\(path) was written by a newer Carnet (schema \(found); this Carnet knows up to \(supported)); upgrade Carnet to open it. The file was left untouched"
+        case let .readOnly(path):
+            return "\(path) cannot be written (read-only file or directory); check its permissions"
+        case let .cannotOpen(path, reason):
+            return "cannot open \(path): \(reason)"
+        case let .diskFull(path):
+            return "the disk holding \(path) is full; nothing was written. Free some space and try again"
+        case let .busy(path):
+            return "\(path) is busy: another process kept it locked too long; try again"
+        case let .migrationFailed(path, migration, detail):
+            return "cannot upgrade \(path): migration \(migration) failed (\(detail)); the file was left as it was"
+        case let .database(message):
+            return "database error: \(message)"
+        }
+    }
+}
+
+/// Two versions of a contact that both moved on from the same starting point.
+public struct ContactConflict: Sendable, Equatable, CustomStringConvertible {
+    /// The contact as it was when the edit started.
+    public let base: Contact
+    /// The contact as it is in the database now, saved by someone else.
+    public let current: Contact
+    /// What this edit wanted to save.
+    public let mine: ContactDraft
+
+    public init(base: Contact, current: Contact, mine: ContactDraft) {
+        self.base = base
+        self.current = current
+        self.mine = mine
+    }
+
+    /// The fields the other writer changed since the edit started.
+    public var changedFields: [Field] { current.differences(from: base) }
+
+    public var description: String {
+        let fields = changedFields.map(\.rawValue).joined(separator: ", ")
+        let what = fields.isEmpty ? "it was saved again" : "changed: \(fields)"
+        return "contact \(current.id) was changed by someone else since this edit started (\(what)); reload it, or overwrite with --force"
+    }
+}
+
+/// Two versions of a quote that both moved on from the same starting point.
+public struct QuoteConflict: Sendable, Equatable, CustomStringConvertible {
+    public let base: Quote
+    public let current: Quote
+    public let mine: QuoteDraft
+
+    public init(base: Quote, current: Quote, mine: QuoteDraft) {
+        self.base = base
+        self.current = current
+        self.mine = mine
+    }
+
+    public var changedFields: [Field] {
+        var fields: [Field] = []
+        if base.text != current.text { fields.append(.text) }
+        if base.author != current.author { fields.append(.author) }
+        return fields
+    }
+
+    public var description: String {
+        let fields = changedFields.map(\.rawValue).joined(separator: ", ")
+        let what = fields.isEmpty ? "it was saved again" : "changed: \(fields)"
+        return "quote \(current.id) was changed by someone else since this edit started (\(what)); reload it, or overwrite with --force"
+    }
+}

@@ -1,0 +1,53 @@
+/// A position in the name-sorted contact list: name (compared like SQLite's `NOCASE`), then id.
+///
+/// Keyset pages start after a key instead of at an offset, so reading page 20,000 costs what
+/// reading page 1 does, and a contact added meanwhile never shifts a row onto the wrong page.
+public struct ContactSortKey: Sendable, Codable, Hashable, Comparable, CustomStringConvertible {
+    public let name: String
+    public let id: Int64
+
+    public init(name: String, id: Int64) {
+        self.name = name
+        self.id = id
+    }
+
+    public static func < (lhs: ContactSortKey, rhs: ContactSortKey) -> Bool {
+        switch Self.compareNoCase(lhs.name, rhs.name) {
+        case .some(true): return true
+        case .some(false): return false
+        case nil: return lhs.id < rhs.id
+        }
+    }
+
+    /// `true` if `a` sorts first, `false` if `b` does, `nil` if equal: NOCASE folds A-Z only,
+    /// then compares UTF-8 bytes, exactly as SQLite does.
+    static func compareNoCase(_ a: String, _ b: String) -> Bool? {
+        var ai = a.utf8.makeIterator()
+        var bi = b.utf8.makeIterator()
+        while true {
+            switch (ai.next(), bi.next()) {
+            case (nil, nil): return nil
+            case (nil, _): return true
+            case (_, nil): return false
+            case let (x?, y?):
+                let fx = x >= 65 && x <= 90 ? x + 32 : x
+                let fy = y >= 65 && y <= 90 ? y + 32 : y
+                if fx != fy { return fx < fy }
+            }
+        }
+    }
+
+    public var description: String { "\(name)#\(id)" }
+}
+
+/// One keyset page of the name-sorted contact list.
+public struct ContactPage: Sendable, Equatable {
+    public let contacts: [Contact]
+    /// Whether more contacts follow in the direction the page was read.
+    public let hasMore: Bool
+
+    public init(contacts: [Contact], hasMore: Bool) {
+        self.contacts = contacts
+        self.hasMore = hasMore
+    }
+}

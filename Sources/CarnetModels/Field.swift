@@ -1,0 +1,53 @@
+/// A field a person can edit, named the way error messages and the CLI name it.
+public enum Field: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+    case name, position, email, phone, photo
+    case text, author
+
+    public var description: String { rawValue }
+}
+
+/// One broken rule on one field, e.g. `email: must look like name@example.com`.
+public struct FieldIssue: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
+    public let field: Field
+    public let message: String
+
+    public init(_ field: Field, _ message: String) {
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String { "\(field): \(message)" }
+}
+
+/// The documented limits. Lengths count Unicode scalars, as SQLite's `length()` does, so the
+/// CHECK constraints in `migrations/` and this validation agree on every string.
+public enum Limits {
+    public static let nameLength = 200
+    public static let positionLength = 200
+    public static let emailLength = 254
+    public static let phoneLength = 40
+    /// 1 MiB: a contact photo is a thumbnail, not an album.
+    public static let photoBytes = 1_048_576
+    public static let quoteTextLength = 2000
+    public static let authorLength = 200
+}
+
+enum Rules {
+    static func checkLine(_ value: String, _ field: Field, max: Int, into issues: inout [FieldIssue]) {
+        if value.unicodeScalars.count > max {
+            issues.append(FieldIssue(field, "must be at most \(max) characters (got \(value.unicodeScalars.count))"))
+        }
+        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            issues.append(FieldIssue(field, "must not contain control characters such as NUL, tabs or line breaks"))
+        }
+    }
+
+    /// Strips leading and trailing white space (any Unicode white space, line breaks included).
+    static func trimmed(_ value: String) -> String {
+        let scalars = value.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}

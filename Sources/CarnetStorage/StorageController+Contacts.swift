@@ -1,0 +1,206 @@
+import CarnetModels
+import Foundation
+import GRDB
+
+extension StorageController {
+    static let contactColumns = "id, uid, name, position, email, phone, photo, created_at, updated_at, version"
+
+    static func decodeContact(_ row: Row) -> Contact {
+        Contact(
+            id: row[0], uid: row[1], name: row[2], position: row[3], email: row[4], phone: row[5],
+            photo: row[6],
+            createdAt: Timestamp.date(row[7] as String) ?? .distantPast,
+            updatedAt: Timestamp.date(row[8] as String) ?? .distantPast,
+            version: row[9])
+    }
+
+    static func fetchContact(_ db: Database, id: Int64) throws -> Contact? {
+        try Row.fetchOne(db, sql: "SELECT \(contactColumns) FROM contacts WHERE id = ?", arguments: [id])
+            .map(decodeContact)
+    }
+
+    // MARK: Writes
+
+    /// Adds a contact. The draft is validated and normalized first; `uid` defaults to a new UUID.
+    @discardableResult
+    public func insertContact(_ draft: ContactDraft, uid: String? = nil) throws(CarnetError) -> Contact {
+        let draft = try draft.validated()
+        let uid = uid ?? UUID().uuidString.lowercased()
+        return try write { db in try Self.insert(db, draft, uid: uid, now: Timestamp.now()) }
+    }
+
+    /// Adds many contacts in one transaction: all of them, or none. Returns how many.
+    @discardableResult
+    public func insertContacts(_ drafts: some Sequence<ContactDraft>) throws(CarnetError) -> Int {
+        var valid: [ContactDraft] = []
+        for draft in drafts { valid.append(try draft.validated()) }
+        let checked = valid
+        return try write { db in
+            let now = Timestamp.now()
+            let stamp = Timestamp.string(now)
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO contacts (uid, name, position, email, phone, photo, created_at, updated_at, version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+                """)
+            for draft in checked {
+                try statement.execute(arguments: [
+                    UUID().uuidString.lowercased(), draft.name, draft.position, draft.email, draft.phone,
+                    draft.photo, stamp, stamp,
+                ])
+            }
+            return checked.count
+        }
+    }
+
+    static func insert(_ db: Database, _ draft: ContactDraft, uid: String, now: Date) throws -> Contact {
+        let stamp = Timestamp.string(now)
+        try db.execute(
+            sql: """
+                INSERT INTO contacts (uid, name, position, email, phone, photo, created_at, updated_at, version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+                """,
+            arguments: [uid, draft.name, draft.position, draft.email, draft.phone, draft.photo, stamp, stamp])
+        return Contact(
+            id: db.lastInsertedRowID, uid: uid, name: draft.name, position: draft.position, email: draft.email,
+            phone: draft.phone, photo: draft.photo, createdAt: now, updatedAt: now, version: 1)
+    }
+
+    /// Saves `draft` over the contact the caller read as `base`.
+    ///
+    /// If the stored contact's version is no longer `base.version`, someone else saved it
+    /// meanwhile: this throws ``CarnetModels/CarnetError/conflict(_:)`` with both versions and
+    /// writes nothing, unless `force` is true (overwrite: last writer wins, knowingly).
+    /// Saving a draft equal to the stored fields writes nothing and returns the stored contact.
+    @discardableResult
+    public func updateContact(_ base: Contact, with draft: ContactDraft, force: Bool = false) throws(CarnetError) -> Contact {
+        let draft = try draft.validated()
+        return try write { db in
+            guard let current = try Self.fetchContact(db, id: base.id) else {
+                throw CarnetError.notFound(.contact, id: base.id)
+            }
+            if !force && current.version != base.version {
+                throw CarnetError.conflict(ContactConflict(base: base, current: current, mine: draft))
+            }
+            if current.draft == draft { return current }
+            let now = Timestamp.now()
+            try db.execute(
+                sql: """
+                    UPDATE contacts SET name = ?, position = ?, email = ?, phone = ?, photo = ?,
+                                        updated_at = ?, version = ?
+                    WHERE id = ?
+                    """,
+                arguments: [draft.name, draft.position, draft.email, draft.phone, draft.photo,
+                            Timestamp.string(now), current.version + 1, current.id])
+            return Contact(
+                id: current.id, uid: current.uid, name: draft.name, position: draft.position, email: draft.email,
+                phone: draft.phone, photo: draft.photo, createdAt: current.createdAt, updatedAt: now,
+                version: current.version + 1)
+        }
+    }
+
+    /// Deletes a contact; its favorite goes with it (ON DELETE CASCADE).
+    public func deleteContact(id: Int64) throws(CarnetError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM contacts WHERE id = ?", arguments: [id])
+            if db.changesCount == 0 { throw CarnetError.notFound(.contact, id: id) }
+        }
+    }
+
+    // MARK: Reads
+
+    /// The contact with that id, or ``CarnetModels/CarnetError/notFound(_:id:)``.
+    public func contact(id: Int64) throws(CarnetError) -> Contact {
+        try read { db in
+            guard let contact = try Self.fetchContact(db, id: id) else { throw CarnetError.notFound(.contact, id: id) }
+            return contact
+        }
+    }
+
+    /// The contact with that vCard UID, if any.
+    public func contact(uid: String) throws(CarnetError) -> Contact? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.contactColumns) FROM contacts WHERE uid = ?", arguments: [uid])
+                .map(Self.decodeContact)
+        }
+    }
+
+    /// Up to `limit` contacts in name order that come after `key` (from the start when nil),
+    /// optionally only those matching `search` (see ``CarnetModels/Contact/matches(search:)``).
+    ///
+    /// Keyset pagination: the index `contacts_by_name` seeks straight to `key`, so every page
+    /// costs the same whatever its depth and the table's size.
+    public func contacts(after key: ContactSortKey? = nil, limit: Int, matching search: String = "") throws(CarnetError) -> ContactPage {
+        try page(key: key, forward: true, limit: limit, search: search)
+    }
+
+    /// Up to `limit` contacts in name order that come just before `key`, in ascending order.
+    public func contacts(before key: ContactSortKey, limit: Int, matching search: String = "") throws(CarnetError) -> ContactPage {
+        try page(key: key, forward: false, limit: limit, search: search)
+    }
+
+    private func page(key: ContactSortKey?, forward: Bool, limit: Int, search: String) throws(CarnetError) -> ContactPage {
+        guard limit > 0 else { return ContactPage(contacts: [], hasMore: false) }
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if let key {
+            conditions.append(forward ? "(name, id) > (?, ?)" : "(name, id) < (?, ?)")
+            _ = arguments.append(contentsOf: [key.name, key.id])
+        }
+        if !search.isEmpty {
+            conditions.append(Self.searchCondition)
+            _ = arguments.append(contentsOf: Self.searchArguments(search))
+        }
+        let order = forward ? "name, id" : "name DESC, id DESC"
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        _ = arguments.append(contentsOf: [limit + 1])
+        let sql = "SELECT \(Self.contactColumns) FROM contacts \(whereClause) ORDER BY \(order) LIMIT ?"
+        let args = arguments
+        return try read { db in
+            var contacts = try Row.fetchAll(db, sql: sql, arguments: args).map(Self.decodeContact)
+            let hasMore = contacts.count > limit
+            if hasMore { contacts.removeLast() }
+            if !forward { contacts.reverse() }
+            return ContactPage(contacts: contacts, hasMore: hasMore)
+        }
+    }
+
+    /// Every contact in name order. Holds the whole table in memory: for exports and
+    /// benchmarks; screens page with ``contacts(after:limit:matching:)``.
+    public func allContacts() throws(CarnetError) -> [Contact] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.contactColumns) FROM contacts ORDER BY name, id")
+                .map(Self.decodeContact)
+        }
+    }
+
+    /// How many contacts there are, or how many match `search`.
+    public func contactCount(matching search: String = "") throws(CarnetError) -> Int {
+        try read { db in
+            if search.isEmpty {
+                return try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0
+            }
+            return try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM contacts WHERE \(Self.searchCondition)",
+                arguments: Self.searchArguments(search)) ?? 0
+        }
+    }
+
+    static let searchCondition = """
+        (name LIKE ? ESCAPE '\\' OR position LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' OR phone LIKE ? ESCAPE '\\')
+        """
+
+    static func searchArguments(_ search: String) -> StatementArguments {
+        let pattern = likePattern(search)
+        return [pattern, pattern, pattern, pattern]
+    }
+
+    /// `%text%` with LIKE's own wildcards escaped, so a search for `50%` means those characters.
+    static func likePattern(_ search: String) -> String {
+        var pattern = "%"
+        for ch in search {
+            if ch == "\\" || ch == "%" || ch == "_" { pattern.append("\\") }
+            pattern.append(ch)
+        }
+        return pattern + "%"
+    }
+}

@@ -1,0 +1,100 @@
+import CarnetModels
+import Foundation
+import GRDB
+
+extension StorageController {
+    static let quoteColumns = "id, text, author, is_current, created_at, updated_at, version"
+
+    static func decodeQuote(_ row: Row) -> Quote {
+        Quote(
+            id: row[0], text: row[1], author: row[2], isCurrent: row[3],
+            createdAt: Timestamp.date(row[4] as String) ?? .distantPast,
+            updatedAt: Timestamp.date(row[5] as String) ?? .distantPast,
+            version: row[6])
+    }
+
+    static func fetchQuote(_ db: Database, id: Int64) throws -> Quote? {
+        try Row.fetchOne(db, sql: "SELECT \(quoteColumns) FROM quotes WHERE id = ?", arguments: [id]).map(decodeQuote)
+    }
+
+    static func fetchCurrentQuote(_ db: Database) throws -> Quote? {
+        // A file edited by hand may have lost its current flag: fall back to the newest quote.
+        try Row.fetchOne(db, sql: "SELECT \(quoteColumns) FROM quotes ORDER BY is_current DESC, id DESC LIMIT 1")
+            .map(decodeQuote)
+    }
+
+    /// The quote the quote screen shows. Nil only if every quote was deleted by hand.
+    public func currentQuote() throws(CarnetError) -> Quote? {
+        try read { db in try Self.fetchCurrentQuote(db) }
+    }
+
+    /// Every quote, oldest first.
+    public func quotes() throws(CarnetError) -> [Quote] {
+        try read { db in try Row.fetchAll(db, sql: "SELECT \(Self.quoteColumns) FROM quotes ORDER BY id").map(Self.decodeQuote) }
+    }
+
+    public func quote(id: Int64) throws(CarnetError) -> Quote {
+        try read { db in
+            guard let quote = try Self.fetchQuote(db, id: id) else { throw CarnetError.notFound(.quote, id: id) }
+            return quote
+        }
+    }
+
+    /// Adds a quote, making it the current one when `makeCurrent` is true.
+    @discardableResult
+    public func addQuote(_ draft: QuoteDraft, makeCurrent: Bool = false) throws(CarnetError) -> Quote {
+        let draft = try draft.validated()
+        return try write { db in
+            if makeCurrent { try db.execute(sql: "UPDATE quotes SET is_current = 0 WHERE is_current = 1") }
+            let stamp = Timestamp.string(Timestamp.now())
+            try db.execute(
+                sql: "INSERT INTO quotes (text, author, is_current, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [draft.text, draft.author, makeCurrent, stamp, stamp])
+            return try Self.fetchQuote(db, id: db.lastInsertedRowID)!
+        }
+    }
+
+    /// Saves `draft` over the quote read as `base`; a stale `base` is a
+    /// ``CarnetModels/CarnetError/quoteConflict(_:)`` unless `force`.
+    @discardableResult
+    public func updateQuote(_ base: Quote, with draft: QuoteDraft, force: Bool = false) throws(CarnetError) -> Quote {
+        let draft = try draft.validated()
+        return try write { db in
+            guard let current = try Self.fetchQuote(db, id: base.id) else { throw CarnetError.notFound(.quote, id: base.id) }
+            if !force && current.version != base.version {
+                throw CarnetError.quoteConflict(QuoteConflict(base: base, current: current, mine: draft))
+            }
+            if current.draft == draft { return current }
+            try db.execute(
+                sql: "UPDATE quotes SET text = ?, author = ?, updated_at = ?, version = version + 1 WHERE id = ?",
+                arguments: [draft.text, draft.author, Timestamp.string(Timestamp.now()), base.id])
+            return try Self.fetchQuote(db, id: base.id)!
+        }
+    }
+
+    /// Makes the quote with that id the current one.
+    @discardableResult
+    public func useQuote(id: Int64) throws(CarnetError) -> Quote {
+        try write { db in
+            guard try Self.fetchQuote(db, id: id) != nil else { throw CarnetError.notFound(.quote, id: id) }
+            try db.execute(sql: "UPDATE quotes SET is_current = 0 WHERE is_current = 1 AND id <> ?", arguments: [id])
+            try db.execute(sql: "UPDATE quotes SET is_current = 1 WHERE id = ?", arguments: [id])
+            return try Self.fetchQuote(db, id: id)!
+        }
+    }
+
+    /// Deletes a quote. The last quote cannot be deleted (the quote screen is never empty);
+    /// deleting the current one makes the newest remaining quote current.
+    public func deleteQuote(id: Int64) throws(CarnetError) {
+        try write { db in
+            guard let quote = try Self.fetchQuote(db, id: id) else { throw CarnetError.notFound(.quote, id: id) }
+            if try Int.fetchOne(db, sql: "SELECT count(*) FROM quotes") == 1 {
+                throw CarnetError.refused("quote \(id) is the only quote; add another before deleting it")
+            }
+            try db.execute(sql: "DELETE FROM quotes WHERE id = ?", arguments: [id])
+            if quote.isCurrent {
+                try db.execute(sql: "UPDATE quotes SET is_current = 1 WHERE id = (SELECT max(id) FROM quotes)")
+            }
+        }
+    }
+}

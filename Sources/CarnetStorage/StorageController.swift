@@ -1,0 +1,198 @@
+import CarnetModels
+import Foundation
+import GRDB
+import Synchronization
+
+/// Owns one Carnet database file: opens or creates it, applies the schema in `migrations/`, and
+/// offers typed reads and writes. It is the only code in Carnet that speaks SQL.
+///
+/// Every write is one `BEGIN IMMEDIATE` transaction: it takes the write lock up front, so
+/// several processes on one file queue behind each other (within ``StorageOptions/busyTimeout``)
+/// instead of failing half-way. Every value is a bound argument. A write that fails changes
+/// nothing and throws a ``CarnetModels/CarnetError``.
+///
+/// There is no shared instance: make one at your composition root and hand it to the
+/// `StateController`.
+///
+/// ```swift
+/// let storage = try StorageController(path: "/tmp/book.sqlite")
+/// let contact = try storage.insertContact(ContactDraft(name: "Ada Lovelace"))
+/// ```
+public final class StorageController: Sendable {
+    /// The database file, or `:memory:` for ``inMemory(options:)``.
+    public let path: String
+    public let options: StorageOptions
+    let writer: any DatabaseWriter
+    let migrations: [Migration]
+    private let isClosed = Mutex(false)
+
+    /// Opens the Carnet database at `path`, creating it (and its directory, mode 0700; the file
+    /// mode 0600) when missing, and brings its schema up to date in one transaction.
+    ///
+    /// - Throws: ``CarnetModels/CarnetError/notADatabase(path:)``, `.notCarnetDatabase`,
+    ///   `.corrupt`, `.newerSchema` (the file is left untouched), `.readOnly`, `.cannotOpen`,
+    ///   `.migrationFailed` (the file is left as it was).
+    public convenience init(path: String, options: StorageOptions = StorageOptions()) throws(CarnetError) {
+        try self.init(path: path, options: options, migrations: Migration.embedded)
+    }
+
+    /// A private database in memory, with the full schema: for tests and previews.
+    public static func inMemory(options: StorageOptions = StorageOptions()) throws(CarnetError) -> StorageController {
+        try StorageController(inMemoryWith: options, migrations: Migration.embedded)
+    }
+
+    /// The newest schema version this build knows.
+    public static var supportedSchemaVersion: Int { Migration.embedded.last?.version ?? 0 }
+
+    init(path: String, options: StorageOptions, migrations: [Migration]) throws(CarnetError) {
+        self.path = path
+        self.options = options
+        self.migrations = migrations
+        try FileSetup.prepare(path: path)
+        try FileSetup.probe(path: path, supported: migrations.last?.version ?? 0)
+        do {
+            writer = try DatabasePool(path: path, configuration: Self.configuration(options))
+        } catch {
+            throw ErrorMapping.map(error, path: path)
+        }
+        try migrate()
+    }
+
+    init(inMemoryWith options: StorageOptions, migrations: [Migration]) throws(CarnetError) {
+        path = ":memory:"
+        self.options = options
+        self.migrations = migrations
+        do {
+            writer = try DatabaseQueue(configuration: Self.configuration(options))
+        } catch {
+            throw ErrorMapping.map(error, path: path)
+        }
+        try migrate()
+    }
+
+    static func configuration(_ options: StorageOptions) -> Configuration {
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        config.busyMode = .timeout(options.busyTimeout)
+        config.label = "Carnet"
+        let synchronous = options.durability == .full ? "FULL" : "NORMAL"
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+        }
+        return config
+    }
+
+    /// Closes the file now (it also closes when the controller is released), first folding the
+    /// write-ahead log back into the main file so that a copy of `carnet.sqlite` alone is
+    /// complete. Using the controller afterwards throws.
+    public func close() throws(CarnetError) {
+        checkpoint()
+        guard isClosed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
+        do {
+            if let pool = writer as? DatabasePool {
+                try pool.close()
+            } else if let queue = writer as? DatabaseQueue {
+                try queue.close()
+            }
+        } catch {
+            throw ErrorMapping.map(error, path: path)
+        }
+    }
+
+    deinit {
+        checkpoint()
+    }
+
+    /// A passive checkpoint: copies committed pages from the -wal file into the main file as far
+    /// as no reader still needs them, without waiting for anyone. GRDB closes its writer before
+    /// its readers, so SQLite's own checkpoint-on-last-close does not run; this stands in for it.
+    private func checkpoint() {
+        guard writer is DatabasePool, !isClosed.withLock({ $0 }) else { return }
+        _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+    }
+
+    // MARK: - Running statements
+
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`); any error rolls it back.
+    func write<T>(_ body: @escaping (Database) throws -> T) throws(CarnetError) -> T {
+        do {
+            return try writer.write(body)
+        } catch {
+            throw ErrorMapping.map(error, path: path)
+        }
+    }
+
+    /// Runs `body` in one read transaction, which sees one consistent state of the file.
+    func read<T>(_ body: @escaping (Database) throws -> T) throws(CarnetError) -> T {
+        do {
+            return try writer.read(body)
+        } catch {
+            throw ErrorMapping.map(error, path: path)
+        }
+    }
+
+    // MARK: - Schema
+
+    private func migrate() throws(CarnetError) {
+        let path = self.path
+        let migrations = self.migrations
+        let pending = try read { db in try Self.pendingMigrations(db, migrations, path: path) }
+        guard !pending.isEmpty else { return }
+        do {
+            try writer.write { db in
+                // Another process may have migrated meanwhile: decide again under the write lock.
+                try db.execute(sql: Self.migrationsTableSQL)
+                for migration in try Self.pendingMigrations(db, migrations, path: path) {
+                    do {
+                        try db.execute(sql: migration.sql)
+                        try db.execute(
+                            sql: "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                            arguments: [migration.version, migration.name, Timestamp.string(Timestamp.now())])
+                        try db.execute(sql: "PRAGMA user_version = \(migration.version)")
+                        if try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil {
+                            throw CarnetError.migrationFailed(path: path, migration: migration.name, detail: "it left a foreign key broken")
+                        }
+                    } catch let error as CarnetError {
+                        throw error
+                    } catch {
+                        throw CarnetError.migrationFailed(
+                            path: path, migration: migration.name, detail: ErrorMapping.describe(error))
+                    }
+                }
+            }
+        } catch {
+            throw ErrorMapping.map(error, path: path)
+        }
+    }
+
+    /// Where the controller records which migrations ran; `PRAGMA user_version` mirrors the last.
+    static let migrationsTableSQL = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            version    INTEGER PRIMARY KEY,
+            name       TEXT    NOT NULL UNIQUE,
+            applied_at TEXT    NOT NULL
+        )
+        """
+
+    /// The migrations not yet applied to `db`; throws when the file is not Carnet's or is newer.
+    static func pendingMigrations(_ db: Database, _ migrations: [Migration], path: String) throws -> [Migration] {
+        let supported = migrations.last?.version ?? 0
+        let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        if userVersion > supported {
+            throw CarnetError.newerSchema(path: path, found: userVersion, supported: supported)
+        }
+        guard try db.tableExists("schema_migrations") else {
+            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+            if tables > 0 || userVersion != 0 { throw CarnetError.notCarnetDatabase(path: path) }
+            return migrations
+        }
+        let applied = try String.fetchAll(db, sql: "SELECT name FROM schema_migrations ORDER BY version")
+        let known = Set(migrations.map(\.name))
+        if let unknown = applied.first(where: { !known.contains($0) }) {
+            let found = Int(unknown.prefix { $0.isNumber }) ?? userVersion
+            throw CarnetError.newerSchema(path: path, found: max(found, userVersion), supported: supported)
+        }
+        let done = Set(applied)
+        return migrations.filter { !done.contains($0.name) }
+    }
+}

@@ -1,0 +1,126 @@
+import CarnetModels
+import Foundation
+import GRDB
+import Testing
+@testable import CarnetStorage
+
+/// What happens when the file is not what Carnet expects: each refusal leaves it byte for byte.
+@Suite struct OpeningTests {
+    let dir = TempDirectory()
+
+    /// A Carnet file at the current schema, closed (checkpointed), ready to be tampered with.
+    func makeDatabase(_ name: String = "book.sqlite", contacts: Int = 3) throws -> String {
+        let path = dir.path(name)
+        let storage = try StorageController(path: path)
+        for i in 0..<contacts { try storage.insertContact(ContactDraft(name: "Person \(i)")) }
+        try storage.close()
+        return path
+    }
+
+    @Test func newerSchemaIsRefusedAndLeftUntouched() throws {
+        let path = try makeDatabase()
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO schema_migrations VALUES (99, '0099_future', 'x')")
+            try db.execute(sql: "PRAGMA user_version = 99")
+        }
+        try queue.close()
+        let before = bytes(path)
+        let error = carnetError { try StorageController(path: path) }
+        #expect(error == .newerSchema(path: path, found: 99, supported: StorageController.supportedSchemaVersion))
+        #expect(error.map { "\($0)" }?.contains("newer Carnet") == true)
+        #expect(bytes(path) == before)
+    }
+
+    @Test func unknownMigrationAloneAlsoMeansNewer() throws {
+        let path = try makeDatabase()
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "INSERT INTO schema_migrations VALUES (2, '0002_from_a_fork', 'x')") }
+        try queue.close()
+        guard case .newerSchema = carnetError({ try StorageController(path: path) }) else {
+            Issue.record("expected newerSchema")
+            return
+        }
+    }
+
+    @Test func nonSQLiteFileIsRefusedAndLeftUntouched() throws {
+        let path = dir.path("notes.txt")
+        let text = Data(String(repeating: "Dear diary, this is not a database.\n", count: 50).utf8)
+        #expect(FileManager.default.createFile(atPath: path, contents: text))
+        #expect(carnetError { try StorageController(path: path) } == .notADatabase(path: path))
+        #expect(bytes(path).data == text)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func foreignSQLiteDatabaseIsRefusedAndLeftUntouched() throws {
+        let path = dir.path("other.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE recipes (name TEXT); INSERT INTO recipes VALUES ('soup')") }
+        try queue.close()
+        let before = bytes(path)
+        #expect(carnetError { try StorageController(path: path) } == .notCarnetDatabase(path: path))
+        #expect(bytes(path) == before)
+    }
+
+    @Test func directoryIsRefused() throws {
+        guard case .cannotOpen = carnetError({ try StorageController(path: dir.url.path) }) else {
+            Issue.record("expected cannotOpen")
+            return
+        }
+    }
+
+    @Test func truncatedDatabaseIsRefused() throws {
+        let path = try makeDatabase(contacts: 500)
+        let full = bytes(path).data
+        try full.prefix(60).write(to: URL(fileURLWithPath: path))
+        #expect(carnetError { try StorageController(path: path) } == .corrupt(path: path, detail: "the file is truncated"))
+        try full.prefix(full.count / 2).write(to: URL(fileURLWithPath: path))
+        let error = carnetError { () throws -> Int in
+            let storage = try StorageController(path: path)
+            return try storage.allContacts().count
+        }
+        guard case .corrupt = error else {
+            Issue.record("expected corrupt, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test func failingMigrationLeavesTheFileExactlyAsItWas() throws {
+        let path = try makeDatabase()
+        let before = bytes(path)
+        let broken = Migration.embedded + [
+            Migration(version: 2, name: "0002_broken", sql: """
+                CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL);
+                ALTER TABLE contacts ADD COLUMN nickname TEXT;
+                INSERT INTO no_such_table VALUES (1);
+                """)
+        ]
+        let error = carnetError { try StorageController(path: path, options: StorageOptions(), migrations: broken) }
+        guard case let .migrationFailed(_, migration, detail) = error else {
+            Issue.record("expected migrationFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(migration == "0002_broken")
+        #expect(detail.contains("no_such_table"))
+        #expect(bytes(path) == before)
+        let storage = try StorageController(path: path)
+        #expect(try storage.info().migrations == ["0001_initial"])
+        #expect(try storage.contactCount() == 3)
+    }
+
+    @Test func failingFirstMigrationLeavesANewFileEmpty() throws {
+        let path = dir.path("new.sqlite")
+        let broken = [Migration(version: 1, name: "0001_broken", sql: "CREATE TABLE a (x); SELECT * FROM nowhere;")]
+        #expect(carnetError { try StorageController(path: path, options: StorageOptions(), migrations: broken) } != nil)
+        let queue = try DatabaseQueue(path: path)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") } == 0)
+    }
+
+    @Test func readOnlyDatabaseRefusesWritesClearly() throws {
+        guard getuid() != 0 else { return }  // root ignores file modes; the CLI tests cover this as a user
+        let path = try makeDatabase()
+        try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: path)
+        let storage = try StorageController(path: path)
+        #expect(carnetError { try storage.insertContact(ContactDraft(name: "X")) } == .readOnly(path: path))
+    }
+}
