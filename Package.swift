@@ -51,5 +51,8 @@ let package = Package(
         .testTarget(
             name: "CarnetStorageTests",
             dependencies: ["CarnetModels", "CarnetStorage", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels"]),
+        // Reads Sources/ as text: the design's rules that the compiler cannot see.
+        .testTarget(name: "ArchitectureTests"),
     ]
 )

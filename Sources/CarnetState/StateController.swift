@@ -1,0 +1,209 @@
+import CarnetModels
+import CarnetStorage
+import Observation
+
+/// The app state of one process: the current quote, the favorites in order, the counts, and the
+/// contact lists screens are showing, page by page.
+///
+/// Make one at the composition root and hand it to every view model through its initializer;
+/// there is no shared instance. Every change goes through it: it is written to storage first,
+/// and only after the transaction commits does the in-memory state change, so every screen
+/// sharing this controller sees the change at once (through Observation) and never sees a
+/// change that did not happen.
+///
+/// ```swift
+/// let storage = try StorageController(path: path)
+/// let state = try StateController(storage: storage)
+/// let contacts = ContactsViewModel(state: state)
+/// ```
+@MainActor
+@Observable
+public final class StateController {
+    /// The quote the quote screen shows.
+    public private(set) var currentQuote: Quote?
+    /// The favorite contacts, in the user's order.
+    public private(set) var favorites: [Favorite] = [] {
+        didSet { favoriteIDs = Set(favorites.map(\.contact.id)) }
+    }
+    /// The ids of ``favorites``, for cheap `isFavorite` checks on every row.
+    public private(set) var favoriteIDs: Set<Int64> = []
+    public private(set) var contactCount = 0
+    public private(set) var quoteCount = 0
+    /// The latest version of each contact this process saved or deleted (nil) since it started
+    /// or last refreshed: a screen holding an older copy shows this one instead.
+    public private(set) var savedContacts: [Int64: Contact?] = [:]
+
+    @ObservationIgnored let storage: StorageController
+    @ObservationIgnored private var lists: [WeakContactList] = []
+    @ObservationIgnored private var lastChangeToken: Int
+
+    /// Reads the home screen's state from `storage` (one read transaction).
+    public init(storage: StorageController) throws(CarnetError) {
+        self.storage = storage
+        lastChangeToken = try storage.externalChangeToken()
+        apply(try storage.snapshot())
+    }
+
+    /// Where the state lives: the database file path.
+    public var databasePath: String { storage.path }
+
+    private func apply(_ snapshot: StorageSnapshot) {
+        currentQuote = snapshot.currentQuote
+        favorites = snapshot.favorites
+        contactCount = snapshot.contactCount
+        quoteCount = snapshot.quoteCount
+    }
+
+    // MARK: - Appearing screens
+
+    /// The "screen will appear" hook: picks up what other processes (or other connections)
+    /// wrote to the file since this controller last looked. Costs one `PRAGMA data_version`
+    /// when nothing changed. Returns whether anything did.
+    @discardableResult
+    public func refresh() throws(CarnetError) -> Bool {
+        let token = try storage.externalChangeToken()
+        guard token != lastChangeToken else { return false }
+        lastChangeToken = token
+        apply(try storage.snapshot())
+        savedContacts = [:]
+        for list in liveLists() { try list.reload() }
+        return true
+    }
+
+    // MARK: - Contacts
+
+    /// Reads one contact from the file.
+    public func contact(id: Int64) throws(CarnetError) -> Contact {
+        try storage.contact(id: id)
+    }
+
+    /// The newest copy of `contact` this process knows: `contact` itself unless it was saved
+    /// since; nil if it was deleted.
+    public func latest(_ contact: Contact) -> Contact? {
+        guard let saved = savedContacts[contact.id] else { return contact }
+        guard let saved else { return nil }
+        return saved.version >= contact.version ? saved : contact
+    }
+
+    /// Adds a contact; every list whose range covers it shows it at once.
+    @discardableResult
+    public func addContact(_ draft: ContactDraft) throws(CarnetError) -> Contact {
+        let contact = try storage.insertContact(draft)
+        contactCount += 1
+        didSave(contact)
+        return contact
+    }
+
+    /// Saves `draft` over `base`. If someone else saved the contact since `base` was read, throws
+    /// ``CarnetModels/CarnetError/conflict(_:)`` with both versions, unless `force`.
+    @discardableResult
+    public func updateContact(_ base: Contact, with draft: ContactDraft, force: Bool = false) throws(CarnetError) -> Contact {
+        let contact = try storage.updateContact(base, with: draft, force: force)
+        didSave(contact)
+        if favoriteIDs.contains(contact.id) {
+            favorites = favorites.map { $0.contact.id == contact.id ? Favorite(contact: contact, position: $0.position) : $0 }
+        }
+        return contact
+    }
+
+    /// Deletes a contact (and its favorite).
+    public func deleteContact(id: Int64) throws(CarnetError) {
+        try storage.deleteContact(id: id)
+        contactCount -= 1
+        savedContacts[id] = .some(nil)
+        if favoriteIDs.contains(id) {
+            favorites = favorites.filter { $0.contact.id != id }.enumerated()
+                .map { Favorite(contact: $1.contact, position: $0 + 1) }
+        }
+        for list in liveLists() { list.remove(id: id) }
+    }
+
+    private func didSave(_ contact: Contact) {
+        savedContacts[contact.id] = contact
+        for list in liveLists() { list.upsert(contact) }
+    }
+
+    /// A window onto the name-sorted contacts (optionally only those matching `search`) that
+    /// loads `pageSize` rows at a time by keyset and holds at most about `maxRows`, so memory is
+    /// bounded by what a screen shows, not by the table. This controller keeps it up to date
+    /// with every change it makes.
+    public func makeContactList(search: String = "", pageSize: Int = 50, maxRows: Int = 500) -> ContactList {
+        let list = ContactList(storage: storage, search: search, pageSize: pageSize, maxRows: maxRows)
+        lists.append(WeakContactList(list))
+        return list
+    }
+
+    private func liveLists() -> [ContactList] {
+        lists.removeAll { $0.list == nil }
+        return lists.compactMap(\.list)
+    }
+
+    /// How many contacts match `search` (all of them when empty).
+    public func contactCount(matching search: String) throws(CarnetError) -> Int {
+        search.isEmpty ? contactCount : try storage.contactCount(matching: search)
+    }
+
+    // MARK: - Favorites
+
+    public func isFavorite(_ id: Int64) -> Bool { favoriteIDs.contains(id) }
+
+    /// Makes a contact a favorite, at `position` (1 is first) or last; favoriting a favorite
+    /// with a position moves it.
+    public func favorite(_ id: Int64, at position: Int? = nil) throws(CarnetError) {
+        favorites = try storage.addFavorite(contactID: id, at: position)
+    }
+
+    public func unfavorite(_ id: Int64) throws(CarnetError) {
+        favorites = try storage.removeFavorite(contactID: id)
+    }
+
+    public func moveFavorite(_ id: Int64, to position: Int) throws(CarnetError) {
+        favorites = try storage.moveFavorite(contactID: id, to: position)
+    }
+
+    // MARK: - Quotes
+
+    /// Every quote, oldest first (read from the file).
+    public func quotes() throws(CarnetError) -> [Quote] {
+        try storage.quotes()
+    }
+
+    public func quote(id: Int64) throws(CarnetError) -> Quote {
+        try storage.quote(id: id)
+    }
+
+    @discardableResult
+    public func addQuote(_ draft: QuoteDraft, makeCurrent: Bool = false) throws(CarnetError) -> Quote {
+        let quote = try storage.addQuote(draft, makeCurrent: makeCurrent)
+        quoteCount += 1
+        if makeCurrent { currentQuote = quote }
+        return quote
+    }
+
+    /// Saves `draft` over `base`; a stale `base` is a ``CarnetModels/CarnetError/quoteConflict(_:)``
+    /// unless `force`.
+    @discardableResult
+    public func updateQuote(_ base: Quote, with draft: QuoteDraft, force: Bool = false) throws(CarnetError) -> Quote {
+        let quote = try storage.updateQuote(base, with: draft, force: force)
+        if quote.isCurrent { currentQuote = quote }
+        return quote
+    }
+
+    @discardableResult
+    public func useQuote(id: Int64) throws(CarnetError) -> Quote {
+        let quote = try storage.useQuote(id: id)
+        currentQuote = quote
+        return quote
+    }
+
+    public func deleteQuote(id: Int64) throws(CarnetError) {
+        try storage.deleteQuote(id: id)
+        quoteCount -= 1
+        if currentQuote?.id == id { currentQuote = try storage.currentQuote() }
+    }
+}
+
+private struct WeakContactList {
+    weak var list: ContactList?
+    init(_ list: ContactList) { self.list = list }
+}

@@ -1,0 +1,150 @@
+import CarnetModels
+import CarnetState
+import Observation
+
+/// Builds the screens, injects the one shared ``CarnetState/StateController`` into each, and
+/// moves between them, so no view model knows which screen came before it.
+///
+/// Tabs: contacts, favorites, quote. Each tab has a stack: list → detail → edit contact, and
+/// quote → edit quote. A screen that appears again (after `back()` or a tab switch) re-reads
+/// the state, so changes made meanwhile, here or by another process, show.
+@MainActor
+@Observable
+public final class AppCoordinator {
+    public enum Tab: String, Sendable, CaseIterable {
+        case contacts, favorites, quote
+    }
+
+    /// A screen on a tab's stack.
+    public enum Screen {
+        case contacts(ContactsViewModel)
+        case favorites(ContactsViewModel)
+        case contactDetail(ContactDetailViewModel)
+        case editContact(EditContactViewModel)
+        case quote(QuoteViewModel)
+        case editQuote(EditQuoteViewModel)
+    }
+
+    public let contacts: ContactsViewModel
+    public let favorites: ContactsViewModel
+    public let quote: QuoteViewModel
+    public private(set) var tab: Tab = .contacts
+    /// The screens pushed on the current tab's root, top last.
+    public private(set) var stack: [Screen] = []
+
+    @ObservationIgnored private let state: StateController
+
+    public init(state: StateController, pageSize: Int = 50) {
+        self.state = state
+        contacts = ContactsViewModel(state: state, pageSize: pageSize)
+        favorites = ContactsViewModel(state: state, favoritesOnly: true, pageSize: pageSize)
+        quote = QuoteViewModel(state: state)
+    }
+
+    /// The screen on top.
+    public var current: Screen { stack.last ?? root(tab) }
+
+    private func root(_ tab: Tab) -> Screen {
+        switch tab {
+        case .contacts: .contacts(contacts)
+        case .favorites: .favorites(favorites)
+        case .quote: .quote(quote)
+        }
+    }
+
+    /// Starts the session on a tab (its root screen appears).
+    public func start(on tab: Tab = .contacts) throws(CarnetError) {
+        try select(tab)
+    }
+
+    /// Switches tab; the tab's root screen appears.
+    public func select(_ tab: Tab) throws(CarnetError) {
+        self.tab = tab
+        stack = []
+        try appear(current)
+    }
+
+    /// Opens a contact's detail from the current list (forward passing).
+    public func showContact(_ contact: Contact) throws(CarnetError) {
+        let list = tab == .favorites ? favorites : contacts
+        let detail = list.detail(for: contact)
+        try push(.contactDetail(detail))
+    }
+
+    public func showContact(id: Int64) throws(CarnetError) {
+        try showContact(try state.contact(id: id))
+    }
+
+    /// Opens the edit screen for the contact on top; back on save or cancel.
+    public func editContact() throws(CarnetError) {
+        guard case let .contactDetail(detail) = current else { return }
+        let edit = detail.edit()
+        let detailSaved = edit.onSave
+        edit.onSave = { [weak self] saved in
+            detailSaved?(saved)
+            try? self?.back()
+        }
+        edit.onCancel = { [weak self] in try? self?.back() }
+        try push(.editContact(edit))
+    }
+
+    /// Opens an empty edit screen; on save, the new contact's detail replaces it.
+    public func addContact() throws(CarnetError) {
+        let edit = EditContactViewModel(state: state)
+        edit.onSave = { [weak self] saved in
+            guard let self else { return }
+            self.stack.removeLast()
+            try? self.showContact(saved)
+        }
+        edit.onCancel = { [weak self] in try? self?.back() }
+        try push(.editContact(edit))
+    }
+
+    /// Opens the edit screen for the current quote (from the quote tab).
+    public func editQuote() throws(CarnetError) {
+        if tab != .quote { try select(.quote) }
+        try pushQuoteEditor(quote.edit())
+    }
+
+    /// Opens an empty quote editor; the saved quote becomes current.
+    public func addQuote() throws(CarnetError) {
+        if tab != .quote { try select(.quote) }
+        try pushQuoteEditor(quote.add())
+    }
+
+    private func pushQuoteEditor(_ edit: EditQuoteViewModel) throws(CarnetError) {
+        let quoteSaved = edit.onSave
+        edit.onSave = { [weak self] saved in
+            quoteSaved?(saved)
+            try? self?.back()
+        }
+        edit.onCancel = { [weak self] in try? self?.back() }
+        try push(.editQuote(edit))
+    }
+
+    /// Leaves the screen on top; the one below appears again. An edit screen left this way is
+    /// cancelled (its draft dropped).
+    public func back() throws(CarnetError) {
+        guard let top = stack.popLast() else { return }
+        if case let .editContact(edit) = top, edit.isDirty { edit.onCancel = nil; edit.cancel() }
+        if case let .editQuote(edit) = top, edit.isDirty { edit.onCancel = nil; edit.cancel() }
+        if case .contactDetail = current, case let .contactDetail(detail) = current, detail.isDeleted {
+            stack.removeLast()
+        }
+        try appear(current)
+    }
+
+    private func push(_ screen: Screen) throws(CarnetError) {
+        stack.append(screen)
+        try appear(screen)
+    }
+
+    private func appear(_ screen: Screen) throws(CarnetError) {
+        switch screen {
+        case let .contacts(list), let .favorites(list): try list.onAppear()
+        case let .contactDetail(detail): try detail.onAppear()
+        case let .quote(quote): try quote.onAppear()
+        case .editContact, .editQuote: break
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import CarnetModels
+import CarnetState
+import Observation
+
+/// One row of a contacts list.
+public struct ContactRow: Sendable, Equatable, Identifiable {
+    public let contact: Contact
+    public let isFavorite: Bool
+    /// The place in the favorites order (1 is first) when favorite.
+    public let favoritePosition: Int?
+
+    public var id: Int64 { contact.id }
+}
+
+/// The contacts tab, or with `favoritesOnly` the favorites tab. Two of them sharing one
+/// ``CarnetState/StateController`` stay in step: favorite a row in one, the other shows it at once.
+@MainActor
+@Observable
+public final class ContactsViewModel {
+    public let favoritesOnly: Bool
+    /// Filters rows by name, position, email or phone (ASCII case-insensitive). Setting it
+    /// starts the list over.
+    public private(set) var search = ""
+    /// The contact last changed through a detail screen opened from this list, to scroll to
+    /// and highlight when the list appears again (set through ``ContactDetailViewModelDelegate``).
+    public private(set) var highlightedID: Int64?
+
+    @ObservationIgnored private let state: StateController
+    private var list: ContactList
+
+    /// - Parameters:
+    ///   - pageSize: rows read per page; `maxRows`: at most this many rows are held.
+    public init(state: StateController, favoritesOnly: Bool = false, pageSize: Int = 50, maxRows: Int = 500) {
+        self.state = state
+        self.favoritesOnly = favoritesOnly
+        list = state.makeContactList(pageSize: pageSize, maxRows: maxRows)
+    }
+
+    /// The rows to show, in order: favorites in the user's order, or all contacts by name.
+    public var rows: [ContactRow] {
+        if favoritesOnly {
+            return state.favorites
+                .filter { $0.contact.matches(search: search) }
+                .map { ContactRow(contact: $0.contact, isFavorite: true, favoritePosition: $0.position) }
+        }
+        let positions = Dictionary(uniqueKeysWithValues: state.favorites.map { ($0.contact.id, $0.position) })
+        return list.rows.map { ContactRow(contact: $0, isFavorite: positions[$0.id] != nil, favoritePosition: positions[$0.id]) }
+    }
+
+    /// Whether more rows follow (call ``loadNextPage()``).
+    public var hasMore: Bool { favoritesOnly ? false : list.hasMore }
+    /// Whether rows were dropped from the top to bound memory (call ``loadPreviousPage()``).
+    public var hasEarlier: Bool { favoritesOnly ? false : list.hasEarlier }
+    /// How many contacts the tab holds in all (not just the rows loaded).
+    public var totalCount: Int { favoritesOnly ? state.favorites.count : state.contactCount }
+
+    /// The screen appears: pick up changes made elsewhere, and load the first page if needed.
+    public func onAppear() throws(CarnetError) {
+        try state.refresh()
+        if !favoritesOnly && list.rows.isEmpty && list.hasMore { try list.loadNextPage() }
+    }
+
+    public func loadNextPage() throws(CarnetError) {
+        if !favoritesOnly { try list.loadNextPage() }
+    }
+
+    public func loadPreviousPage() throws(CarnetError) {
+        if !favoritesOnly { try list.loadPreviousPage() }
+    }
+
+    /// Shows only contacts matching `text`, from the first page.
+    public func setSearch(_ text: String) throws(CarnetError) {
+        search = text
+        guard !favoritesOnly else { return }
+        list = state.makeContactList(search: text, pageSize: list.pageSize, maxRows: list.maxRows)
+        try list.loadNextPage()
+    }
+
+    public func favorite(_ id: Int64, at position: Int? = nil) throws(CarnetError) {
+        try state.favorite(id, at: position)
+    }
+
+    public func unfavorite(_ id: Int64) throws(CarnetError) {
+        try state.unfavorite(id)
+    }
+
+    public func toggleFavorite(_ id: Int64) throws(CarnetError) {
+        if state.isFavorite(id) { try state.unfavorite(id) } else { try state.favorite(id) }
+    }
+
+    /// Moves a favorite to `position` (1 is first).
+    public func moveFavorite(_ id: Int64, to position: Int) throws(CarnetError) {
+        try state.moveFavorite(id, to: position)
+    }
+
+    /// The detail screen for a row: the contact is passed forward, the state injected, and this
+    /// list hears back through the delegate protocol.
+    public func detail(for contact: Contact) -> ContactDetailViewModel {
+        let detail = ContactDetailViewModel(state: state, contact: contact)
+        detail.delegate = self
+        return detail
+    }
+
+    /// The detail screen for a contact id (reads the contact first).
+    public func detail(forID id: Int64) throws(CarnetError) -> ContactDetailViewModel {
+        detail(for: try state.contact(id: id))
+    }
+}
+
+extension ContactsViewModel: ContactDetailViewModelDelegate {
+    public func contactDetail(didUpdate contact: Contact) {
+        highlightedID = contact.id
+    }
+
+    public func contactDetail(didDelete contactID: Int64) {
+        if highlightedID == contactID { highlightedID = nil }
+    }
+}

@@ -1,0 +1,107 @@
+import CarnetModels
+import CarnetState
+import Observation
+
+/// How to settle a save that found someone else's newer version.
+public enum ConflictResolution: Sendable, Equatable {
+    /// Take their version: the draft becomes the stored contact; this edit's changes are dropped.
+    case reload
+    /// Save this draft over theirs, knowingly.
+    case overwrite
+    /// Leave without saving.
+    case cancel
+}
+
+/// The add-contact and edit-contact screen. It works on a draft: nothing is written until
+/// ``save()`` succeeds, and ``cancel()`` leaves no trace.
+@MainActor
+@Observable
+public final class EditContactViewModel {
+    /// The fields being edited. Bind the screen's text fields to it.
+    public var draft: ContactDraft
+    /// The contact the edit started from (nil when adding).
+    public private(set) var original: Contact?
+    /// Set when ``save()`` found that someone else saved the contact since the edit started.
+    public private(set) var conflict: ContactConflict?
+    /// Called after a save commits, with the saved contact.
+    @ObservationIgnored public var onSave: ((Contact) -> Void)?
+    /// Called when the user leaves without saving.
+    @ObservationIgnored public var onCancel: (() -> Void)?
+
+    @ObservationIgnored private let state: StateController
+
+    /// - Parameter contact: the contact to edit, passed forward; nil to add a new one.
+    public init(state: StateController, contact: Contact? = nil) {
+        self.state = state
+        original = contact
+        draft = contact?.draft ?? ContactDraft()
+    }
+
+    public var isNew: Bool { original == nil }
+
+    /// Whether the draft differs from what the edit started with.
+    public var isDirty: Bool { draft.normalized() != (original?.draft ?? ContactDraft()).normalized() }
+
+    /// Every broken rule of the draft as it stands, for messages beside the fields.
+    public var issues: [FieldIssue] { draft.issues() }
+
+    /// The messages for one field.
+    public func messages(for field: Field) -> [String] {
+        issues.filter { $0.field == field }.map(\.message)
+    }
+
+    public var canSave: Bool { issues.isEmpty }
+
+    /// Validates and commits the draft through the state controller, then calls ``onSave``.
+    /// On a conflict, sets ``conflict`` (see ``resolve(_:)``) and rethrows; nothing is written.
+    @discardableResult
+    public func save() throws(CarnetError) -> Contact {
+        do {
+            let saved: Contact
+            if let original {
+                saved = try state.updateContact(original, with: draft)
+            } else {
+                saved = try state.addContact(draft)
+            }
+            finish(saved)
+            return saved
+        } catch let .conflict(found) {
+            conflict = found
+            throw .conflict(found)
+        }
+    }
+
+    /// Settles a ``conflict``. Returns the saved contact for ``ConflictResolution/overwrite``.
+    @discardableResult
+    public func resolve(_ resolution: ConflictResolution) throws(CarnetError) -> Contact? {
+        guard let conflict else { return nil }
+        switch resolution {
+        case .reload:
+            original = conflict.current
+            draft = conflict.current.draft
+            self.conflict = nil
+            return nil
+        case .overwrite:
+            let saved = try state.updateContact(conflict.current, with: conflict.mine)
+            finish(saved)
+            return saved
+        case .cancel:
+            cancel()
+            return nil
+        }
+    }
+
+    /// Leaves without saving: the draft is dropped, nothing was written.
+    public func cancel() {
+        draft = original?.draft ?? ContactDraft()
+        conflict = nil
+        onCancel?()
+    }
+
+    private func finish(_ saved: Contact) {
+        original = saved
+        draft = saved.draft
+        conflict = nil
+        onSave?(saved)
+    }
+}

@@ -1,0 +1,126 @@
+import CarnetModels
+import CarnetState
+import Observation
+
+/// The quote screen: the current quote, and the collection to choose it from.
+@MainActor
+@Observable
+public final class QuoteViewModel {
+    /// All quotes, oldest first, as of the last ``onAppear()`` or change made here.
+    public private(set) var quotes: [Quote] = []
+
+    @ObservationIgnored private let state: StateController
+
+    public init(state: StateController) {
+        self.state = state
+    }
+
+    /// The quote to show; updates at once when any screen sharing the state changes it.
+    public var quote: Quote? { state.currentQuote }
+
+    /// The screen appears: pick up changes made elsewhere.
+    public func onAppear() throws(CarnetError) {
+        try state.refresh()
+        quotes = try state.quotes()
+    }
+
+    /// The edit-quote screen for the current quote (or a given one).
+    public func edit(_ quote: Quote? = nil) -> EditQuoteViewModel {
+        let edit = EditQuoteViewModel(state: state, quote: quote ?? state.currentQuote)
+        edit.onSave = { [weak self] _ in try? self?.reloadQuotes() }
+        return edit
+    }
+
+    /// The screen to write a new quote, made current when saved.
+    public func add() -> EditQuoteViewModel {
+        let edit = EditQuoteViewModel(state: state, quote: nil)
+        edit.onSave = { [weak self] _ in try? self?.reloadQuotes() }
+        return edit
+    }
+
+    public func use(_ id: Int64) throws(CarnetError) {
+        try state.useQuote(id: id)
+        try reloadQuotes()
+    }
+
+    public func delete(_ id: Int64) throws(CarnetError) {
+        try state.deleteQuote(id: id)
+        try reloadQuotes()
+    }
+
+    private func reloadQuotes() throws(CarnetError) {
+        quotes = try state.quotes()
+    }
+}
+
+/// The edit-quote screen, on a draft like ``EditContactViewModel``: a new quote becomes current.
+@MainActor
+@Observable
+public final class EditQuoteViewModel {
+    public var draft: QuoteDraft
+    public private(set) var original: Quote?
+    public private(set) var conflict: QuoteConflict?
+    @ObservationIgnored public var onSave: ((Quote) -> Void)?
+    @ObservationIgnored public var onCancel: (() -> Void)?
+
+    @ObservationIgnored private let state: StateController
+
+    public init(state: StateController, quote: Quote?) {
+        self.state = state
+        original = quote
+        draft = quote?.draft ?? QuoteDraft()
+    }
+
+    public var isNew: Bool { original == nil }
+    public var isDirty: Bool { draft.normalized() != (original?.draft ?? QuoteDraft()).normalized() }
+    public var issues: [FieldIssue] { draft.issues() }
+
+    @discardableResult
+    public func save() throws(CarnetError) -> Quote {
+        do {
+            let saved: Quote
+            if let original {
+                saved = try state.updateQuote(original, with: draft)
+            } else {
+                saved = try state.addQuote(draft, makeCurrent: true)
+            }
+            finish(saved)
+            return saved
+        } catch let .quoteConflict(found) {
+            conflict = found
+            throw .quoteConflict(found)
+        }
+    }
+
+    @discardableResult
+    public func resolve(_ resolution: ConflictResolution) throws(CarnetError) -> Quote? {
+        guard let conflict else { return nil }
+        switch resolution {
+        case .reload:
+            original = conflict.current
+            draft = conflict.current.draft
+            self.conflict = nil
+            return nil
+        case .overwrite:
+            let saved = try state.updateQuote(conflict.current, with: conflict.mine)
+            finish(saved)
+            return saved
+        case .cancel:
+            cancel()
+            return nil
+        }
+    }
+
+    public func cancel() {
+        draft = original?.draft ?? QuoteDraft()
+        conflict = nil
+        onCancel?()
+    }
+
+    private func finish(_ saved: Quote) {
+        original = saved
+        draft = saved.draft
+        conflict = nil
+        onSave?(saved)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// The rules of shared/DESIGN.md that no compiler checks: no singletons or global mutable
+/// state, no preference stores or broadcast notifications as data channels, no view model or
+/// CLI reaching past its layer.
+@Suite struct LayeringRulesTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// (file path relative to the root, its lines) for every Swift file under `folder`.
+    static func swiftFiles(under folder: String) -> [(String, [Substring])] {
+        let base = root.appendingPathComponent(folder)
+        guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
+        return walker.compactMap { item -> (String, [Substring])? in
+            guard let url = item as? URL, url.pathExtension == "swift",
+                  let text = try? String(contentsOf: url, encoding: .utf8) else { return nil }
+            let relative = String(url.path.dropFirst(root.path.count + 1))
+            return (relative, text.split(separator: "\n", omittingEmptySubsequences: false))
+        }
+    }
+
+    /// Lines that are code (not comments) and match `pattern`.
+    static func offending(_ pattern: String, under folder: String) -> [String] {
+        let regex = try! NSRegularExpression(pattern: pattern)
+        return swiftFiles(under: folder).flatMap { path, lines in
+            lines.enumerated().compactMap { index, line -> String? in
+                let code = String(line)
+                if code.trimmingCharacters(in: .whitespaces).hasPrefix("//") { return nil }
+                let range = NSRange(code.startIndex..., in: code)
+                return regex.firstMatch(in: code, range: range) == nil ? nil : "\(path):\(index + 1): \(code)"
+            }
+        }
+    }
+
+    @Test func sourcesExist() {
+        #expect(Self.swiftFiles(under: "Sources").count > 10)
+    }
+
+    @Test func noSingletons() {
+        #expect(Self.offending(#"static\s+(let|var)\s+(shared|default|current|instance)\b"#, under: "Sources") == [])
+    }
+
+    @Test func noGlobalMutableState() {
+        // A top-level `var` or a `static var` is state every caller shares without being handed it.
+        #expect(Self.offending(#"^(public\s+|private\s+|fileprivate\s+|internal\s+)?(nonisolated\(unsafe\)\s+)?var\s"#, under: "Sources/CarnetModels") == [])
+        for module in ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels"] {
+            #expect(Self.offending(#"static\s+var\s+\w+\s*(:[^{]*)?=|nonisolated\(unsafe\)"#, under: "Sources/\(module)") == [])
+        }
+    }
+
+    @Test func noPreferenceStoresOrBroadcastNotifications() {
+        #expect(Self.offending(#"UserDefaults|NotificationCenter"#, under: "Sources") == [])
+    }
+
+    @Test func viewModelsSeeOnlyStateAndModels() {
+        let imports = Self.offending(#"^\s*(@testable\s+)?import\s+\w+"#, under: "Sources/CarnetViewModels")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.hasSuffix("import CarnetModels") && !$0.hasSuffix("import CarnetState") && !$0.hasSuffix("import Observation") }
+        #expect(imports == [])
+    }
+
+    @Test func cliNeverTouchesGRDBOrSQL() {
+        #expect(Self.offending(#"import\s+GRDB"#, under: "Sources/carnet") == [])
+        #expect(Self.offending(#"\b(SELECT|INSERT|UPDATE|DELETE)\s+(\*|INTO|FROM|\w+\s+SET)\b"#, under: "Sources/carnet") == [])
+        // The composition root is the one place that names the storage layer.
+        let storageImports = Self.offending(#"import\s+CarnetStorage"#, under: "Sources/carnet")
+        #expect(storageImports.count <= 1, "\(storageImports)")
+    }
+
+    @Test func sqlLivesOnlyInStorage() {
+        for module in ["CarnetModels", "CarnetState", "CarnetViewModels"] {
+            #expect(Self.offending(#"\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE TABLE)\b"#, under: "Sources/\(module)") == [])
+        }
+    }
+
+    @Test func viewModelsHoldOtherScreensOnlyThroughDelegatesOrClosures() {
+        // A stored property whose type is another screen's view model is a back-reference to a
+        // concrete screen; only the coordinator (which owns navigation) may hold them.
+        let screens = ["ContactsViewModel", "ContactDetailViewModel", "EditContactViewModel", "QuoteViewModel", "EditQuoteViewModel"]
+        for (path, lines) in Self.swiftFiles(under: "Sources/CarnetViewModels") where !path.hasSuffix("AppCoordinator.swift") {
+            for line in lines {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                guard code.range(of: #"^(public\s+|private\s+)?(private\(set\)\s+)?(weak\s+)?(let|var)\s+\w+\s*:"#, options: .regularExpression) != nil else { continue }
+                for screen in screens where code.contains(": \(screen)") || code.contains(": \(screen)?") {
+                    Issue.record("\(path): \(code)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import CarnetModels
+import CarnetState
+import CarnetStorage
+import CarnetViewModels
+import Foundation
+import Testing
+
+/// Two state controllers on one file stand for two processes (each has its own connections).
+@MainActor
+@Suite struct ConflictAndRefreshTests {
+    let dir = TempDirectory()
+
+    /// Both sides start editing Gary; the other side saves first.
+    func conflictingEdits() throws -> (mine: EditContactViewModel, theirs: Contact, state: StateController) {
+        let state = try makeState(dir.database)
+        let gary = try seed(state)[3]
+        let other = try makeState(dir.database)
+        let mine = EditContactViewModel(state: state, contact: gary)
+        mine.draft.phone = "555 9999"
+        let theirEdit = EditContactViewModel(state: other, contact: gary)
+        theirEdit.draft.email = "gary@bluewares.example.com"
+        let theirs = try theirEdit.save()
+        #expect(throws: CarnetError.self) { try mine.save() }
+        let conflict = try #require(mine.conflict)
+        #expect(conflict.current == theirs)
+        #expect(conflict.base == gary)
+        #expect(conflict.mine.phone == "555 9999")
+        #expect(conflict.changedFields == [.email])
+        #expect(try state.contact(id: gary.id) == theirs)  // nothing of mine was written
+        return (mine, theirs, state)
+    }
+
+    @Test func reloadTakesTheirVersion() throws {
+        let (mine, theirs, state) = try conflictingEdits()
+        #expect(try mine.resolve(.reload) == nil)
+        #expect(mine.conflict == nil)
+        #expect(mine.draft == theirs.draft)
+        #expect(mine.original == theirs)
+        // Editing again from their version saves cleanly.
+        mine.draft.phone = "555 9999"
+        let saved = try mine.save()
+        #expect(saved.email == "gary@bluewares.example.com" && saved.phone == "555 9999")
+        #expect(try state.contact(id: saved.id).version == 3)
+    }
+
+    @Test func overwriteSavesMineKnowingly() throws {
+        let (mine, theirs, state) = try conflictingEdits()
+        var saved: Contact?
+        mine.onSave = { saved = $0 }
+        let result = try mine.resolve(.overwrite)
+        #expect(result == saved)
+        #expect(saved?.phone == "555 9999")
+        #expect(saved?.email == "gary@example.com")  // my draft, whole
+        #expect(saved?.version == theirs.version + 1)
+        #expect(try state.contact(id: theirs.id) == saved)
+    }
+
+    @Test func cancelLeavesTheirVersion() throws {
+        let (mine, theirs, state) = try conflictingEdits()
+        var cancelled = false
+        mine.onCancel = { cancelled = true }
+        try mine.resolve(.cancel)
+        #expect(cancelled)
+        #expect(try state.contact(id: theirs.id) == theirs)
+    }
+
+    @Test func refreshPicksUpAnotherConnectionsWrite() throws {
+        let state = try makeState(dir.database)
+        let people = try seed(state)
+        let all = ContactsViewModel(state: state)
+        let favorites = ContactsViewModel(state: state, favoritesOnly: true)
+        let quote = QuoteViewModel(state: state)
+        try all.onAppear()
+        #expect(try state.refresh() == false)  // nothing changed elsewhere: one pragma, no reads
+
+        let elsewhere = try StorageController(path: dir.database)
+        try elsewhere.addFavorite(contactID: people[0].id)
+        let zoe = try elsewhere.insertContact(ContactDraft(name: "Zoe Adams"))
+        try elsewhere.updateContact(people[1], with: ContactDraft(name: "Aaron Porter"))
+        try elsewhere.addQuote(QuoteDraft(text: "Elsewhere.", author: "Other"), makeCurrent: true)
+
+        #expect(favorites.rows.isEmpty)  // not yet: this screen has not appeared again
+        try favorites.onAppear()
+        #expect(favorites.rows.map(\.contact.id) == [people[0].id])
+        #expect(all.rows.map(\.contact.name).first == "Aaron Porter")
+        #expect(all.rows.contains { $0.contact == zoe })
+        #expect(state.contactCount == 6)
+        #expect(quote.quote?.text == "Elsewhere.")
+        #expect(try state.refresh() == false)
+    }
+
+    @Test func detailNoticesDeletionElsewhere() throws {
+        let state = try makeState(dir.database)
+        let people = try seed(state)
+        let detail = ContactsViewModel(state: state).detail(for: people[0])
+        try StorageController(path: dir.database).deleteContact(id: people[0].id)
+        try detail.onAppear()
+        #expect(detail.isDeleted)
+    }
+
+    @Test func pagingThroughTenThousandContactsKeepsMemoryBounded() throws {
+        let state = try makeState(dir.database)
+        let storage = try StorageController(path: dir.database)
+        let drafts = (0..<10_000).map { ContactDraft(name: String(format: "Person %05d", ($0 * 7919) % 10_000)) }
+        try storage.insertContacts(drafts)
+        try state.refresh()
+        let list = ContactsViewModel(state: state, pageSize: 50, maxRows: 200)
+        try list.onAppear()
+        var seen: [Int64] = list.rows.map(\.id)
+        var largest = list.rows.count
+        while list.hasMore {
+            let lastID = list.rows.last?.id
+            try list.loadNextPage()
+            let newRows = list.rows.drop { $0.id != lastID }.dropFirst()
+            seen += newRows.map(\.id)
+            largest = max(largest, list.rows.count)
+        }
+        #expect(seen.count == 10_000)
+        #expect(Set(seen).count == 10_000)
+        #expect(largest <= 200)
+        #expect(list.rows.last?.contact.name == "Person 09999")
+        #expect(list.hasEarlier)
+        // And back up again, still bounded.
+        var pagesUp = 0
+        while list.hasEarlier {
+            try list.loadPreviousPage()
+            largest = max(largest, list.rows.count)
+            pagesUp += 1
+        }
+        #expect(list.rows.first?.contact.name == "Person 00000")
+        #expect(largest <= 200)
+        #expect(pagesUp == (10_000 - 200) / 50)
+        #expect(list.totalCount == 10_000)
+    }
+
+    @Test func saveInsertsIntoEveryListWhoseRangeCoversIt() throws {
+        let state = try makeState(dir.database)
+        _ = try seed(state)
+        let all = ContactsViewModel(state: state, pageSize: 2, maxRows: 4)
+        try all.onAppear()
+        #expect(all.rows.map(\.contact.name) == ["Gary Edwards", "Katherine Price"])
+        try state.addContact(ContactDraft(name: "Aaron Aardvark"))   // before the window's end: shown
+        try state.addContact(ContactDraft(name: "Zach Zimmer"))      // beyond a page not yet read: not shown yet
+        #expect(all.rows.map(\.contact.name) == ["Aaron Aardvark", "Gary Edwards", "Katherine Price"])
+        while all.hasMore { try all.loadNextPage() }
+        #expect(all.rows.last?.contact.name == "Zach Zimmer")
+        let search = ContactsViewModel(state: state)
+        try search.setSearch("example.com")
+        #expect(search.rows.count == 5)
+        try state.addContact(ContactDraft(name: "New Person", email: "new@example.com"))
+        #expect(search.rows.count == 6)
+    }
+}
