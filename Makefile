@@ -22,8 +22,12 @@ build: deps
 run: build
 	$(BIN) $(ARGS)
 
+# The embedding example is built and run first (it must keep compiling against the public API),
+# then every test; the test runner's summary is the last thing printed.
 test: deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --package-path Examples/EmbedCarnet
+	Examples/EmbedCarnet/.build/debug/EmbedCarnet
 	$(SWIFT) test --skip-build
 
 clean:

@@ -203,6 +203,23 @@ public final class StateController {
     }
 }
 
+extension StateController {
+    /// Schema version, counts and settings of the file, for `carnet db info`.
+    public func databaseInfo() throws(CarnetError) -> DatabaseInfo {
+        try storage.info()
+    }
+
+    /// `["ok"]` when SQLite's integrity and foreign key checks pass, else one line per problem.
+    public func integrityCheck() throws(CarnetError) -> [String] {
+        try storage.integrityCheck()
+    }
+
+    /// An online copy of the database into a new file, itself a valid Carnet database.
+    public func backup(to path: String) throws(CarnetError) {
+        try storage.backup(to: path)
+    }
+}
+
 private struct WeakContactList {
     weak var list: ContactList?
     init(_ list: ContactList) { self.list = list }

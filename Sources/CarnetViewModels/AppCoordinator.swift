@@ -134,6 +134,11 @@ public final class AppCoordinator {
         try appear(current)
     }
 
+    /// The screen on top appears again (e.g. redrawn): it re-reads what may have changed.
+    public func reappear() throws(CarnetError) {
+        try appear(current)
+    }
+
     private func push(_ screen: Screen) throws(CarnetError) {
         stack.append(screen)
         try appear(screen)

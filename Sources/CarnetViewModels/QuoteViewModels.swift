@@ -60,6 +60,8 @@ public final class EditQuoteViewModel {
     public var draft: QuoteDraft
     public private(set) var original: Quote?
     public private(set) var conflict: QuoteConflict?
+    /// Whether a new quote becomes the current one when saved (default true).
+    public var makesCurrent = true
     @ObservationIgnored public var onSave: ((Quote) -> Void)?
     @ObservationIgnored public var onCancel: (() -> Void)?
 
@@ -82,7 +84,7 @@ public final class EditQuoteViewModel {
             if let original {
                 saved = try state.updateQuote(original, with: draft)
             } else {
-                saved = try state.addQuote(draft, makeCurrent: true)
+                saved = try state.addQuote(draft, makeCurrent: makesCurrent)
             }
             finish(saved)
             return saved

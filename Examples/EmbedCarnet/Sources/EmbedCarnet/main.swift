@@ -1,0 +1,40 @@
+import CarnetModels
+import CarnetState
+import CarnetStorage
+import CarnetViewModels
+import Foundation
+
+// The composition root of an embedding program: one storage controller, one state
+// controller, handed to every view model.
+@MainActor
+func run(databasePath: String) throws {
+    let storage = try StorageController(path: databasePath)
+    let state = try StateController(storage: storage)
+
+    // The contacts tab and the favorites tab share that one state.
+    let contacts = ContactsViewModel(state: state)
+    let favorites = ContactsViewModel(state: state, favoritesOnly: true)
+    try contacts.onAppear()
+
+    // Add a contact through the edit screen's view model: a draft, validated on save.
+    let add = EditContactViewModel(state: state)
+    add.draft = ContactDraft(name: "Ada Lovelace", position: "Analyst, Analytical Engines", email: "ada@example.com")
+    let ada = try add.save()
+
+    // Favorite it from the contacts tab; the favorites tab shows it at once.
+    try contacts.favorite(ada.id)
+
+    print("Quote: \(state.currentQuote?.text ?? "-")")
+    print("Contacts: \(contacts.rows.map(\.contact.name).joined(separator: ", "))")
+    print("Favorites: \(favorites.rows.map(\.contact.name).joined(separator: ", "))")
+    try storage.close()
+}
+
+let path = CommandLine.arguments.dropFirst().first
+    ?? FileManager.default.temporaryDirectory.appendingPathComponent("embed-carnet-\(getpid()).sqlite").path
+do {
+    try MainActor.assumeIsolated { try run(databasePath: path) }
+} catch {
+    FileHandle.standardError.write(Data("EmbedCarnet: \(error)\n".utf8))
+    exit(1)
+}

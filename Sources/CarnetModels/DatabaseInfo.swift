@@ -1,0 +1,35 @@
+/// What `carnet db info` shows about an open database file: read by the storage controller,
+/// passed up as a plain value.
+public struct DatabaseInfo: Sendable, Equatable, Codable {
+    /// The file, or `:memory:`.
+    public let path: String
+    /// The schema version the file is at (`PRAGMA user_version`).
+    public let schemaVersion: Int
+    /// The newest schema version this build knows.
+    public let supportedSchemaVersion: Int
+    /// The migrations applied, oldest first, e.g. `0001_initial`.
+    public let migrations: [String]
+    public let contacts: Int
+    public let favorites: Int
+    public let quotes: Int
+    /// Size of the main file in bytes (the write-ahead log is separate).
+    public let fileBytes: Int64
+    public let journalMode: String
+    public let synchronous: String
+
+    public init(
+        path: String, schemaVersion: Int, supportedSchemaVersion: Int, migrations: [String], contacts: Int,
+        favorites: Int, quotes: Int, fileBytes: Int64, journalMode: String, synchronous: String
+    ) {
+        self.path = path
+        self.schemaVersion = schemaVersion
+        self.supportedSchemaVersion = supportedSchemaVersion
+        self.migrations = migrations
+        self.contacts = contacts
+        self.favorites = favorites
+        self.quotes = quotes
+        self.fileBytes = fileBytes
+        self.journalMode = journalMode
+        self.synchronous = synchronous
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import CarnetModels
+import CarnetState
+import CarnetViewModels
+import Foundation
+
+/// A command that shows or changes the address book: the composition root opens the database
+/// once and hands it the state controller.
+protocol StateCommand: ParsableCommand {
+    @MainActor func run(state: StateController, terminal: Terminal) throws
+}
+
+/// A command that needs only where the database is, not to open it.
+protocol DatabasePathCommand: ParsableCommand {
+    func run(path: String) throws
+}
+
+/// `--db PATH`, accepted before or after the command name.
+struct DatabaseOption: ParsableArguments {
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp(
+            "The address book file. Default: $CARNET_DB, else $XDG_DATA_HOME/carnet/carnet.sqlite (~/.local/share/carnet/carnet.sqlite).",
+            valueName: "path"))
+    var db: String?
+}
+
+struct Carnet: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "carnet",
+        abstract: "An address book for the command line: contacts, favorites and a quote, in one SQLite file.",
+        discussion: """
+            With no command, shows the home screen: the current quote, your favorites in order and \
+            how many contacts you have.
+
+            EXAMPLES:
+              carnet add --name "Ada Lovelace" --email ada@example.com
+              carnet list --search lovelace
+              carnet favorite 1
+              carnet edit 1 --position "Analyst, Analytical Engines"
+              carnet interactive
+
+            Prompts appear only when standard input is a terminal; colours only on a terminal \
+            without NO_COLOR. Scripts get plain, stable output (tab-separated lists, or --json).
+
+            \(exitCodeHelp)
+            """,
+        version: "0.1.0",
+        subcommands: [
+            ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self,
+            FavoriteCommand.self, UnfavoriteCommand.self, FavoritesCommand.self,
+            QuoteCommand.self, DatabaseCommand.self, InteractiveCommand.self,
+        ])
+
+    @OptionGroup var database: DatabaseOption
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let home = HomeScreen(state: state, terminal: terminal)
+        print(home.render(), terminator: "")
+    }
+}
+
+/// The home screen: quote, favorites, count.
+@MainActor
+struct HomeScreen {
+    let state: StateController
+    let terminal: Terminal
+
+    func render() -> String {
+        var out = ""
+        if let quote = state.currentQuote {
+            out += QuoteRendering.text(quote, terminal: terminal) + "\n"
+        }
+        let favorites = ContactsViewModel(state: state, favoritesOnly: true).rows
+        if favorites.isEmpty {
+            out += terminal.bold("Favorites") + ": none yet (carnet favorite ID)\n"
+        } else {
+            out += terminal.bold("Favorites") + "\n"
+            for row in favorites {
+                let position = row.contact.position.isEmpty ? "" : " — \(row.contact.position)"
+                out += "  \(row.favoritePosition ?? 0). \(row.contact.name)\(position)  [\(row.id)]\n"
+            }
+        }
+        let count = state.contactCount
+        out += "\n\(count) contact\(count == 1 ? "" : "s")"
+        if count == 0 { out += " (carnet add --name NAME, or carnet interactive)" }
+        return out + "\n"
+    }
+}

@@ -1,0 +1,332 @@
+import ArgumentParser
+import CarnetModels
+import CarnetState
+import CarnetViewModels
+import Foundation
+
+/// A contact id on the command line: a positive whole number.
+struct ContactID: ParsableArguments {
+    @Argument(help: ArgumentHelp("The contact's id (see carnet list).", valueName: "id"))
+    var id: Int64
+
+    func validate() throws {
+        guard id > 0 else { throw ValidationError("a contact id is a positive whole number (got \(id))") }
+    }
+}
+
+/// The editable fields as flags, shared by add and edit.
+struct ContactFieldOptions: ParsableArguments {
+    @Option(help: "The name (required for add).") var name: String?
+    @Option(help: "Job and organisation, e.g. \"Sales, Gale Foods\".") var position: String?
+    @Option(help: "An email address.") var email: String?
+    @Option(help: "A phone number: digits, spaces and + - ( ) .") var phone: String?
+    @Option(help: ArgumentHelp("An image file: JPEG, PNG, GIF or WebP, at most 1 MiB.", valueName: "file"))
+    var photo: String?
+
+    var isEmpty: Bool { name == nil && position == nil && email == nil && phone == nil && photo == nil }
+
+    func apply(to draft: inout ContactDraft) throws {
+        if let name { draft.name = name }
+        if let position { draft.position = position }
+        if let email { draft.email = email }
+        if let phone { draft.phone = phone }
+        if let photo { draft.photo = try PhotoFile.read(photo) }
+    }
+}
+
+enum PhotoFile {
+    static func read(_ path: String) throws -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw CLIError(message: "photo: cannot read \(path): no such file", code: .invalidData)
+        }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        if size > Limits.photoBytes {
+            throw CarnetError.invalid([FieldIssue(.photo, "must be at most \(Limits.photoBytes) bytes (got \(size))")])
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError(message: "photo: cannot read \(path): permission denied", code: .invalidData)
+        }
+        return data
+    }
+}
+
+struct ListCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List contacts by name (or favorites in your order).",
+        discussion: """
+            On a terminal: aligned columns, ★ marks favorites. Otherwise: tab-separated lines with a \
+            header (id, name, position, email, phone, favorite), for scripts. Long lists are read \
+            page by page, never all at once.
+
+            EXAMPLES:
+              carnet list
+              carnet list --favorites
+              carnet list --search "gale foods" --limit 10
+              carnet list --json | jq '.[].email'
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @Flag(help: "Only favorites, in your order.") var favorites = false
+    @Option(help: ArgumentHelp("Only contacts whose name, position, email or phone contains this (ignores case).", valueName: "text"))
+    var search: String?
+    @Option(help: "At most this many contacts.") var limit: Int?
+    @Flag(help: "Print a JSON array (see the README for the schema).") var json = false
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more (got \(limit))") }
+    }
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let pageSize = min(limit ?? 200, 200)
+        let viewModel = ContactsViewModel(state: state, favoritesOnly: favorites, pageSize: pageSize, maxRows: pageSize * 2)
+        try viewModel.onAppear()
+        if let search, !search.isEmpty { try viewModel.setSearch(search) }
+        let output = ContactListOutput(format: json ? .json : (terminal.stdoutIsTerminal ? .table : .tsv), terminal: terminal)
+        var remaining = limit ?? Int.max
+        var lastID: Int64?
+        output.begin()
+        while remaining > 0 {
+            // Rows after the last one printed: the list keeps a bounded window, not the table.
+            let rows = viewModel.rows
+            let start = lastID.flatMap { id in rows.firstIndex { $0.id == id }.map { $0 + 1 } } ?? 0
+            let fresh = rows[start...].prefix(remaining)
+            output.write(Array(fresh))
+            remaining -= fresh.count
+            lastID = fresh.last?.id ?? lastID
+            guard viewModel.hasMore, remaining > 0 else { break }
+            try viewModel.loadNextPage()
+        }
+        output.end()
+    }
+}
+
+struct ShowCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one contact.",
+        discussion: """
+            EXAMPLES:
+              carnet show 3
+              carnet show 3 --json
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @OptionGroup var contact: ContactID
+    @Flag(help: "Print a JSON object.") var json = false
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let detail = try ContactsViewModel(state: state).detail(forID: contact.id)
+        if json {
+            print(try JSONOutput.string(ContactJSON(contact: detail.contact, favorite: detail.isFavorite)))
+        } else {
+            print(ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal), terminator: "")
+        }
+    }
+}
+
+struct AddCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a contact and print its id.",
+        discussion: """
+            With no field flags on a terminal, asks for each field. Prints "saved contact ID" once \
+            the contact is committed.
+
+            EXAMPLES:
+              carnet add --name "Madison Thompson" --position "Sales, Gale Foods" --email madison@example.com
+              carnet add --name "Tyler Porter" --photo tyler.jpg
+              carnet add          # asks field by field
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @OptionGroup var fields: ContactFieldOptions
+    @Flag(name: .customLong("prompt"), help: "Ask for each field even when standard input is not a terminal.")
+    var forcePrompt = false
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let edit = EditContactViewModel(state: state)
+        if fields.isEmpty {
+            guard terminal.stdinIsTerminal || forcePrompt else {
+                throw CLIError.usage("nothing to add: give at least --name NAME (see carnet add --help)")
+            }
+            try ContactPrompts(terminal: terminal).fill(edit)
+        } else {
+            try fields.apply(to: &edit.draft)
+        }
+        let saved = try edit.save()
+        print("saved contact \(saved.id)")
+    }
+}
+
+struct EditCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Edit a contact.",
+        discussion: """
+            With field flags, changes those fields. With none on a terminal, asks for each field \
+            showing the current value (Enter keeps it), then asks to save. With --editor, opens \
+            $VISUAL or $EDITOR on a template and checks it when you close it.
+
+            If someone else saved the contact after this edit read it, nothing is written and the \
+            command stops with a conflict naming their changes (exit 67); --force overwrites.
+
+            EXAMPLES:
+              carnet edit 3 --email gary@bluewares.example.com
+              carnet edit 3 --no-photo
+              carnet edit 3 --editor
+              carnet edit 3        # asks field by field
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @OptionGroup var contact: ContactID
+    @OptionGroup var fields: ContactFieldOptions
+    @Flag(help: "Remove the photo.") var noPhoto = false
+    @Flag(help: "Edit in $VISUAL or $EDITOR.") var editor = false
+    @Flag(help: "Save even if someone else changed the contact meanwhile (their changes are lost).")
+    var force = false
+    @Flag(name: .customLong("prompt"), help: "Ask for each field even when standard input is not a terminal.")
+    var forcePrompt = false
+
+    func validate() throws {
+        if noPhoto && fields.photo != nil { throw ValidationError("--photo and --no-photo cannot be used together") }
+        if editor && (!fields.isEmpty || noPhoto) { throw ValidationError("--editor cannot be combined with field flags") }
+    }
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let detail = try ContactsViewModel(state: state).detail(forID: contact.id)
+        let edit = detail.edit()
+        if editor {
+            guard try EditorSession(terminal: terminal).edit(edit) else {
+                print("cancelled; contact \(contact.id) unchanged")
+                return
+            }
+        } else if fields.isEmpty && !noPhoto {
+            guard terminal.stdinIsTerminal || forcePrompt else {
+                throw CLIError.usage("nothing to change: give a field flag such as --name, or --editor (see carnet edit --help)")
+            }
+            try ContactPrompts(terminal: terminal).fill(edit)
+            guard edit.isDirty else {
+                print("no changes; contact \(contact.id) unchanged")
+                return
+            }
+            guard terminal.confirm("Save changes to contact \(contact.id)?") else {
+                edit.cancel()
+                throw CLIError.cancelled("cancelled; contact \(contact.id) unchanged")
+            }
+        } else {
+            try fields.apply(to: &edit.draft)
+            if noPhoto { edit.draft.photo = nil }
+        }
+        if force {
+            let saved = try saveOverwriting(edit)
+            print("saved contact \(saved.id)")
+        } else {
+            print("saved contact \(try edit.save().id)")
+        }
+    }
+}
+
+/// Saves; on a conflict, overwrites the other writer's version (what `--force` asks for).
+@MainActor
+func saveOverwriting(_ edit: EditContactViewModel) throws(CarnetError) -> Contact {
+    do {
+        return try edit.save()
+    } catch {
+        guard case let .conflict(conflict) = error else { throw error }
+        let fields = conflict.changedFields.map(\.rawValue).joined(separator: ", ")
+        FileHandle.standardError.write(Data("carnet: overwriting changes to \(fields) made meanwhile\n".utf8))
+        guard let saved = try edit.resolve(.overwrite) else { throw error }
+        return saved
+    }
+}
+
+struct DeleteCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a contact (and its favorite).",
+        discussion: """
+            Asks first on a terminal; elsewhere --yes is required.
+
+            EXAMPLES:
+              carnet delete 3
+              carnet delete 3 --yes
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @OptionGroup var contact: ContactID
+    @Flag(name: [.short, .long], help: "Do not ask.") var yes = false
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let detail = try ContactsViewModel(state: state).detail(forID: contact.id)
+        if !yes {
+            guard terminal.stdinIsTerminal else {
+                throw CLIError.usage("not deleting contact \(contact.id) without --yes (standard input is not a terminal)")
+            }
+            guard terminal.confirm("Delete contact \(contact.id), \(detail.contact.name)?") else {
+                throw CLIError.cancelled("cancelled; contact \(contact.id) kept")
+            }
+        }
+        try detail.delete()
+        print("deleted contact \(contact.id)")
+    }
+}
+
+struct FavoriteCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "favorite",
+        abstract: "Make a contact a favorite, or move a favorite.",
+        discussion: """
+            EXAMPLES:
+              carnet favorite 3           # last in the favorites
+              carnet favorite 3 --at 1    # first (moves it if already a favorite)
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @OptionGroup var contact: ContactID
+    @Option(help: ArgumentHelp("Its place among the favorites, 1 for first.", valueName: "position"))
+    var at: Int?
+
+    func validate() throws {
+        if let at, at < 1 { throw ValidationError("--at must be 1 or more (got \(at))") }
+    }
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let list = ContactsViewModel(state: state)
+        try list.favorite(contact.id, at: at)
+        let position = state.favorites.first { $0.contact.id == contact.id }?.position ?? 0
+        print("saved favorite \(contact.id) at \(position)")
+    }
+}
+
+struct UnfavoriteCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unfavorite",
+        abstract: "Remove a contact from the favorites (the contact stays).",
+        discussion: "EXAMPLE:\n  carnet unfavorite 3")
+
+    @OptionGroup var database: DatabaseOption
+    @OptionGroup var contact: ContactID
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        try ContactsViewModel(state: state).unfavorite(contact.id)
+        print("saved: contact \(contact.id) is no longer a favorite")
+    }
+}
+
+struct FavoritesCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "favorites",
+        abstract: "List the favorites in your order (same as list --favorites).",
+        discussion: "EXAMPLES:\n  carnet favorites\n  carnet favorites --json")
+
+    @OptionGroup var database: DatabaseOption
+    @Flag(help: "Print a JSON array.") var json = false
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let list = try ListCommand.parse(["--favorites"] + (json ? ["--json"] : []))
+        try list.run(state: state, terminal: terminal)
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import CarnetModels
+import CarnetState
+import Foundation
+
+struct DatabaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db",
+        abstract: "Where the address book file is, what is in it, and a backup.",
+        discussion: """
+            EXAMPLES:
+              carnet db path
+              carnet db info
+              carnet db check
+              carnet db backup ~/carnet-backup.sqlite
+              sqlite3 "$(carnet db path)" 'SELECT name, email FROM contacts'
+            """,
+        subcommands: [DatabasePath.self, DatabaseInfoCommand.self, DatabaseCheck.self, DatabaseBackup.self])
+}
+
+struct DatabasePath: DatabasePathCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "path", abstract: "Print the database file's path (without opening it).")
+
+    @OptionGroup var database: DatabaseOption
+
+    func run(path: String) throws {
+        print(path)
+    }
+}
+
+struct DatabaseInfoCommand: StateCommand {
+    static let configuration = CommandConfiguration(commandName: "info", abstract: "Schema version, counts and settings.")
+
+    @OptionGroup var database: DatabaseOption
+    @Flag(help: "Print a JSON object.") var json = false
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let info = try state.databaseInfo()
+        if json {
+            print(try JSONOutput.string(info))
+            return
+        }
+        print("""
+            path:         \(info.path)
+            schema:       \(info.schemaVersion) (this carnet knows up to \(info.supportedSchemaVersion))
+            migrations:   \(info.migrations.joined(separator: ", "))
+            contacts:     \(info.contacts)
+            favorites:    \(info.favorites)
+            quotes:       \(info.quotes)
+            size:         \(info.fileBytes) bytes
+            journal:      \(info.journalMode), synchronous \(info.synchronous)
+            """)
+    }
+}
+
+struct DatabaseCheck: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check", abstract: "Run SQLite's integrity and foreign key checks (exit 69 on a problem).")
+
+    @OptionGroup var database: DatabaseOption
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let problems = try state.integrityCheck()
+        if problems == ["ok"] {
+            print("ok")
+        } else {
+            for problem in problems { print(problem) }
+            throw CLIError(message: "\(state.databasePath) failed its integrity check", code: .databaseUnusable)
+        }
+    }
+}
+
+struct DatabaseBackup: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Copy the database, while in use, into a new file that is itself a Carnet database.")
+
+    @OptionGroup var database: DatabaseOption
+    @Argument(help: ArgumentHelp("The new file (must not exist).", valueName: "file")) var file: String
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let path = (file as NSString).expandingTildeInPath
+        try state.backup(to: path)
+        print("saved backup \(path)")
+    }
+}

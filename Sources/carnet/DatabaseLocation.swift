@@ -1,0 +1,39 @@
+import Foundation
+
+/// Where the database lives: `--db PATH`, else `$CARNET_DB`, else
+/// `$XDG_DATA_HOME/carnet/carnet.sqlite` (`~/.local/share/carnet/carnet.sqlite`).
+enum DatabaseLocation {
+    static func resolve(flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let flag, !flag.isEmpty { return expand(flag) }
+        if let env = environment["CARNET_DB"], !env.isEmpty { return expand(env) }
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.local/share"
+        return data + "/carnet/carnet.sqlite"
+    }
+
+    private static func expand(_ path: String) -> String {
+        (path as NSString).expandingTildeInPath
+    }
+
+    /// Removes `--db PATH` / `--db=PATH` from anywhere in `arguments` (before a `--`).
+    static func extractFlag(from arguments: inout [String]) throws -> String? {
+        var value: String?
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { break }
+            if argument == "--db" {
+                guard index + 1 < arguments.count else { throw CLIError.usage("--db needs a file path") }
+                value = arguments[index + 1]
+                arguments.removeSubrange(index...(index + 1))
+            } else if argument.hasPrefix("--db=") {
+                value = String(argument.dropFirst(5))
+                arguments.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+        if let value, value.isEmpty { throw CLIError.usage("--db needs a file path") }
+        return value
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import CarnetModels
+
+/// The documented exit codes (also in `carnet --help` and the README).
+extension ExitCode {
+    /// Something else went wrong, or the user answered no.
+    static let other = ExitCode(1)
+    /// The command line is wrong: unknown flag, missing argument, bad number.
+    static let usage = ExitCode(64)
+    /// A value breaks a rule (empty name, malformed email, …); nothing was written.
+    static let invalidData = ExitCode(65)
+    /// No contact, quote or favorite has that id.
+    static let notFound = ExitCode(66)
+    /// Someone else saved the record since this edit started; nothing was written.
+    static let conflict = ExitCode(67)
+    /// The database cannot be used: not SQLite, not Carnet's, damaged, newer, read-only,
+    /// cannot be created, or locked by another process for too long.
+    static let databaseUnusable = ExitCode(69)
+    /// The disk is full; nothing was written.
+    static let diskFull = ExitCode(74)
+
+    init(for error: CarnetError) {
+        switch error {
+        case .notFound: self = .notFound
+        case .invalid, .refused: self = .invalidData
+        case .conflict, .quoteConflict: self = .conflict
+        case .diskFull: self = .diskFull
+        case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .readOnly, .cannotOpen, .busy,
+             .migrationFailed, .database:
+            self = .databaseUnusable
+        }
+    }
+}
+
+let exitCodeHelp = """
+    EXIT CODES:
+      0   success
+      1   cancelled, or another error
+      64  usage: a wrong flag, argument or number
+      65  invalid data: a value breaks a rule; nothing was written
+      66  not found: no record has that id
+      67  conflict: someone else saved the record meanwhile; nothing was written
+      69  database unusable: not a Carnet database, damaged, newer, read-only or locked
+      74  disk full: nothing was written
+    """
+
+/// A failure of the CLI itself (as opposed to the address book), with its exit code.
+struct CLIError: Error {
+    let message: String
+    let code: ExitCode
+
+    static func usage(_ message: String) -> CLIError { CLIError(message: message, code: .usage) }
+    static func cancelled(_ message: String = "cancelled; nothing was changed") -> CLIError {
+        CLIError(message: message, code: .other)
+    }
+}

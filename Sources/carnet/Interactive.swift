@@ -1,0 +1,269 @@
+import ArgumentParser
+import CarnetModels
+import CarnetState
+import CarnetViewModels
+import Foundation
+
+struct InteractiveCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "interactive",
+        abstract: "A keyboard-driven session: contacts and favorites tabs, detail, edit, quote.",
+        discussion: """
+            Reads one command per line from standard input, so it can be scripted too:
+              printf 'open 3\\nfav\\nfavorites\\nquit\\n' | carnet interactive
+            Every screen re-reads the address book when it appears, so changes made meanwhile by \
+            another carnet show up. Type help for the commands of the current screen.
+            """)
+
+    @OptionGroup var database: DatabaseOption
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        try InteractiveSession(app: AppCoordinator(state: state, pageSize: 20), terminal: terminal).run()
+    }
+}
+
+/// The CLI's screens over the coordinator: each command is a user action on the screen on top.
+@MainActor
+final class InteractiveSession {
+    let app: AppCoordinator
+    let terminal: Terminal
+
+    init(app: AppCoordinator, terminal: Terminal) {
+        self.app = app
+        self.terminal = terminal
+    }
+
+    func run() throws {
+        try app.start(on: .contacts)
+        try render()
+        while true {
+            if terminal.stdinIsTerminal { print(terminal.bold("\(screenName)> "), terminator: "") }
+            fflush(nil)
+            guard let line = readLine(strippingNewline: true) else { break }
+            let input = line.trimmingCharacters(in: .whitespaces)
+            if ["quit", "exit", "q"].contains(input) { break }
+            do {
+                try handle(input)
+            } catch let error as CarnetError {
+                print("error: \(error)")
+            } catch let error as CLIError {
+                print("error: \(error.message)")
+            }
+        }
+    }
+
+    private var screenName: String {
+        switch app.current {
+        case .contacts: "contacts"
+        case .favorites: "favorites"
+        case .contactDetail: "contact"
+        case .editContact: "edit contact"
+        case .quote: "quote"
+        case .editQuote: "edit quote"
+        }
+    }
+
+    // MARK: Commands
+
+    private func handle(_ input: String) throws {
+        let (verb, rest) = split(input)
+        switch verb {
+        case "": try render()
+        case "help", "?": printHelp()
+        case "contacts", "c": try app.select(.contacts); try render()
+        case "favorites", "f": try app.select(.favorites); try render()
+        case "quote": try app.select(.quote); try render()
+        case "back", "b": try app.back(); try render()
+        case "refresh", "r", "show": try render()
+        default: try handleOnScreen(verb, rest)
+        }
+    }
+
+    private func handleOnScreen(_ verb: String, _ rest: String) throws {
+        switch app.current {
+        case let .contacts(list), let .favorites(list):
+            try handleList(list, verb, rest)
+        case let .contactDetail(detail):
+            switch verb {
+            case "edit", "e": try app.editContact(); try render()
+            case "fav", "favorite", "unfav", "unfavorite": try detail.toggleFavorite(); try render()
+            case "delete":
+                try detail.delete()
+                print("deleted contact \(detail.contact.id)")
+                try app.back()
+                try render()
+            default: unknown(verb)
+            }
+        case let .editContact(edit):
+            try handleEdit(edit, verb, rest)
+        case let .quote(quote):
+            switch verb {
+            case "edit", "e": try app.editQuote(); try render()
+            case "add": try app.addQuote(); try render()
+            case "list", "l":
+                try quote.onAppear()
+                for q in quote.quotes { print("\(q.isCurrent ? "*" : " ") \(q.id)  \(q.text)\(q.author.isEmpty ? "" : " — \(q.author)")") }
+            case "use": try quote.use(try number(rest)); try render()
+            case "delete": try quote.delete(try number(rest)); try render()
+            default: unknown(verb)
+            }
+        case let .editQuote(edit):
+            switch verb {
+            case "text": edit.draft.text = rest; try render()
+            case "author": edit.draft.author = rest; try render()
+            case "save", "s":
+                if let saved = saveQuote(edit) {
+                    print("saved quote \(saved.id)")
+                    try render()
+                }
+            case "reload": try edit.resolve(.reload); try render()
+            case "overwrite":
+                if let saved = try edit.resolve(.overwrite) { print("saved quote \(saved.id)") }
+                try render()
+            case "cancel": edit.cancel(); print("cancelled"); try render()
+            default: unknown(verb)
+            }
+        }
+    }
+
+    private func handleList(_ list: ContactsViewModel, _ verb: String, _ rest: String) throws {
+        switch verb {
+        case "list", "l": try render()
+        case "open", "o": try app.showContact(id: try number(rest)); try render()
+        case _ where Int64(verb) != nil: try app.showContact(id: Int64(verb)!); try render()
+        case "next", "n": try list.loadNextPage(); try render()
+        case "prev", "p": try list.loadPreviousPage(); try render()
+        case "search", "/": try list.setSearch(rest); try render()
+        case "fav", "favorite": try list.favorite(try number(rest)); try render()
+        case "unfav", "unfavorite": try list.unfavorite(try number(rest)); try render()
+        case "add", "a": try app.addContact(); try render()
+        default: unknown(verb)
+        }
+    }
+
+    private func handleEdit(_ edit: EditContactViewModel, _ verb: String, _ rest: String) throws {
+        switch verb {
+        case "name": edit.draft.name = rest; try render()
+        case "position": edit.draft.position = rest; try render()
+        case "email": edit.draft.email = rest; try render()
+        case "phone": edit.draft.phone = rest; try render()
+        case "photo": edit.draft.photo = try PhotoFile.read(rest); try render()
+        case "nophoto": edit.draft.photo = nil; try render()
+        case "save", "s":
+            if let saved = try saveContact(edit) {
+                print("saved contact \(saved.id)")
+                try render()
+            }
+        case "reload": try edit.resolve(.reload); try render()
+        case "overwrite":
+            if let saved = try edit.resolve(.overwrite) { print("saved contact \(saved.id)") }
+            try render()
+        case "cancel": edit.cancel(); print("cancelled"); try render()
+        default: unknown(verb)
+        }
+    }
+
+    /// Saves; a conflict is shown with both versions and the three ways out, not thrown.
+    private func saveContact(_ edit: EditContactViewModel) throws(CarnetError) -> Contact? {
+        do {
+            return try edit.save()
+        } catch {
+            guard case let .conflict(conflict) = error else { throw error }
+            print("conflict: \(conflict)\n  theirs: \(describe(conflict.current))\n  yours:  \(describe(conflict.mine))\n  type reload, overwrite or cancel")
+            return nil
+        }
+    }
+
+    private func saveQuote(_ edit: EditQuoteViewModel) -> Quote? {
+        do {
+            return try edit.save()
+        } catch {
+            if case let .quoteConflict(conflict) = error {
+                print("conflict: \(conflict)\n  type reload, overwrite or cancel")
+            } else {
+                print("error: \(error)")
+            }
+            return nil
+        }
+    }
+
+    // MARK: Screens
+
+    private func render() throws {
+        try app.reappear()
+        switch app.current {
+        case let .contacts(list):
+            print(terminal.bold("── Contacts (\(list.totalCount)) ──") + (list.search.isEmpty ? "" : "  search: \(list.search)"))
+            if list.hasEarlier { print("  … (prev)") }
+            for row in list.rows { print(listLine(row)) }
+            if list.rows.isEmpty { print("  no contacts (add)") }
+            if list.hasMore { print("  … (next)") }
+        case let .favorites(list):
+            print(terminal.bold("── Favorites (\(list.totalCount)) ──"))
+            for row in list.rows { print("  \(row.favoritePosition ?? 0). \(row.contact.name)  [\(row.id)]") }
+            if list.rows.isEmpty { print("  no favorites (fav ID)") }
+        case let .contactDetail(detail):
+            print(terminal.bold("── Contact ──"))
+            print(ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal), terminator: "")
+        case let .editContact(edit):
+            print(terminal.bold(edit.isNew ? "── New contact ──" : "── Edit contact ──") + (edit.isDirty ? "  (unsaved)" : ""))
+            print("  name:     \(edit.draft.name)\n  position: \(edit.draft.position)\n  email:    \(edit.draft.email)\n  phone:    \(edit.draft.phone)")
+            for issue in edit.issues { print("  ! \(issue)") }
+        case let .quote(quote):
+            print(terminal.bold("── Quote ──"))
+            if let q = quote.quote { print(QuoteRendering.text(q, terminal: terminal), terminator: "") }
+        case let .editQuote(edit):
+            print(terminal.bold(edit.isNew ? "── New quote ──" : "── Edit quote ──") + (edit.isDirty ? "  (unsaved)" : ""))
+            print("  text:   \(edit.draft.text)\n  author: \(edit.draft.author)")
+            for issue in edit.issues { print("  ! \(issue)") }
+        }
+    }
+
+    private func listLine(_ row: ContactRow) -> String {
+        let position = row.contact.position.isEmpty ? "" : " — \(row.contact.position)"
+        return "\(String(row.id).leftPad(5))  \(row.contact.name)\(position)\(row.isFavorite ? "  ★" : "")"
+    }
+
+    private func describe(_ contact: Contact) -> String { describe(contact.draft) }
+
+    private func describe(_ draft: ContactDraft) -> String {
+        [draft.name, draft.position, draft.email, draft.phone].filter { !$0.isEmpty }.joined(separator: " | ")
+    }
+
+    private func printHelp() {
+        let help: String
+        switch app.current {
+        case .contacts, .favorites:
+            help = "ID or open ID · next · prev · search TEXT · fav ID · unfav ID · add"
+        case .contactDetail:
+            help = "edit · fav (toggle) · delete · back"
+        case .editContact:
+            help = "name|position|email|phone VALUE · photo FILE · nophoto · save · cancel (on conflict: reload · overwrite · cancel)"
+        case .quote:
+            help = "edit · add · list · use ID · delete ID"
+        case .editQuote:
+            help = "text VALUE · author VALUE · save · cancel"
+        }
+        print("\(help)\nanywhere: contacts (c) · favorites (f) · quote · back (b) · refresh (r) · help · quit (q)")
+    }
+
+    private func unknown(_ verb: String) {
+        print("unknown command \"\(verb)\" here; type help")
+    }
+
+    private func split(_ input: String) -> (String, String) {
+        guard let space = input.firstIndex(of: " ") else { return (input.lowercased(), "") }
+        return (input[..<space].lowercased(), input[input.index(after: space)...].trimmingCharacters(in: .whitespaces))
+    }
+
+    private func number(_ text: String) throws -> Int64 {
+        guard let value = Int64(text), value > 0 else { throw CLIError.usage("expected an id (a positive number), got \"\(text)\"") }
+        return value
+    }
+}
+
+extension String {
+    func leftPad(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

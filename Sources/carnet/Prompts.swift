@@ -1,0 +1,156 @@
+import CarnetModels
+import CarnetViewModels
+import Foundation
+
+/// Field-by-field prompts over an edit view model's draft: Enter keeps the shown value, a lone
+/// `-` clears it; a field that breaks a rule is asked again with the reason.
+@MainActor
+struct ContactPrompts {
+    let terminal: Terminal
+
+    func fill(_ edit: EditContactViewModel) throws {
+        let fields: [(Field, String, WritableKeyPath<ContactDraft, String>)] = [
+            (.name, "Name", \.name), (.position, "Position", \.position), (.email, "Email", \.email), (.phone, "Phone", \.phone),
+        ]
+        if edit.isNew {
+            FileHandle.standardError.write(Data("New contact (Enter skips a field; Ctrl-D cancels).\n".utf8))
+        } else {
+            FileHandle.standardError.write(Data("Editing \(edit.draft.name) (Enter keeps a value, - clears it; Ctrl-D cancels).\n".utf8))
+        }
+        var pending = fields
+        while !pending.isEmpty {
+            for (field, label, keyPath) in pending {
+                let current = edit.draft[keyPath: keyPath]
+                let shown = current.isEmpty ? "" : " [\(current)]"
+                guard let answer = terminal.ask("\(label)\(shown): ") else {
+                    edit.cancel()
+                    throw CLIError.cancelled("cancelled; nothing was saved")
+                }
+                if answer == "-" {
+                    edit.draft[keyPath: keyPath] = ""
+                } else if !answer.isEmpty {
+                    edit.draft[keyPath: keyPath] = answer
+                }
+                for message in edit.messages(for: field) {
+                    FileHandle.standardError.write(Data("  \(label.lowercased()) \(message)\n".utf8))
+                }
+            }
+            let broken = Set(edit.issues.map(\.field))
+            pending = fields.filter { broken.contains($0.0) }
+        }
+    }
+}
+
+/// Prompts for a quote's text and author.
+@MainActor
+struct QuotePrompts {
+    let terminal: Terminal
+
+    func fill(_ edit: EditQuoteViewModel) throws {
+        let fields: [(Field, String, WritableKeyPath<QuoteDraft, String>)] = [(.text, "Text", \.text), (.author, "Author", \.author)]
+        var pending = fields
+        while !pending.isEmpty {
+            for (field, label, keyPath) in pending {
+                let current = edit.draft[keyPath: keyPath]
+                let shown = current.isEmpty ? "" : " [\(current)]"
+                guard let answer = terminal.ask("\(label)\(shown): ") else {
+                    edit.cancel()
+                    throw CLIError.cancelled("cancelled; nothing was saved")
+                }
+                if answer == "-" {
+                    edit.draft[keyPath: keyPath] = ""
+                } else if !answer.isEmpty {
+                    edit.draft[keyPath: keyPath] = answer
+                }
+                for issue in edit.issues where issue.field == field {
+                    FileHandle.standardError.write(Data("  \(issue)\n".utf8))
+                }
+            }
+            let broken = Set(edit.issues.map(\.field))
+            pending = fields.filter { broken.contains($0.0) }
+        }
+    }
+}
+
+/// `carnet edit ID --editor`: the contact as a readable template in $VISUAL or $EDITOR,
+/// checked when the editor closes and reopened with the errors marked until it is valid.
+@MainActor
+struct EditorSession {
+    let terminal: Terminal
+    var environment = ProcessInfo.processInfo.environment
+
+    static let keys: [(String, WritableKeyPath<ContactDraft, String>, Field)] = [
+        ("name", \.name, .name), ("position", \.position, .position), ("email", \.email, .email), ("phone", \.phone, .phone),
+    ]
+
+    /// Returns true when the draft was changed and is valid, false when the user cancelled
+    /// (closed the file unchanged or emptied it).
+    func edit(_ edit: EditContactViewModel) throws -> Bool {
+        let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-edit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("contact.txt")
+        var errors: [FieldIssue] = []
+        var unknown: [String] = []
+        while true {
+            let template = render(edit, errors: errors, unknown: unknown)
+            try Data(template.utf8).write(to: file)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "\(editor) \"$1\"", "sh", file.path]
+            do {
+                try process.run()
+            } catch {
+                throw CLIError(message: "cannot start the editor \(editor): \(error.localizedDescription)", code: .other)
+            }
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                edit.cancel()
+                throw CLIError.cancelled("the editor exited with status \(process.terminationStatus); contact unchanged")
+            }
+            let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            if text == template || text.split(separator: "\n").allSatisfy({ $0.hasPrefix("#") || $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                edit.cancel()
+                return false
+            }
+            unknown = parse(text, into: edit)
+            errors = edit.issues
+            if errors.isEmpty && unknown.isEmpty { return edit.isDirty }
+        }
+    }
+
+    private func render(_ edit: EditContactViewModel, errors: [FieldIssue], unknown: [String]) -> String {
+        var lines = [
+            "# Editing contact \(edit.original.map { "\($0.id) (version \($0.version))" } ?? "(new)").",
+            "# Change the values after the colons, then save and close the file.",
+            "# Lines starting with # are ignored. Close without changes, or empty the file, to cancel.",
+        ]
+        if let photo = edit.draft.photo {
+            lines.append("# photo: \(ImageKind(of: photo)?.rawValue ?? "image"), \(photo.count) bytes (change it with --photo FILE or --no-photo)")
+        }
+        for line in unknown { lines.append("# ERROR not a field (use name, position, email, phone): \(line)") }
+        for (key, keyPath, field) in Self.keys {
+            for issue in errors where issue.field == field { lines.append("# ERROR \(issue)") }
+            lines.append("\(key): \(edit.draft[keyPath: keyPath])")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Reads `key: value` lines into the draft; returns the lines that are not fields.
+    private func parse(_ text: String, into edit: EditContactViewModel) -> [String] {
+        var unknown: [String] = []
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            if line.hasPrefix("#") || line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            guard let colon = line.firstIndex(of: ":"),
+                  let entry = Self.keys.first(where: { $0.0 == line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() })
+            else {
+                unknown.append(String(line))
+                continue
+            }
+            edit.draft[keyPath: entry.1] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        }
+        return unknown
+    }
+}

@@ -1,0 +1,184 @@
+import ArgumentParser
+import CarnetModels
+import CarnetState
+import CarnetViewModels
+import Foundation
+
+struct QuoteID: ParsableArguments {
+    @Argument(help: ArgumentHelp("The quote's id (see carnet quote list).", valueName: "id"))
+    var id: Int64
+
+    func validate() throws {
+        guard id > 0 else { throw ValidationError("a quote id is a positive whole number (got \(id))") }
+    }
+}
+
+struct QuoteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quote",
+        abstract: "Show, edit and choose the quote.",
+        discussion: """
+            EXAMPLES:
+              carnet quote
+              carnet quote edit --text "Stay hungry, stay foolish." --author "Stewart Brand"
+              carnet quote add --text "Less is more." --author "Mies van der Rohe" --use
+              carnet quote list
+              carnet quote use 2
+            """,
+        subcommands: [QuoteShow.self, QuoteEdit.self, QuoteAdd.self, QuoteList.self, QuoteUse.self, QuoteDelete.self],
+        defaultSubcommand: QuoteShow.self)
+}
+
+struct QuoteShow: StateCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the current quote.")
+
+    @OptionGroup var database: DatabaseOption
+    @Flag(help: "Print a JSON object.") var json = false
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let screen = QuoteViewModel(state: state)
+        guard let quote = screen.quote else {
+            throw CLIError(message: "no quote: add one with carnet quote add --text TEXT", code: .notFound)
+        }
+        print(json ? try JSONOutput.string(quote) : QuoteRendering.text(quote, terminal: terminal), terminator: json ? "\n" : "")
+    }
+}
+
+struct QuoteFieldOptions: ParsableArguments {
+    @Option(help: "The quote's text.") var text: String?
+    @Option(help: "Who said it.") var author: String?
+    @Flag(name: .customLong("prompt"), help: "Ask for each field even when standard input is not a terminal.")
+    var forcePrompt = false
+
+    var isEmpty: Bool { text == nil && author == nil }
+
+    func apply(to draft: inout QuoteDraft) {
+        if let text { draft.text = text }
+        if let author { draft.author = author }
+    }
+}
+
+struct QuoteEdit: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Edit the current quote (or the one given by --id).",
+        discussion: """
+            With no flags on a terminal, asks for the text and author (Enter keeps each).
+
+            EXAMPLES:
+              carnet quote edit --text "Imagination is more important than knowledge."
+              carnet quote edit --id 2 --author "Anonymous"
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @OptionGroup var fields: QuoteFieldOptions
+    @Option(help: "Edit this quote instead of the current one.") var id: Int64?
+    @Flag(help: "Save even if someone else changed the quote meanwhile.") var force = false
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let screen = QuoteViewModel(state: state)
+        let quote = try id.map { id throws(CarnetError) in try state.quote(id: id) } ?? screen.quote
+        let edit = screen.edit(quote)
+        if fields.isEmpty {
+            guard terminal.stdinIsTerminal || fields.forcePrompt else {
+                throw CLIError.usage("nothing to change: give --text or --author (see carnet quote edit --help)")
+            }
+            try QuotePrompts(terminal: terminal).fill(edit)
+            guard edit.isDirty else {
+                print("no changes; quote unchanged")
+                return
+            }
+            guard terminal.confirm("Save the quote?") else {
+                edit.cancel()
+                throw CLIError.cancelled("cancelled; quote unchanged")
+            }
+        } else {
+            fields.apply(to: &edit.draft)
+        }
+        print("saved quote \(try save(edit).id)")
+    }
+}
+
+extension QuoteEdit {
+    /// Saves; with --force, a conflict overwrites the other writer's version.
+    @MainActor func save(_ edit: EditQuoteViewModel) throws(CarnetError) -> Quote {
+        do {
+            return try edit.save()
+        } catch {
+            guard force, case .quoteConflict = error, let saved = try edit.resolve(.overwrite) else { throw error }
+            return saved
+        }
+    }
+}
+
+struct QuoteAdd: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a quote; with --use it becomes the current one.",
+        discussion: "EXAMPLE:\n  carnet quote add --text \"Less is more.\" --author \"Mies van der Rohe\" --use")
+
+    @OptionGroup var database: DatabaseOption
+    @OptionGroup var fields: QuoteFieldOptions
+    @Flag(help: "Make it the current quote.") var use = false
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let edit = QuoteViewModel(state: state).add()
+        edit.makesCurrent = use
+        if fields.isEmpty {
+            guard terminal.stdinIsTerminal || fields.forcePrompt else {
+                throw CLIError.usage("nothing to add: give --text TEXT (see carnet quote add --help)")
+            }
+            try QuotePrompts(terminal: terminal).fill(edit)
+        } else {
+            fields.apply(to: &edit.draft)
+        }
+        let saved = try edit.save()
+        print("saved quote \(saved.id)")
+    }
+}
+
+struct QuoteList: StateCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List every quote; * marks the current one.")
+
+    @OptionGroup var database: DatabaseOption
+    @Flag(help: "Print a JSON array.") var json = false
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let screen = QuoteViewModel(state: state)
+        try screen.onAppear()
+        if json {
+            print(try JSONOutput.string(screen.quotes))
+            return
+        }
+        for quote in screen.quotes {
+            let author = quote.author.isEmpty ? "" : " — \(quote.author)"
+            let text = quote.text.replacingOccurrences(of: "\n", with: " ")
+            print("\(quote.isCurrent ? "*" : " ") \(quote.id)\t\(text)\(author)")
+        }
+    }
+}
+
+struct QuoteUse: StateCommand {
+    static let configuration = CommandConfiguration(commandName: "use", abstract: "Make a quote the current one.")
+
+    @OptionGroup var database: DatabaseOption
+    @OptionGroup var quote: QuoteID
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        try QuoteViewModel(state: state).use(quote.id)
+        print("saved: quote \(quote.id) is now the current quote")
+    }
+}
+
+struct QuoteDelete: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete a quote (not the last one; the quote screen is never empty).")
+
+    @OptionGroup var database: DatabaseOption
+    @OptionGroup var quote: QuoteID
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        try QuoteViewModel(state: state).delete(quote.id)
+        print("deleted quote \(quote.id)")
+    }
+}

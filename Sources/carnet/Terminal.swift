@@ -1,0 +1,42 @@
+import CarnetModels
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the CLI knows about where it runs: prompts only when a person can answer (stdin is a
+/// terminal), colour only on a terminal without `NO_COLOR`. Scripts get plain, stable output.
+struct Terminal {
+    let stdinIsTerminal: Bool
+    let stdoutIsTerminal: Bool
+    let usesColor: Bool
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        stdinIsTerminal = isatty(STDIN_FILENO) == 1
+        stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+        usesColor = stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }
+
+    func error(_ message: String) {
+        FileHandle.standardError.write(Data("carnet: \(message)\n".utf8))
+    }
+
+    /// Bold on a colour terminal, plain otherwise.
+    func bold(_ text: String) -> String { usesColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    func dim(_ text: String) -> String { usesColor ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+
+    /// Asks on stderr (so stdout stays clean) and reads one line; nil at end of input.
+    func ask(_ question: String) -> String? {
+        FileHandle.standardError.write(Data(question.utf8))
+        return readLine(strippingNewline: true)
+    }
+
+    /// A yes/no question; only an explicit yes counts.
+    func confirm(_ question: String) -> Bool {
+        guard let answer = ask("\(question) [y/N] ") else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}
