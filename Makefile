@@ -30,5 +30,12 @@ test: deps
 	Examples/EmbedCarnet/.build/debug/EmbedCarnet
 	$(SWIFT) test --skip-build
 
+# Release build; prints medians and Carnet/raw ratios. BENCH_ARGS=--quick for a short run.
+bench: deps
+	$(SWIFT) build -c release --product CarnetBenchmarks
+	$(SWIFT) build -c release --product carnet
+	$(SWIFT) build -c release --product Hello
+	.build/release/CarnetBenchmarks --carnet .build/release/carnet --hello .build/release/Hello $(BENCH_ARGS)
+
 clean:
 	rm -rf .build

@@ -41,6 +41,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // `make bench`: Carnet's layers against the raw SQLite C API in the same run.
+        .executableTarget(
+            name: "CarnetBenchmarks",
+            dependencies: [
+                "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/CarnetBenchmarks"),
+        // The startup floor `carnet quote` is compared with: a Swift "hello, world".
+        .executableTarget(name: "Hello", path: "Benchmarks/Hello"),
+
         .executableTarget(name: "EmbedMigrationsTool", path: "BuildTools/EmbedMigrationsTool"),
         .plugin(
             name: "EmbedMigrations",
@@ -52,6 +64,8 @@ let package = Package(
             name: "CarnetStorageTests",
             dependencies: ["CarnetModels", "CarnetStorage", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels"]),
+        // Runs the built `carnet` binary as a person would (it depends on it so it is built first).
+        .testTarget(name: "CLITests", dependencies: ["carnet"]),
         // Reads Sources/ as text: the design's rules that the compiler cannot see.
         .testTarget(name: "ArchitectureTests"),
     ]

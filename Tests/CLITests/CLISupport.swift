@@ -1,0 +1,93 @@
+import Foundation
+
+/// One finished run of the `carnet` binary.
+struct Run: CustomStringConvertible {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+}
+
+/// A temp directory with a database path, and a way to run `carnet` against it the way a person
+/// (or their script) would: a separate process, stdin/stdout not terminals, NO_COLOR set.
+final class Sandbox {
+    let dir: URL
+    var db: String { path("book.sqlite") }
+
+    init() {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-cli-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
+
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    /// The binary SwiftPM built beside this test bundle.
+    static let binary: String = {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("carnet").path,
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent(".build/debug/carnet").path,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+    }()
+
+    /// Runs `carnet ARGS --db <this sandbox's db>` unless `useDB` is false.
+    @discardableResult
+    func carnet(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], useDB: Bool = true,
+                binary: String = Sandbox.binary, cwd: String? = nil) -> Run {
+        run(binary, arguments + (useDB ? ["--db", db] : []), stdin: stdin, environment: environment, cwd: cwd)
+    }
+
+    func run(_ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], cwd: String? = nil) -> Run {
+        let id = UUID().uuidString
+        let outPath = path("out-\(id)"), errPath = path("err-\(id)"), inPath = path("in-\(id)")
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: inPath, contents: Data((stdin ?? "").utf8))
+        defer { for p in [outPath, errPath, inPath] { try? FileManager.default.removeItem(atPath: p) } }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["CARNET_DB"] = nil
+        env["NO_COLOR"] = "1"
+        env["HOME"] = dir.path
+        env["XDG_DATA_HOME"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.currentDirectoryURL = URL(fileURLWithPath: cwd ?? dir.path)
+        process.standardInput = FileHandle(forReadingAtPath: inPath)
+        process.standardOutput = FileHandle(forWritingAtPath: outPath)
+        process.standardError = FileHandle(forWritingAtPath: errPath)
+        do {
+            try process.run()
+        } catch {
+            return Run(status: -1, stdout: "", stderr: "could not start \(executable): \(error)")
+        }
+        process.waitUntilExit()
+        let read = { (p: String) in String(decoding: FileManager.default.contents(atPath: p) ?? Data(), as: UTF8.self) }
+        return Run(status: process.terminationStatus, stdout: read(outPath), stderr: read(errPath))
+    }
+
+    /// The database's files, to check that a refused command changed nothing.
+    func snapshot() -> [Data?] {
+        [db, db + "-wal"].map { FileManager.default.contents(atPath: $0) }
+    }
+
+    /// Writes an executable shell script and returns its path.
+    func script(_ name: String, _ body: String) -> String {
+        let p = path(name)
+        _ = FileManager.default.createFile(atPath: p, contents: Data(("#!/bin/sh\n" + body).utf8), attributes: [.posixPermissions: 0o755])
+        return p
+    }
+
+    func json(_ text: String) -> Any? {
+        try? JSONSerialization.jsonObject(with: Data(text.utf8))
+    }
+}
+
+let tinyPNG = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])

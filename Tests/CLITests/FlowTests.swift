@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// The prompt, editor and interactive flows, driven through stdin and scripted editors.
+@Suite struct FlowTests {
+    let box = Sandbox()
+
+    @Test func addByPromptsSaves() {
+        let run = box.carnet(["add", "--prompt"], stdin: "Rebecca Rogers\nHR, Globaviations\nrebecca@example.com\n555 0105\n")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout == "saved contact 1\n")
+        #expect(box.carnet(["list"]).stdout.contains("Rebecca Rogers\tHR, Globaviations\trebecca@example.com\t555 0105"))
+    }
+
+    @Test func promptsAskAgainForABrokenField() {
+        let run = box.carnet(["add", "--prompt"], stdin: "Ada\n\nnot-an-email\n\nada@example.com\n")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("email must look like"))
+        #expect(box.carnet(["list"]).stdout.contains("ada@example.com"))
+    }
+
+    @Test func editByPromptsKeepsWhatYouSkipAndSavesOnYes() {
+        box.carnet(["add", "--name", "Gary Edwards", "--position", "Web Developer", "--email", "gary@example.com"])
+        let run = box.carnet(["edit", "1", "--prompt"], stdin: "\nLead Web Developer\n\n-\ny\n")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("[Gary Edwards]"))
+        #expect(box.carnet(["list"]).lines[1] == "1\tGary Edwards\tLead Web Developer\tgary@example.com\t\t0")
+    }
+
+    @Test func editByPromptsCancelledLeavesNoTrace() {
+        box.carnet(["add", "--name", "Gary Edwards"])
+        let before = box.snapshot()
+        let no = box.carnet(["edit", "1", "--prompt"], stdin: "Someone Else\n\n\n\nn\n")
+        #expect(no.status == 1)
+        #expect(no.stderr.contains("cancelled"))
+        let eof = box.carnet(["edit", "1", "--prompt"], stdin: "Someone")
+        #expect(eof.status == 1)
+        #expect(box.snapshot() == before)
+    }
+
+    @Test func editorFlowReopensWithErrorsUntilFixed() {
+        box.carnet(["add", "--name", "Tyler Porter", "--email", "tyler@example.com"])
+        let counter = box.path("passes")
+        let editor = box.script("editor.sh", """
+            n=$(cat "\(counter)" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "\(counter)"
+            if [ $n = 1 ]; then
+              sed -i 's/^email:.*/email: tyler-at-prophecy/; s/^position:.*/position: Software developer, Prophecy/' "$1"
+            elif grep -q '^# ERROR email' "$1"; then
+              sed -i 's/^email:.*/email: tyler@prophecy.example.com/' "$1"
+            fi
+            """)
+        let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor, "VISUAL": ""])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout == "saved contact 1\n")
+        #expect((try? String(contentsOfFile: counter, encoding: .utf8)) == "2\n")
+        #expect(box.carnet(["list"]).lines[1] == "1\tTyler Porter\tSoftware developer, Prophecy\ttyler@prophecy.example.com\t\t0")
+    }
+
+    @Test func editorClosedUnchangedCancels() {
+        box.carnet(["add", "--name", "Tyler Porter"])
+        let before = box.snapshot()
+        let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": "true"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("cancelled"))
+        let failing = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": "false"])
+        #expect(failing.status == 1)
+        #expect(box.snapshot() == before)
+    }
+
+    @Test func conflictBetweenTwoProcessesNamesTheFieldsUnlessForced() {
+        box.carnet(["add", "--name", "Katherine Price", "--email", "katherine@example.com"])
+        // While this edit's editor is open, another carnet process saves the same contact.
+        let editor = box.script("editor.sh", """
+            "\(Sandbox.binary)" edit 1 --email kate@golden.example.com --position Marketing --db "\(box.db)" >/dev/null
+            sed -i 's/^phone:.*/phone: 555 0103/' "$1"
+            """)
+        let before = box.carnet(["show", "1", "--json"]).stdout
+        let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor])
+        #expect(run.status == 67, "\(run)")
+        #expect(run.stderr.contains("position, email"))
+        let after = box.carnet(["show", "1", "--json"]).stdout
+        #expect(before != after)
+        #expect(after.contains("kate@golden.example.com"))  // theirs kept, mine not written
+        #expect(!after.contains("555 0103"))
+        let forced = box.carnet(["edit", "1", "--editor", "--force"], environment: ["EDITOR": editor])
+        #expect(forced.status == 0, "\(forced)")
+        #expect(box.carnet(["show", "1", "--json"]).stdout.contains("555 0103"))
+    }
+
+    @Test func quoteEditByPrompts() {
+        let run = box.carnet(["quote", "edit", "--prompt"], stdin: "Stay hungry, stay foolish.\nStewart Brand\ny\n")
+        #expect(run.status == 0, "\(run)")
+        #expect(box.carnet(["quote"]).stdout.contains("Stewart Brand"))
+    }
+
+    @Test func interactiveSessionScriptedEndToEnd() {
+        box.carnet(["add", "--name", "Madison Thompson", "--position", "Sales, Gale Foods"])
+        box.carnet(["add", "--name", "Tyler Porter"])
+        let script = """
+            help
+            2
+            fav
+            favorites
+            contacts
+            open 1
+            edit
+            email madison@galefoods.example.com
+            save
+            back
+            quote
+            edit
+            text Simplicity is the ultimate sophistication.
+            author Leonardo da Vinci
+            save
+            quit
+            """
+        let run = box.carnet(["interactive"], stdin: script + "\n")
+        #expect(run.status == 0, "\(run)")
+        let out = run.stdout
+        // Favorite in the contacts tab (detail of contact 2), seen in the favorites tab.
+        let favoritesScreen = out.components(separatedBy: "── Favorites (1) ──")
+        #expect(favoritesScreen.count == 2)
+        #expect(favoritesScreen.last?.contains("1. Tyler Porter  [2]") == true)
+        #expect(out.contains("saved contact 1"))
+        // Edit quote, seen on the quote screen.
+        #expect(out.contains("saved quote 1"))
+        #expect(out.components(separatedBy: "── Quote ──").last?.contains("Leonardo da Vinci") == true)
+        #expect(box.carnet(["show", "1"]).stdout.contains("madison@galefoods.example.com"))
+    }
+
+    @Test func interactiveSeesAnotherProcessesChangeWhenAScreenAppears() {
+        box.carnet(["add", "--name", "Madison Thompson"])
+        let other = box.script("other.sh", "\"\(Sandbox.binary)\" add --name 'Zoe Added Elsewhere' --db \"\(box.db)\" >/dev/null\n")
+        // The session reads its next line only after the other process has run.
+        let feeder = box.script("feed.sh", "echo contacts; sleep 0.3; \"\(other)\"; echo contacts; echo quit\n")
+        let run = box.run("/bin/sh", ["-c", "\"\(feeder)\" | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\""])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.components(separatedBy: "── Contacts (2) ──").last?.contains("Zoe Added Elsewhere") == true)
+    }
+}
