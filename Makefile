@@ -3,7 +3,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN = .build/$(CONFIG)/carnet
 
-.PHONY: all deps build run test bench clean
+.PHONY: all deps build run test bench stress clean
 
 all: build
 
@@ -36,6 +36,13 @@ bench: deps
 	$(SWIFT) build -c release --product carnet
 	$(SWIFT) build -c release --product Hello
 	.build/release/CarnetBenchmarks --carnet .build/release/carnet --hello .build/release/Hello $(BENCH_ARGS)
+
+# The long reliability run quoted in the README: 1,000 SIGKILLs, then 8 processes x 200 edits.
+stress: deps
+	$(SWIFT) build --product carnet
+	$(SWIFT) build --product carnet-stress
+	.build/debug/carnet-stress crash --carnet .build/debug/carnet --kills 1000
+	.build/debug/carnet-stress concurrent --carnet .build/debug/carnet --processes 8 --edits 200
 
 clean:
 	rm -rf .build

@@ -50,6 +50,11 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Benchmarks/CarnetBenchmarks"),
+        // `make stress`: SIGKILLed writers and concurrent processes against one file (issue 5).
+        .executableTarget(
+            name: "carnet-stress",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            path: "Stress"),
         // The startup floor `carnet quote` is compared with: a Swift "hello, world".
         .executableTarget(name: "Hello", path: "Benchmarks/Hello"),
 
@@ -66,6 +71,7 @@ let package = Package(
         .testTarget(name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels"]),
         // Runs the built `carnet` binary as a person would (it depends on it so it is built first).
         .testTarget(name: "CLITests", dependencies: ["carnet"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["carnet", "carnet-stress"]),
         // Reads Sources/ as text: the design's rules that the compiler cannot see.
         .testTarget(name: "ArchitectureTests"),
     ]

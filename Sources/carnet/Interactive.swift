@@ -49,6 +49,8 @@ final class InteractiveSession {
             } catch let error as CLIError {
                 print("error: \(error.message)")
             }
+            // A "saved" line leaves the process as soon as its commit is done.
+            fflush(nil)
         }
     }
 
@@ -113,12 +115,12 @@ final class InteractiveSession {
             case "author": edit.draft.author = rest; try render()
             case "save", "s":
                 if let saved = saveQuote(edit) {
-                    print("saved quote \(saved.id)")
+                    print("saved quote \(saved.id) version \(saved.version)")
                     try render()
                 }
             case "reload": try edit.resolve(.reload); try render()
             case "overwrite":
-                if let saved = try edit.resolve(.overwrite) { print("saved quote \(saved.id)") }
+                if let saved = try edit.resolve(.overwrite) { print("saved quote \(saved.id) version \(saved.version)") }
                 try render()
             case "cancel": edit.cancel(); print("cancelled"); try render()
             default: unknown(verb)
@@ -134,8 +136,16 @@ final class InteractiveSession {
         case "next", "n": try list.loadNextPage(); try render()
         case "prev", "p": try list.loadPreviousPage(); try render()
         case "search", "/": try list.setSearch(rest); try render()
-        case "fav", "favorite": try list.favorite(try number(rest)); try render()
-        case "unfav", "unfavorite": try list.unfavorite(try number(rest)); try render()
+        case "fav", "favorite":
+            let id = try number(rest)
+            try list.favorite(id)
+            print("saved favorite \(id)")
+            try render()
+        case "unfav", "unfavorite":
+            let id = try number(rest)
+            try list.unfavorite(id)
+            print("saved unfavorite \(id)")
+            try render()
         case "add", "a": try app.addContact(); try render()
         default: unknown(verb)
         }
@@ -151,12 +161,12 @@ final class InteractiveSession {
         case "nophoto": edit.draft.photo = nil; try render()
         case "save", "s":
             if let saved = try saveContact(edit) {
-                print("saved contact \(saved.id)")
+                print("saved contact \(saved.id) version \(saved.version)")
                 try render()
             }
         case "reload": try edit.resolve(.reload); try render()
         case "overwrite":
-            if let saved = try edit.resolve(.overwrite) { print("saved contact \(saved.id)") }
+            if let saved = try edit.resolve(.overwrite) { print("saved contact \(saved.id) version \(saved.version)") }
             try render()
         case "cancel": edit.cancel(); print("cancelled"); try render()
         default: unknown(verb)

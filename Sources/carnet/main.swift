@@ -8,9 +8,9 @@ import Foundation
 // book, open the storage controller once, make the one state controller, inject it, run, close.
 @MainActor
 func runCarnet() -> Int32 {
-    var arguments = Array(CommandLine.arguments.dropFirst())
     let terminal = Terminal()
     do {
+        var arguments = try validatedArguments()
         // `--db PATH` may stand anywhere (`carnet --db x list` as well as `carnet list --db x`).
         let dbFlag = try DatabaseLocation.extractFlag(from: &arguments)
         let command = try Carnet.parseAsRoot(arguments)
@@ -35,15 +35,31 @@ func runCarnet() -> Int32 {
         terminal.error(error.message)
         return error.code.rawValue
     } catch {
-        // Help, version, usage errors: swift-argument-parser's own text and exit codes.
+        // Help and version go to stdout in full; a usage error is one line, like every error.
         let code = Carnet.exitCode(for: error)
         if code == .success {
             print(Carnet.fullMessage(for: error))
         } else {
-            FileHandle.standardError.write(Data((Carnet.fullMessage(for: error) + "\n").utf8))
+            let message = Carnet.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            terminal.error("\(message) (see carnet --help)")
         }
         return code == .validationFailure ? ExitCode.usage.rawValue : code.rawValue
     }
+}
+
+/// The arguments, refusing any that is not valid UTF-8 (Swift would silently repair it into
+/// U+FFFD and store the damage).
+func validatedArguments() throws -> [String] {
+    var arguments: [String] = []
+    for index in 1..<Int(CommandLine.argc) {
+        guard let raw = CommandLine.unsafeArgv[index] else { continue }
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
+        guard let argument = String(validating: bytes, as: UTF8.self) else {
+            throw CLIError.usage("argument \(index) is not valid UTF-8; nothing was changed")
+        }
+        arguments.append(argument)
+    }
+    return arguments
 }
 
 exit(MainActor.assumeIsolated { runCarnet() })
