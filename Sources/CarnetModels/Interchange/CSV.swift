@@ -1,0 +1,284 @@
+import Foundation
+
+/// The columns Carnet's CSV files have, in the order ``CSVWriter`` writes them.
+public enum CSVColumn: String, Sendable, CaseIterable {
+    case uid, name, position, email, phone, photo
+    case updatedAt = "updated_at"
+
+    /// The column a header cell names: case, spaces, `_` and `-` do not matter, so `Name`,
+    /// `updated_at` and `updatedAt` all match.
+    init?(header: String) {
+        let key = String(header.unicodeScalars.filter { $0 != "_" && $0 != "-" && $0 != " " }).asciiLowercased
+        guard let column = Self.allCases.first(where: { $0.rawValue.replacingOccurrences(of: "_", with: "") == key }) else {
+            return nil
+        }
+        self = column
+    }
+}
+
+/// Reads RFC 4180 CSV with a header row, one line at a time, handing back each contact as soon as
+/// its row is complete; a quoted field may hold commas, `""` and line breaks, so a row can span
+/// lines, and the record's ``InterchangeRecord/line`` is where the row starts.
+///
+/// The header names the columns (see ``CSVColumn``), in any order and any case; `name` is
+/// required, unknown columns are ignored, so a spreadsheet with extra columns imports as is.
+/// `photo` is base64, `updated_at` an ISO 8601 date-time (`2026-11-23T08:55:07.123Z`); empty
+/// cells mean "none". Every row must have as many fields as the header: a ragged row is an
+/// error rather than a guess at which column moved.
+///
+/// Feed it lines with ``feed(line:)`` or chunks of bytes with `feed(_:)`, then call
+/// ``finish()``; do not mix the two ways on one reader. After an error in a row, reading goes
+/// on with the next row (an error in the header makes the rest unreadable).
+public struct CSVReader: Sendable {
+    private var lineNumber = 0
+    private var splitter = LineSplitter()
+    /// The header's columns by position; nil until the header is read, nil entries are ignored.
+    private var columns: [CSVColumn?]?
+    private var headerFailed = false
+
+    // The row being read.
+    private var fields: [[UInt8]] = []
+    private var field: [UInt8] = []
+    private var state = State.fieldStart
+    private var rowLine = 0
+    private var quoteLine = 0
+    private var rowBytes = 0
+
+    private enum State: Sendable {
+        case fieldStart, unquoted, quoted, quoteInQuoted
+    }
+
+    public init() {}
+
+    /// Reads one physical line (without its line break) and returns the contact whose row it
+    /// completes, if any.
+    public mutating func feed(line: String) throws(InterchangeError) -> InterchangeRecord? {
+        var bytes = Array(line.utf8)
+        if bytes.last == 10 { bytes.removeLast() }
+        if bytes.last == 13 { bytes.removeLast() }
+        return try consume(bytes)
+    }
+
+    /// Reads the next chunk of the file, which may end in the middle of a line. Returns a result
+    /// per completed row or error, in file order.
+    public mutating func feed(_ chunk: Data) -> [Result<InterchangeRecord, InterchangeError>] {
+        chunk.withUnsafeBytes { feed(bytes: $0) }
+    }
+
+    /// Reads the next chunk of text, which may end in the middle of a line.
+    public mutating func feed(text chunk: String) -> [Result<InterchangeRecord, InterchangeError>] {
+        chunk.withUTF8Bytes { feed(bytes: $0) }
+    }
+
+    /// Ends the input: reads a last line that had no line break, and fails if a quoted field is
+    /// still open or the file had no header. Returns the contact that last line completed.
+    @discardableResult
+    public mutating func finish() throws(InterchangeError) -> InterchangeRecord? {
+        var record: InterchangeRecord?
+        if let last = splitter.flush() {
+            record = try consume(last)
+        }
+        if state == .quoted {
+            let line = quoteLine
+            resetRow()
+            throw InterchangeError(line: line, message: "a quoted field opened here is never closed (missing \")")
+        }
+        if columns == nil, !headerFailed {
+            headerFailed = true
+            throw InterchangeError(line: max(1, lineNumber), message: "the file has no header row (expected \(CSVWriter.columnNames))")
+        }
+        return record
+    }
+
+    /// Every contact in `text`; throws the first error.
+    public static func parse(_ text: String) throws(InterchangeError) -> [InterchangeRecord] {
+        var reader = CSVReader()
+        return try reader.collect(reader.feed(text: text))
+    }
+
+    /// Every contact in `data`; throws the first error.
+    public static func parse(_ data: Data) throws(InterchangeError) -> [InterchangeRecord] {
+        var reader = CSVReader()
+        return try reader.collect(reader.feed(data))
+    }
+
+    private mutating func collect(_ results: [Result<InterchangeRecord, InterchangeError>]) throws(InterchangeError) -> [InterchangeRecord] {
+        var records: [InterchangeRecord] = []
+        records.reserveCapacity(results.count)
+        for result in results { records.append(try result.get()) }
+        if let last = try finish() { records.append(last) }
+        return records
+    }
+
+    private mutating func feed(bytes: UnsafeRawBufferPointer) -> [Result<InterchangeRecord, InterchangeError>] {
+        var results: [Result<InterchangeRecord, InterchangeError>] = []
+        for line in splitter.split(bytes) {
+            do throws(InterchangeError) {
+                if let record = try consume(line) { results.append(.success(record)) }
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
+
+    private mutating func resetRow() {
+        fields = []
+        field = []
+        state = .fieldStart
+        rowBytes = 0
+    }
+
+    private mutating func consume(_ raw: [UInt8]) throws(InterchangeError) -> InterchangeRecord? {
+        lineNumber += 1
+        var bytes = raw
+        if lineNumber == 1 { bytes.dropByteOrderMark() }
+        let continuing = state == .quoted
+        if !continuing {
+            if bytes.isEmpty { return nil }
+            rowLine = lineNumber
+        } else {
+            field.append(10)
+        }
+        rowBytes += bytes.count + 1
+        guard rowBytes <= InterchangeLimits.recordBytes else {
+            resetRow()
+            throw InterchangeError(line: rowLine, message: "this row is longer than \(InterchangeLimits.recordBytes) bytes (is a quote missing?)")
+        }
+
+        for byte in bytes {
+            switch state {
+            case .fieldStart:
+                if byte == 34 {
+                    state = .quoted
+                    quoteLine = lineNumber
+                } else if byte == 44 {
+                    endField()
+                } else {
+                    field.append(byte)
+                    state = .unquoted
+                }
+            case .unquoted:
+                // A quote inside an unquoted field is kept as it is, as spreadsheets do.
+                if byte == 44 { endField() } else { field.append(byte) }
+            case .quoted:
+                if byte == 34 { state = .quoteInQuoted } else { field.append(byte) }
+            case .quoteInQuoted:
+                if byte == 34 {
+                    field.append(34)
+                    state = .quoted
+                } else if byte == 44 {
+                    endField()
+                } else {
+                    resetRow()
+                    throw InterchangeError(line: lineNumber, message: "unexpected text after a closing quote (a quote inside a quoted field is written \"\")")
+                }
+            }
+        }
+        if state == .quoted { return nil }
+        fields.append(field)
+        let row = fields
+        resetRow()
+        return try record(from: row)
+    }
+
+    private mutating func endField() {
+        fields.append(field)
+        field = []
+        state = .fieldStart
+    }
+
+    private mutating func record(from row: [[UInt8]]) throws(InterchangeError) -> InterchangeRecord? {
+        guard let columns else {
+            guard !headerFailed else { return nil }
+            try readHeader(row)
+            return nil
+        }
+        guard row.count == columns.count else {
+            throw InterchangeError(line: rowLine, message: "expected \(columns.count) fields as in the header, found \(row.count)")
+        }
+        var uid: String?
+        var draft = ContactDraft()
+        var updatedAt: Date?
+        for (column, bytes) in zip(columns, row) {
+            guard let column else { continue }
+            switch column {
+            case .uid:
+                let value = InterchangeText.string(bytes)
+                uid = value.isEmpty ? nil : value
+            case .name: draft.name = InterchangeText.string(bytes)
+            case .position: draft.position = InterchangeText.string(bytes)
+            case .email: draft.email = InterchangeText.string(bytes)
+            case .phone: draft.phone = InterchangeText.string(bytes)
+            case .photo:
+                guard let data = InterchangeBase64.decode(bytes) else {
+                    throw InterchangeError(line: rowLine, message: "photo is not valid base64")
+                }
+                draft.photo = data.isEmpty ? nil : data
+            case .updatedAt:
+                let text = InterchangeText.string(bytes)
+                if VCardText.isBlank(text) { break }
+                guard let date = InterchangeDate.parse(text) else {
+                    throw InterchangeError(
+                        line: rowLine,
+                        message: "updated_at \(InterchangeText.preview(bytes)) is not a date (write it like 2026-11-23T08:55:07.123Z)")
+                }
+                updatedAt = date
+            }
+        }
+        return InterchangeRecord(uid: uid, draft: draft, updatedAt: updatedAt, line: rowLine)
+    }
+
+    private mutating func readHeader(_ row: [[UInt8]]) throws(InterchangeError) {
+        var found: [CSVColumn?] = []
+        for cell in row {
+            let column = CSVColumn(header: VCardText.trimmed(InterchangeText.string(cell)))
+            if let column, found.contains(column) {
+                headerFailed = true
+                throw InterchangeError(line: rowLine, message: "the header names the column \"\(column.rawValue)\" twice")
+            }
+            found.append(column)
+        }
+        guard found.contains(.name) else {
+            headerFailed = true
+            throw InterchangeError(
+                line: rowLine,
+                message: "the header has no \"name\" column (Carnet's columns are \(CSVWriter.columnNames))")
+        }
+        columns = found
+    }
+}
+
+/// Writes Carnet's CSV: a header, then one row per contact, each line ending in CRLF (RFC 4180).
+/// Fields are quoted only when they must be (a comma, quote or line break inside), and the output
+/// is deterministic, so an export → import → export gives the same bytes.
+public enum CSVWriter {
+    /// The header row, with its CRLF.
+    public static let header = columnNames + "\r\n"
+
+    static let columnNames = CSVColumn.allCases.map(\.rawValue).joined(separator: ",")
+
+    /// One row, with its CRLF: `photo` as base64, `updated_at` as `2026-11-23T08:55:07.123Z`.
+    public static func row(uid: String?, draft: ContactDraft, updatedAt: Date?) -> String {
+        let cells = [
+            uid ?? "", draft.name, draft.position, draft.email, draft.phone,
+            draft.photo?.base64EncodedString() ?? "", updatedAt.map(InterchangeDate.extended) ?? "",
+        ]
+        return cells.map(quoted).joined(separator: ",") + "\r\n"
+    }
+
+    /// One row for a record.
+    public static func row(_ record: InterchangeRecord) -> String {
+        row(uid: record.uid, draft: record.draft, updatedAt: record.updatedAt)
+    }
+
+    /// One row for a saved contact.
+    public static func row(contact: Contact) -> String {
+        row(uid: contact.uid, draft: contact.draft, updatedAt: contact.updatedAt)
+    }
+
+    private static func quoted(_ cell: String) -> String {
+        guard cell.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) else { return cell }
+        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,400 @@
+import Foundation
+
+/// One contact as `carnet list --json` prints it and `carnet import` reads it back: the documented
+/// JSON schema, so scripts can rely on the keys.
+///
+/// ```json
+/// {"createdAt": "2026-11-23T08:55:07.123Z", "email": "rebecca@example.com", "favorite": false,
+///  "id": 1, "name": "Rebecca Rogers", "phone": "+1 555 0100", "photo": null,
+///  "position": "Head of HR, Globaviations", "uid": "…", "updatedAt": "2026-11-23T08:55:07.123Z",
+///  "version": 1}
+/// ```
+///
+/// Every key is always written (`null` when there is no value). On input only `name` is
+/// required: a file written by hand may leave out the rest (`id`, `favorite`, `createdAt`,
+/// `version` are the database's business and are ignored by an import). Dates are ISO 8601 in
+/// UTC with milliseconds, the precision contacts are stored with, so they survive a round trip.
+/// `photo` is base64.
+public struct ContactJSON: Codable, Sendable, Equatable {
+    public var id: Int64?
+    public var uid: String?
+    public var name: String
+    public var position: String
+    public var email: String
+    public var phone: String
+    public var photo: Data?
+    public var favorite: Bool?
+    public var createdAt: Date?
+    public var updatedAt: Date?
+    public var version: Int?
+
+    public init(
+        id: Int64? = nil, uid: String? = nil, name: String, position: String = "", email: String = "",
+        phone: String = "", photo: Data? = nil, favorite: Bool? = nil, createdAt: Date? = nil,
+        updatedAt: Date? = nil, version: Int? = nil
+    ) {
+        self.id = id
+        self.uid = uid
+        self.name = name
+        self.position = position
+        self.email = email
+        self.phone = phone
+        self.photo = photo
+        self.favorite = favorite
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.version = version
+    }
+
+    public init(contact: Contact, favorite: Bool) {
+        self.init(
+            id: contact.id, uid: contact.uid, name: contact.name, position: contact.position, email: contact.email,
+            phone: contact.phone, photo: contact.photo, favorite: favorite, createdAt: contact.createdAt,
+            updatedAt: contact.updatedAt, version: contact.version)
+    }
+
+    /// The fields an import uses, with ``InterchangeRecord/line`` 1 (``ContactJSONCoding/decode(_:)``
+    /// sets the real line).
+    public var record: InterchangeRecord { record(line: 1) }
+
+    /// The fields an import uses, at the given line.
+    public func record(line: Int) -> InterchangeRecord {
+        let draft = ContactDraft(
+            name: name, position: position, email: email, phone: phone, photo: photo?.isEmpty == true ? nil : photo)
+        return InterchangeRecord(uid: uid?.isEmpty == true ? nil : uid, draft: draft, updatedAt: updatedAt, line: line)
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, uid, name, position, email, phone, photo, favorite, createdAt, updatedAt, version
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decodeIfPresent(Int64.self, forKey: .id)
+        uid = try c.decodeIfPresent(String.self, forKey: .uid)
+        name = try c.decode(String.self, forKey: .name)
+        position = try c.decodeIfPresent(String.self, forKey: .position) ?? ""
+        email = try c.decodeIfPresent(String.self, forKey: .email) ?? ""
+        phone = try c.decodeIfPresent(String.self, forKey: .phone) ?? ""
+        photo = try c.decodeIfPresent(Data.self, forKey: .photo)
+        favorite = try c.decodeIfPresent(Bool.self, forKey: .favorite)
+        createdAt = try c.decodeIfPresent(Date.self, forKey: .createdAt)
+        updatedAt = try c.decodeIfPresent(Date.self, forKey: .updatedAt)
+        version = try c.decodeIfPresent(Int.self, forKey: .version)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        func put<T: Encodable>(_ value: T?, _ key: CodingKeys) throws {
+            if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
+        }
+        try put(id, .id)
+        try put(uid, .uid)
+        try c.encode(name, forKey: .name)
+        try c.encode(position, forKey: .position)
+        try c.encode(email, forKey: .email)
+        try c.encode(phone, forKey: .phone)
+        try put(photo, .photo)
+        try put(favorite, .favorite)
+        try put(createdAt, .createdAt)
+        try put(updatedAt, .updatedAt)
+        try put(version, .version)
+    }
+}
+
+/// The one JSON configuration Carnet uses, so `list --json`, export and import agree on dates
+/// (ISO 8601, UTC, milliseconds), data (base64) and layout (sorted keys, pretty-printed).
+public enum ContactJSONCoding {
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.dataEncodingStrategy = .base64
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(InterchangeDate.extended(date))
+        }
+        return encoder
+    }
+
+    /// Reads dates with or without milliseconds, in any zone (`Z`, `+01:00`).
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dataDecodingStrategy = .base64
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = InterchangeDate.parse(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "\"\(text)\" is not an ISO 8601 date (write it like 2026-11-23T08:55:07.123Z)")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    /// The JSON array of `contacts`, as `carnet list --json` prints it.
+    public static func encode(_ contacts: [ContactJSON]) throws -> Data {
+        try encoder().encode(contacts)
+    }
+
+    /// The records of a JSON array of contacts (or of a single contact object), each with the
+    /// line its object starts on. A syntax error or a wrong value is reported with its line.
+    public static func decode(_ data: Data) throws(InterchangeError) -> [InterchangeRecord] {
+        let bytes = [UInt8](data)
+        let decoder = decoder()
+        do {
+            let firstByte = bytes.first(where: { !JSONLocator.isSpace($0) })
+            let items = firstByte == 123 ? [try decoder.decode(ContactJSON.self, from: data)] : try decoder.decode([ContactJSON].self, from: data)
+            var locator = JSONLocator(bytes, target: nil)
+            _ = locator.run()
+            return items.enumerated().map { index, item in
+                item.record(line: index < locator.elementLines.count ? locator.elementLines[index] : 1)
+            }
+        } catch let error as DecodingError {
+            throw interchangeError(error, bytes)
+        } catch {
+            throw InterchangeError(line: 1, message: "cannot read the JSON: \(error)")
+        }
+    }
+
+    private static func interchangeError(_ error: DecodingError, _ bytes: [UInt8]) -> InterchangeError {
+        let context: DecodingError.Context
+        switch error {
+        case let .typeMismatch(_, c), let .valueNotFound(_, c), let .keyNotFound(_, c), let .dataCorrupted(c):
+            context = c
+        @unknown default:
+            return InterchangeError(line: 1, message: "cannot read the JSON: \(error)")
+        }
+        // The path is [element index, key] for an array, [key] for a single object.
+        let path = context.codingPath
+        let single = bytes.first(where: { !JSONLocator.isSpace($0) }) == 123
+        let index = single ? 0 : path.first?.intValue
+        let key = (single ? path.first : path.dropFirst().first)?.stringValue
+        var locator = JSONLocator(bytes, target: index)
+        if let syntax = locator.run() {
+            return InterchangeError(line: syntax.line, message: "not valid JSON: \(syntax.message)")
+        }
+        let elementLine = index.flatMap { $0 < locator.elementLines.count ? locator.elementLines[$0] : nil } ?? 1
+        let line = key.flatMap { locator.keyLines[$0] } ?? elementLine
+        let what = key.map { "\"\($0)\"" } ?? "the value"
+        switch error {
+        case let .keyNotFound(missing, _):
+            return InterchangeError(line: elementLine, message: "the contact has no \"\(missing.stringValue)\"")
+        case let .valueNotFound(type, _):
+            return InterchangeError(line: line, message: "\(what) must not be null (expected \(describe(type)))")
+        case let .typeMismatch(type, _):
+            if path.isEmpty {
+                return InterchangeError(line: 1, message: "expected an array of contacts")
+            }
+            if key == nil {
+                return InterchangeError(line: elementLine, message: "expected a contact object")
+            }
+            return InterchangeError(line: line, message: "\(what) must be \(describe(type))")
+        default:
+            return InterchangeError(line: line, message: "\(what): \(context.debugDescription)")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(String.self): return "a string"
+        case ObjectIdentifier(Bool.self): return "true or false"
+        case ObjectIdentifier(Int.self), ObjectIdentifier(Int64.self): return "an integer"
+        case ObjectIdentifier(Data.self): return "a base64 string"
+        case ObjectIdentifier(Date.self): return "an ISO 8601 date string"
+        case ObjectIdentifier([ContactJSON].self), ObjectIdentifier(Array<Any>.self): return "an array"
+        default: return "a \(type)"
+        }
+    }
+}
+
+/// Finds lines in JSON text, which `JSONDecoder` does not report: where each element of the
+/// top-level array starts, where the keys of one element are, and where a syntax error is.
+struct JSONLocator {
+    private let bytes: [UInt8]
+    private let target: Int?
+    /// The depth of the objects that are contacts: 0 for a single object, 1 inside an array.
+    private let elementDepth: Int
+    private var i = 0
+    private var line = 1
+    /// The line each top-level element starts on (one entry for a top-level object).
+    private(set) var elementLines: [Int] = []
+    /// The line of each key of the `target` element.
+    private(set) var keyLines: [String: Int] = [:]
+
+    init(_ bytes: [UInt8], target: Int?) {
+        self.bytes = bytes
+        self.target = target
+        elementDepth = bytes.first(where: { !Self.isSpace($0) }) == 123 ? 0 : 1
+    }
+
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 10 || byte == 13 }
+
+    struct Failure: Error {
+        let line: Int
+        let message: String
+    }
+
+    /// Scans the whole text; returns its first syntax error, if any.
+    mutating func run() -> (line: Int, message: String)? {
+        do throws(Failure) {
+            skipSpace()
+            guard i < bytes.count else { throw Failure(line: line, message: "the file is empty") }
+            if bytes[i] == 123 {
+                elementLines.append(line)
+                try value(depth: 0, element: 0)
+            } else {
+                try value(depth: 0, element: nil)
+            }
+            skipSpace()
+            if i < bytes.count { throw Failure(line: line, message: "unexpected text after the end of the JSON") }
+            return nil
+        } catch {
+            return (error.line, error.message)
+        }
+    }
+
+    private mutating func skipSpace() {
+        while i < bytes.count, Self.isSpace(bytes[i]) {
+            if bytes[i] == 10 { line += 1 }
+            i += 1
+        }
+    }
+
+    private func found() -> String {
+        guard i < bytes.count else { return "the end of the file" }
+        return "'" + InterchangeText.string(bytes[i..<min(bytes.count, i + 12)]).prefix(while: { !$0.isNewline }) + "'"
+    }
+
+    /// `element` is the index of the top-level element this value is (depth 1), or belongs to.
+    private mutating func value(depth: Int, element: Int?) throws(Failure) {
+        guard depth < 512 else { throw Failure(line: line, message: "nested too deeply") }
+        skipSpace()
+        guard i < bytes.count else { throw Failure(line: line, message: "expected a value, found the end of the file") }
+        switch bytes[i] {
+        case 123:
+            i += 1
+            skipSpace()
+            if i < bytes.count, bytes[i] == 125 {
+                i += 1
+                return
+            }
+            while true {
+                skipSpace()
+                guard i < bytes.count, bytes[i] == 34 else {
+                    throw Failure(line: line, message: "expected a key in quotes, found \(found())")
+                }
+                let keyLine = line
+                let key = try string()
+                if let element, element == target, depth == elementDepth, keyLines[key] == nil {
+                    keyLines[key] = keyLine
+                }
+                skipSpace()
+                guard i < bytes.count, bytes[i] == 58 else { throw Failure(line: line, message: "expected ':' after a key, found \(found())") }
+                i += 1
+                try value(depth: depth + 1, element: element)
+                skipSpace()
+                guard i < bytes.count else { throw Failure(line: line, message: "expected ',' or '}', found the end of the file") }
+                if bytes[i] == 44 {
+                    i += 1
+                } else if bytes[i] == 125 {
+                    i += 1
+                    return
+                } else {
+                    throw Failure(line: line, message: "expected ',' or '}', found \(found())")
+                }
+            }
+        case 91:
+            i += 1
+            skipSpace()
+            if i < bytes.count, bytes[i] == 93 {
+                i += 1
+                return
+            }
+            var index = 0
+            while true {
+                skipSpace()
+                if depth == 0 { elementLines.append(line) }
+                try value(depth: depth + 1, element: depth == 0 ? index : element)
+                index += 1
+                skipSpace()
+                guard i < bytes.count else { throw Failure(line: line, message: "expected ',' or ']', found the end of the file") }
+                if bytes[i] == 44 {
+                    i += 1
+                } else if bytes[i] == 93 {
+                    i += 1
+                    return
+                } else {
+                    throw Failure(line: line, message: "expected ',' or ']', found \(found())")
+                }
+            }
+        case 34:
+            _ = try string()
+        case 116: try literal("true")
+        case 102: try literal("false")
+        case 110: try literal("null")
+        case 45, 48...57: try number()
+        default:
+            throw Failure(line: line, message: "expected a value, found \(found())")
+        }
+    }
+
+    private mutating func literal(_ word: String) throws(Failure) {
+        let expected = Array(word.utf8)
+        guard i + expected.count <= bytes.count, Array(bytes[i..<(i + expected.count)]) == expected else {
+            throw Failure(line: line, message: "expected a value, found \(found())")
+        }
+        i += expected.count
+    }
+
+    private mutating func number() throws(Failure) {
+        if bytes[i] == 45 { i += 1 }
+        if i + 1 < bytes.count, bytes[i] == 48, bytes[i + 1] >= 48, bytes[i + 1] <= 57 {
+            throw Failure(line: line, message: "a number has a leading zero")
+        }
+        func digits() -> Int {
+            let from = i
+            while i < bytes.count, bytes[i] >= 48, bytes[i] <= 57 { i += 1 }
+            return i - from
+        }
+        guard digits() > 0 else { throw Failure(line: line, message: "a number has no digits") }
+        if i < bytes.count, bytes[i] == 46 {
+            i += 1
+            guard digits() > 0 else { throw Failure(line: line, message: "a number has no digits after '.'") }
+        }
+        if i < bytes.count, bytes[i] == 101 || bytes[i] == 69 {
+            i += 1
+            if i < bytes.count, bytes[i] == 43 || bytes[i] == 45 { i += 1 }
+            guard digits() > 0 else { throw Failure(line: line, message: "a number has no exponent digits") }
+        }
+    }
+
+    /// Reads the string at `i` (a quote) and returns its content, escapes left as they are.
+    private mutating func string() throws(Failure) -> String {
+        let startLine = line
+        i += 1
+        let start = i
+        while i < bytes.count {
+            switch bytes[i] {
+            case 34:
+                let raw = bytes[start..<i]
+                i += 1
+                return InterchangeText.string(raw)
+            case 92:
+                guard i + 1 < bytes.count else { throw Failure(line: startLine, message: "a string is never closed") }
+                let escape = bytes[i + 1]
+                guard [34, 92, 47, 98, 102, 110, 114, 116, 117].contains(escape) else {
+                    throw Failure(line: line, message: "a string has an invalid escape '\\\(InterchangeText.latin1([escape]))'")
+                }
+                i += 2
+            case 10:
+                throw Failure(line: startLine, message: "a string is not closed on its line (line breaks in strings are written \\n)")
+            case 0..<32:
+                throw Failure(line: line, message: "a string holds a control character (write it as \\u00XX)")
+            default:
+                i += 1
+            }
+        }
+        throw Failure(line: startLine, message: "a string is never closed")
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// One contact read from an interchange file, before the storage layer validates it.
+///
+/// Codecs check syntax only, so a card with a blank name still comes back as a record: the caller
+/// validates ``draft`` the same way it validates a typed-in contact, with the same messages.
+/// ``line`` is kept so those messages can point at the record in the file.
+public struct InterchangeRecord: Sendable, Equatable {
+    /// The vCard `UID`, CSV `uid` column or JSON `uid`; nil when the file has none, so the
+    /// importer can tell "new contact" from "update the contact with this uid".
+    public var uid: String?
+    public var draft: ContactDraft
+    /// The vCard `REV`, CSV `updated_at` or JSON `updatedAt`, when the file has one.
+    public var updatedAt: Date?
+    /// The 1-based line where the record starts in the input.
+    public var line: Int
+
+    public init(uid: String? = nil, draft: ContactDraft, updatedAt: Date? = nil, line: Int = 1) {
+        self.uid = uid
+        self.draft = draft
+        self.updatedAt = updatedAt
+        self.line = line
+    }
+}
+
+/// A syntax error in an interchange file, with the line to look at, so the message can be acted
+/// on in an editor: `line 12: PHOTO is not valid base64`.
+public struct InterchangeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// 1-based line of the input.
+    public let line: Int
+    public let message: String
+
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "line \(line): \(message)" }
+}
+
+/// The file formats `carnet import` and `carnet export` speak, named by their usual extension so
+/// a file name alone can choose the codec.
+public enum InterchangeFormat: String, Sendable, CaseIterable {
+    /// vCard 3.0 or 4.0 (`.vcf`, `.vcard`).
+    case vcf
+    /// RFC 4180 CSV with a header row (`.csv`).
+    case csv
+    /// The JSON array `carnet list --json` prints (`.json`).
+    case json
+
+    /// The format for a file extension, with or without its dot, in any case; nil if unknown.
+    public init?(fileExtension: String) {
+        var ext = Substring(fileExtension)
+        if ext.hasPrefix(".") { ext = ext.dropFirst() }
+        switch String(ext).asciiLowercased {
+        case "vcf", "vcard": self = .vcf
+        case "csv": self = .csv
+        case "json": self = .json
+        default: return nil
+        }
+    }
+
+    /// The extension files of this format are written with.
+    public var fileExtension: String { rawValue }
+}

@@ -1,0 +1,278 @@
+import Foundation
+
+/// Limits that keep a streaming reader's memory bounded when a file is broken (an unterminated
+/// CSV quote or a runaway folded line would otherwise swallow the rest of a huge file).
+enum InterchangeLimits {
+    /// A photo is at most 1 MiB, about 1.4 MB in base64; anything much longer is a broken file.
+    static let recordBytes = 8 << 20
+}
+
+/// Timestamps as interchange files write them, in UTC, computed with integers so a
+/// millisecond-precise `Date` (as `Contact` holds) survives a write and a read unchanged.
+enum InterchangeDate {
+    static func milliseconds(_ date: Date) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1000).rounded()
+        guard value.isFinite else { return 0 }
+        return Int64(max(-9e15, min(9e15, value)))
+    }
+
+    static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
+    }
+
+    /// `2026-11-23T08:55:07.123Z`: ISO 8601 extended, milliseconds, UTC.
+    static func extended(_ date: Date) -> String {
+        let (y, mo, d, h, mi, s, ms) = parts(date)
+        return "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2)).\(pad(ms, 3))Z"
+    }
+
+    /// `20261123T085507Z`: the RFC 6350 timestamp (whole seconds, UTC).
+    static func basic(_ date: Date) -> String {
+        let (y, mo, d, h, mi, s, _) = parts(date)
+        return "\(pad(y, 4))\(pad(mo, 2))\(pad(d, 2))T\(pad(h, 2))\(pad(mi, 2))\(pad(s, 2))Z"
+    }
+
+    /// Reads ISO 8601 dates and date-times in basic or extended form: `20261123T085507Z`,
+    /// `2026-11-23T08:55:07Z`, `2026-11-23 08:55:07.123+01:00`, `2026-11-23`. A time without a
+    /// zone is taken as UTC. Anything else is nil.
+    static func parse(_ text: some StringProtocol) -> Date? {
+        var bytes = Array(text.utf8)
+        while let last = bytes.last, last == 32 || last == 9 { bytes.removeLast() }
+        while let first = bytes.first, first == 32 || first == 9 { bytes.removeFirst() }
+        var i = 0
+        func digits(_ count: Int) -> Int64? {
+            guard i + count <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for k in i..<(i + count) {
+                guard bytes[k] >= 48, bytes[k] <= 57 else { return nil }
+                value = value * 10 + Int64(bytes[k] - 48)
+            }
+            i += count
+            return value
+        }
+        func skip(_ byte: UInt8) -> Bool {
+            guard i < bytes.count, bytes[i] == byte else { return false }
+            i += 1
+            return true
+        }
+        func atDigit() -> Bool { i < bytes.count && bytes[i] >= 48 && bytes[i] <= 57 }
+
+        guard let year = digits(4) else { return nil }
+        let dashed = skip(45)
+        guard let month = digits(2) else { return nil }
+        if dashed, !skip(45) { return nil }
+        guard let day = digits(2) else { return nil }
+        var hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, millis: Int64 = 0, offset: Int64 = 0
+        if i < bytes.count {
+            guard skip(84) || skip(116) || skip(32), let h = digits(2) else { return nil }
+            let colons = skip(58)
+            guard let m = digits(2) else { return nil }
+            hour = h
+            minute = m
+            if colons ? skip(58) : atDigit() {
+                guard let s = digits(2) else { return nil }
+                second = s
+                if skip(46) || skip(44) {
+                    guard atDigit() else { return nil }
+                    var scale: Int64 = 100
+                    while atDigit() {
+                        millis += Int64(bytes[i] - 48) * scale
+                        scale /= 10
+                        i += 1
+                    }
+                }
+            }
+            if skip(90) || skip(122) {
+                // UTC
+            } else if i < bytes.count, bytes[i] == 43 || bytes[i] == 45 {
+                let sign: Int64 = bytes[i] == 45 ? -1 : 1
+                i += 1
+                guard let oh = digits(2) else { return nil }
+                var om: Int64 = 0
+                if skip(58) || atDigit() {
+                    guard let m = digits(2) else { return nil }
+                    om = m
+                }
+                offset = sign * (oh * 60 + om)
+            }
+        }
+        guard i == bytes.count, (1...12).contains(month), (1...31).contains(day), hour <= 24, minute <= 59,
+              second <= 60, offset > -24 * 60, offset < 24 * 60
+        else { return nil }
+        let days = days(fromCivil: year, month, day)
+        let ms = ((days * 24 + hour) * 60 + minute - offset) * 60_000 + second * 1000 + millis
+        return date(milliseconds: ms)
+    }
+
+    private static func parts(_ date: Date) -> (Int64, Int64, Int64, Int64, Int64, Int64, Int64) {
+        let ms = milliseconds(date)
+        var days = ms / 86_400_000
+        var msOfDay = ms % 86_400_000
+        if msOfDay < 0 {
+            days -= 1
+            msOfDay += 86_400_000
+        }
+        let (y, m, d) = civil(fromDays: days)
+        return (y, m, d, msOfDay / 3_600_000, msOfDay / 60_000 % 60, msOfDay / 1000 % 60, msOfDay % 1000)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(max(0, value))
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    // Howard Hinnant's days_from_civil / civil_from_days, proleptic Gregorian calendar.
+    private static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (m <= 2 ? yoe + era * 400 + 1 : yoe + era * 400, m, d)
+    }
+}
+
+/// Base64 as files carry it: line breaks and spaces inside are fine, missing `=` padding is
+/// forgiven, any other stray character makes the whole value invalid.
+enum InterchangeBase64 {
+    static func decode(_ bytes: some Sequence<UInt8>) -> Data? {
+        var clean: [UInt8] = []
+        clean.reserveCapacity(bytes.underestimatedCount)
+        for byte in bytes where byte != 32 && byte != 9 && byte != 10 && byte != 13 {
+            clean.append(byte)
+        }
+        if clean.isEmpty { return Data() }
+        switch clean.count % 4 {
+        case 1: return nil
+        case 2: clean.append(contentsOf: [61, 61])
+        case 3: clean.append(61)
+        default: break
+        }
+        return Data(base64Encoded: Data(clean))
+    }
+}
+
+/// Bytes to text. UTF-8 unless a vCard `CHARSET` says otherwise; bytes that are not valid UTF-8
+/// are read as Windows-1252 (a superset of Latin-1's printable characters), which is what old
+/// spreadsheet and phone exports almost always are, rather than failing or inventing U+FFFD.
+enum InterchangeText {
+    static func string(_ bytes: some Collection<UInt8>, charset: String? = nil) -> String {
+        switch charset?.asciiLowercased {
+        case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "us-ascii", "ascii":
+            return latin1(bytes)
+        case "windows-1252", "cp1252":
+            return windows1252(bytes)
+        default:
+            if let text = String(validating: bytes, as: UTF8.self) { return text }
+            return windows1252(bytes)
+        }
+    }
+
+    static func latin1(_ bytes: some Collection<UInt8>) -> String {
+        String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
+
+    static func windows1252(_ bytes: some Collection<UInt8>) -> String {
+        String(String.UnicodeScalarView(bytes.map { byte -> Unicode.Scalar in
+            guard byte >= 0x80, byte <= 0x9F, let scalar = Unicode.Scalar(cp1252[Int(byte) - 0x80]) else {
+                return Unicode.Scalar(byte)
+            }
+            return scalar
+        }))
+    }
+
+    private static let cp1252: [UInt32] = [
+        0x20AC, 0x81, 0x201A, 0x192, 0x201E, 0x2026, 0x2020, 0x2021, 0x2C6, 0x2030, 0x160, 0x2039, 0x152, 0x8D, 0x17D, 0x8F,
+        0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x2DC, 0x2122, 0x161, 0x203A, 0x153, 0x9D, 0x17E, 0x178,
+    ]
+
+    /// A short, printable excerpt of a line for an error message.
+    static func preview(_ bytes: some Collection<UInt8>) -> String {
+        let text = string(bytes)
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        return "\"" + shown + "\""
+    }
+}
+
+/// Splits chunks of bytes into lines (LF or CRLF), keeping an unfinished last line for the next
+/// chunk, so a reader fed 64 KiB at a time never holds more than a line of the file.
+struct LineSplitter: Sendable {
+    private var partial: [UInt8] = []
+
+    /// The complete lines in `chunk` (after what earlier chunks left), without their line breaks.
+    mutating func split(_ chunk: UnsafeRawBufferPointer) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        var start = chunk.startIndex
+        while let newline = chunk[start...].firstIndex(of: 10) {
+            var line = partial
+            partial = []
+            line.append(contentsOf: chunk[start..<newline])
+            if line.last == 13 { line.removeLast() }
+            lines.append(line)
+            start = newline + 1
+        }
+        partial.append(contentsOf: chunk[start...])
+        return lines
+    }
+
+    /// What is left after the last line break, if anything: the file's last line when it has
+    /// no final newline.
+    mutating func flush() -> [UInt8]? {
+        defer { partial = [] }
+        guard !partial.isEmpty else { return nil }
+        if partial.last == 13 { partial.removeLast() }
+        return partial
+    }
+
+    /// Whether part of a line is waiting for the rest.
+    var isEmpty: Bool { partial.isEmpty }
+}
+
+extension Array where Element == UInt8 {
+    /// Removes a UTF-8 byte order mark, which some exporters put at the start of the file.
+    mutating func dropByteOrderMark() {
+        if starts(with: [0xEF, 0xBB, 0xBF]) { removeFirst(3) }
+    }
+
+    /// Whether the bytes are empty or only spaces and tabs.
+    var isBlankLine: Bool { allSatisfy { $0 == 32 || $0 == 9 } }
+
+    /// Case-insensitive ASCII comparison with `keyword`, ignoring trailing spaces and tabs.
+    func matchesKeyword(_ keyword: String) -> Bool {
+        var end = count
+        while end > 0, self[end - 1] == 32 || self[end - 1] == 9 { end -= 1 }
+        guard end == keyword.utf8.count else { return false }
+        return zip(self[..<end], keyword.utf8).allSatisfy { asciiLower($0) == asciiLower($1) }
+    }
+}
+
+func asciiLower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
+
+extension String {
+    /// `hasPrefix` ignoring ASCII case, without lower-casing a copy of the whole string.
+    func hasASCIIPrefixIgnoringCase(_ prefix: String) -> Bool {
+        var mine = utf8.makeIterator()
+        for byte in prefix.utf8 {
+            guard let other = mine.next(), asciiLower(other) == asciiLower(byte) else { return false }
+        }
+        return true
+    }
+
+    /// The UTF-8 bytes of the string, read without copying when it is contiguous.
+    func withUTF8Bytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var copy = self
+        return try copy.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+    }
+}

@@ -1,0 +1,150 @@
+import CarnetModels
+import Foundation
+import Testing
+
+@Suite struct InterchangeCSVTests {
+    static let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46])
+    /// 2026-11-23T08:55:07.123Z
+    static let updated = Date(timeIntervalSince1970: 1_795_424_107_123 / 1000)
+
+    static let records = [
+        InterchangeRecord(
+            uid: "0B4B8B1E-6C2A-4E4B-9F22-2C0E0E3A7D11",
+            draft: ContactDraft(
+                name: "Rebecca Rogers", position: "Head of HR, Globaviations", email: "rebecca@example.com",
+                phone: "+1 (555) 010-0199", photo: jpeg),
+            updatedAt: updated, line: 2),
+        InterchangeRecord(
+            uid: nil, draft: ContactDraft(name: "Dwayne \"The Rock\" Johnson", position: "Actor\nProducer"),
+            updatedAt: nil, line: 3),
+        InterchangeRecord(uid: "x", draft: ContactDraft(name: "Zoë"), updatedAt: updated, line: 5),
+    ]
+
+    @Test func writesDeterministicallyQuotingOnlyWhenNeeded() {
+        let text = CSVWriter.header + Self.records.map(CSVWriter.row).joined()
+        #expect(text == """
+            uid,name,position,email,phone,photo,updated_at\r
+            0B4B8B1E-6C2A-4E4B-9F22-2C0E0E3A7D11,Rebecca Rogers,"Head of HR, Globaviations",rebecca@example.com,+1 (555) 010-0199,/9j/4AAQSkZJRg==,2026-11-23T08:55:07.123Z\r
+            ,"Dwayne ""The Rock"" Johnson","Actor
+            Producer",,,,\r
+            x,Zoë,,,,,2026-11-23T08:55:07.123Z\r
+
+            """)
+    }
+
+    @Test func roundTripsByteForByte() throws {
+        let text = CSVWriter.header + Self.records.map(CSVWriter.row).joined()
+        let parsed = try CSVReader.parse(text)
+        #expect(parsed == Self.records)
+        #expect(CSVWriter.header + parsed.map(CSVWriter.row).joined() == text)
+    }
+
+    @Test func writesAContact() {
+        let contact = Contact(
+            id: 1, uid: "u", name: "A, B", position: "", email: "", phone: "", photo: nil,
+            createdAt: Self.updated, updatedAt: Self.updated, version: 1)
+        #expect(CSVWriter.row(contact: contact) == "u,\"A, B\",,,,,2026-11-23T08:55:07.123Z\r\n")
+    }
+
+    @Test func readsEmbeddedCommasQuotesAndLineBreaksTrackingTheStartLine() throws {
+        let text = """
+            name,position
+            "Smith, John","He said ""hi""
+            and left"
+            Plain,"multi
+
+            blank"
+            "",""
+            """
+        let records = try CSVReader.parse(text)
+        #expect(records.map(\.draft.name) == ["Smith, John", "Plain", ""])
+        #expect(records.map(\.draft.position) == ["He said \"hi\"\nand left", "multi\n\nblank", ""])
+        #expect(records.map(\.line) == [2, 4, 7])
+    }
+
+    @Test func matchesColumnsByNameInAnyCaseAndOrderIgnoringUnknownOnes() throws {
+        let text = "\u{FEFF}Email, Name ,Notes,UpdatedAt,UID\r\nann@example.com,Ann,likes tea,2026-11-23T08:55:07.123+00:00,\r\n"
+        #expect(try CSVReader.parse(text) == [
+            InterchangeRecord(draft: ContactDraft(name: "Ann", email: "ann@example.com"), updatedAt: Self.updated, line: 2),
+        ])
+    }
+
+    @Test func streamsLineByLine() throws {
+        let lines = ["name,phone", "A,1", "\"B", "still B\",2", "", "C,3"]
+        var reader = CSVReader()
+        var yielded: [Int?] = []
+        for line in lines { yielded.append(try reader.feed(line: line)?.line) }
+        try reader.finish()
+        #expect(yielded == [nil, 2, nil, 3, nil, 6])
+    }
+
+    @Test func chunksMayEndAnywhere() throws {
+        let data = Data((CSVWriter.header + Self.records.map(CSVWriter.row).joined()).utf8)
+        for size in [1, 5, 33] {
+            var reader = CSVReader()
+            var records: [InterchangeRecord] = []
+            var start = 0
+            while start < data.count {
+                let end = min(data.count, start + size)
+                records += try reader.feed(data.subdata(in: start..<end)).map { try $0.get() }
+                start = end
+            }
+            if let last = try reader.finish() { records.append(last) }
+            #expect(records == Self.records, "chunk size \(size)")
+        }
+    }
+
+    @Test func readsWindows1252WhenTheFileIsNotUTF8() throws {
+        let data = Data("name\n".utf8) + Data([0x52, 0x65, 0x6E, 0xE9, 0x20, 0x80, 0x0A])
+        #expect(try CSVReader.parse(data).map(\.draft.name) == ["René €"])
+    }
+
+    @Test func requiresANameColumn() {
+        #expect(throws: InterchangeError(
+            line: 1,
+            message: #"the header has no "name" column (Carnet's columns are uid,name,position,email,phone,photo,updated_at)"#)
+        ) {
+            try CSVReader.parse("uid,email\nx,a@b.c\n")
+        }
+        #expect(throws: InterchangeError(line: 2, message: #"the header names the column "name" twice"#)) {
+            try CSVReader.parse("\nname,NAME\n")
+        }
+        #expect(throws: InterchangeError.self) { try CSVReader.parse("") }
+    }
+
+    @Test func reportsAnUnterminatedQuoteAtTheLineItOpens() {
+        #expect(throws: InterchangeError(line: 3, message: "a quoted field opened here is never closed (missing \")")) {
+            try CSVReader.parse("name,position\nA,B\nC,\"D\nE,F\nG,H\n")
+        }
+    }
+
+    @Test func reportsRaggedRows() {
+        #expect(throws: InterchangeError(line: 3, message: "expected 2 fields as in the header, found 3")) {
+            try CSVReader.parse("name,email\nA,a@b.c\nB,b@c.d,extra\n")
+        }
+        #expect(throws: InterchangeError(line: 2, message: "expected 2 fields as in the header, found 1")) {
+            try CSVReader.parse("name,email\nA\n")
+        }
+    }
+
+    @Test func reportsTextAfterAClosingQuoteBadPhotosAndBadDates() {
+        #expect(throws: InterchangeError(line: 2, message: "unexpected text after a closing quote (a quote inside a quoted field is written \"\")")) {
+            try CSVReader.parse("name\n\"A\"B\n")
+        }
+        #expect(throws: InterchangeError(line: 2, message: "photo is not valid base64")) {
+            try CSVReader.parse("name,photo\nA,not base64!\n")
+        }
+        #expect(throws: InterchangeError(line: 2, message: #"updated_at "last tuesday" is not a date (write it like 2026-11-23T08:55:07.123Z)"#)) {
+            try CSVReader.parse("name,updated_at\nA,last tuesday\n")
+        }
+    }
+
+    @Test func goesOnAfterABadRow() throws {
+        var reader = CSVReader()
+        let results = reader.feed(text: "name,email\nA\nB,b@c.d\n")
+        try reader.finish()
+        #expect(results.count == 2)
+        #expect(throws: InterchangeError.self) { try results[0].get() }
+        #expect(try results[1].get().draft.name == "B")
+    }
+}

@@ -1,0 +1,155 @@
+import CarnetModels
+import Foundation
+import Testing
+
+@Suite struct InterchangeJSONTests {
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52])
+    static let created = Date(timeIntervalSince1970: 1_763_888_107_001 / 1000)
+    static let updated = Date(timeIntervalSince1970: 1_795_424_107_123 / 1000)
+
+    static let contacts = [
+        Contact(
+            id: 1, uid: "0B4B8B1E-6C2A-4E4B-9F22-2C0E0E3A7D11", name: "Rebecca Rogers", position: "Head of HR, Globaviations",
+            email: "rebecca@example.com", phone: "+1 (555) 010-0199", photo: png, createdAt: created, updatedAt: updated,
+            version: 3),
+        Contact(
+            id: 2, uid: "u-2", name: "Zoë \"Z\" Müller", position: "", email: "", phone: "", photo: nil,
+            createdAt: created, updatedAt: created, version: 1),
+    ]
+
+    @Test func encodesTheDocumentedSchema() throws {
+        let json = String(decoding: try ContactJSONCoding.encode([ContactJSON(contact: Self.contacts[1], favorite: true)]), as: UTF8.self)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]).first
+        #expect(object.map { Set($0.keys) } == [
+            "id", "uid", "name", "position", "email", "phone", "photo", "favorite", "createdAt", "updatedAt", "version",
+        ])
+        #expect(object?["photo"] is NSNull)
+        #expect(json.contains(#""createdAt" : "2025-11-23T08:55:07.001Z""#))
+        #expect(json.contains(#""favorite" : true"#))
+        // Keys sorted, so diffs of two exports are readable.
+        let keys = ["createdAt", "email", "favorite", "id", "name", "phone", "photo", "position", "uid", "updatedAt", "version"]
+        let offsets = keys.map { json.range(of: "\"\($0)\" :")!.lowerBound }
+        #expect(offsets == offsets.sorted())
+    }
+
+    @Test func roundTripsContactsAtMillisecondPrecision() throws {
+        let items = Self.contacts.enumerated().map { ContactJSON(contact: $1, favorite: $0 == 0) }
+        let data = try ContactJSONCoding.encode(items)
+        let decoded = try ContactJSONCoding.decoder().decode([ContactJSON].self, from: data)
+        #expect(decoded == items)
+        #expect(try ContactJSONCoding.encode(decoded) == data)
+
+        let records = try ContactJSONCoding.decode(data)
+        #expect(records.map(\.uid) == Self.contacts.map(\.uid))
+        #expect(records.map(\.draft) == Self.contacts.map(\.draft))
+        #expect(records.map(\.updatedAt) == Self.contacts.map(\.updatedAt))
+        // Pretty-printed: "[", then each object starts on its own line.
+        #expect(records.map(\.line) == [2, 15])
+    }
+
+    @Test func readsHandWrittenJSONWithOnlyAName() throws {
+        let text = """
+            [
+              {"name": "Ann", "email": "ann@example.com"},
+              {"name": "Bob", "uid": "", "photo": null, "updatedAt": "2026-11-23T08:55:07Z", "extra": [1, {"x": 2}]}
+            ]
+            """
+        #expect(try ContactJSONCoding.decode(Data(text.utf8)) == [
+            InterchangeRecord(draft: ContactDraft(name: "Ann", email: "ann@example.com"), line: 2),
+            InterchangeRecord(
+                draft: ContactDraft(name: "Bob"), updatedAt: Date(timeIntervalSince1970: 1_795_424_107), line: 3),
+        ])
+    }
+
+    @Test func readsASingleObject() throws {
+        let text = "\n{\"name\": \"Solo\", \"photo\": \"iVBORw0KGgoAAAANSUhEUg==\"}\n"
+        #expect(try ContactJSONCoding.decode(Data(text.utf8)) == [
+            InterchangeRecord(draft: ContactDraft(name: "Solo", photo: Self.png), line: 2),
+        ])
+    }
+
+    @Test func reportsAMissingNameAtItsObject() {
+        let text = "[\n  {\"name\": \"A\"},\n  {\n    \"email\": \"b@c.d\"\n  }\n]"
+        #expect(throws: InterchangeError(line: 3, message: #"the contact has no "name""#)) {
+            try ContactJSONCoding.decode(Data(text.utf8))
+        }
+    }
+
+    @Test func reportsAWrongValueAtItsKey() {
+        let text = "[\n  {\n    \"name\": \"A\",\n    \"phone\": 5550100\n  }\n]"
+        #expect(throws: InterchangeError(line: 4, message: #""phone" must be a string"#)) {
+            try ContactJSONCoding.decode(Data(text.utf8))
+        }
+        let null = "[{\"name\": \"A\"},\n{\"name\": null}]"
+        #expect(throws: InterchangeError(line: 2, message: #""name" must not be null (expected a string)"#)) {
+            try ContactJSONCoding.decode(Data(null.utf8))
+        }
+        let photo = "[{\"name\": \"A\",\n\"photo\": \"@@@\"}]"
+        #expect(throws: InterchangeError.self) { try ContactJSONCoding.decode(Data(photo.utf8)) }
+        do {
+            _ = try ContactJSONCoding.decode(Data(photo.utf8))
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.message.hasPrefix("\"photo\""))
+        }
+        let date = "[{\"name\": \"A\",\n\n\"updatedAt\": \"soon\"}]"
+        #expect(throws: InterchangeError(
+            line: 3, message: #""updatedAt": "soon" is not an ISO 8601 date (write it like 2026-11-23T08:55:07.123Z)"#)
+        ) {
+            try ContactJSONCoding.decode(Data(date.utf8))
+        }
+    }
+
+    @Test func reportsSyntaxErrorsWithTheirLine() {
+        #expect(throws: InterchangeError(line: 3, message: "not valid JSON: expected ',' or '}', found '\"email\": \"b@'")) {
+            try ContactJSONCoding.decode(Data("[\n  {\"name\": \"A\"},\n  {\"name\": \"B\" \"email\": \"b@c.d\"}\n]".utf8))
+        }
+        #expect(throws: InterchangeError(line: 3, message: "not valid JSON: expected ',' or ']', found the end of the file")) {
+            try ContactJSONCoding.decode(Data("[\n{\"name\": \"A\"}\n".utf8))
+        }
+        #expect(throws: InterchangeError(line: 1, message: "expected an array of contacts")) {
+            try ContactJSONCoding.decode(Data("\"contacts\"".utf8))
+        }
+        #expect(throws: InterchangeError(line: 2, message: "expected a contact object")) {
+            try ContactJSONCoding.decode(Data("[{\"name\": \"A\"},\n 42]".utf8))
+        }
+        #expect(throws: InterchangeError(line: 1, message: "not valid JSON: the file is empty")) {
+            try ContactJSONCoding.decode(Data())
+        }
+    }
+
+    @Test func theRecordOfAContactKeepsWhatAnImportUses() {
+        let record = ContactJSON(contact: Self.contacts[0], favorite: false).record
+        #expect(record == InterchangeRecord(uid: Self.contacts[0].uid, draft: Self.contacts[0].draft, updatedAt: Self.updated, line: 1))
+    }
+}
+
+@Suite struct InterchangeFormatTests {
+    @Test func choosesTheFormatFromTheExtension() {
+        #expect(InterchangeFormat(fileExtension: "vcf") == .vcf)
+        #expect(InterchangeFormat(fileExtension: ".VCard") == .vcf)
+        #expect(InterchangeFormat(fileExtension: "CSV") == .csv)
+        #expect(InterchangeFormat(fileExtension: "json") == .json)
+        #expect(InterchangeFormat(fileExtension: "txt") == nil)
+        #expect(InterchangeFormat(fileExtension: "") == nil)
+    }
+
+    @Test func errorsSayTheirLine() {
+        #expect(InterchangeError(line: 12, message: "PHOTO is not valid base64").description == "line 12: PHOTO is not valid base64")
+    }
+
+    @Test(arguments: [
+        ("20261123T085507Z", 1_795_424_107_000),
+        ("2026-11-23T08:55:07Z", 1_795_424_107_000),
+        ("2026-11-23T08:55:07.123Z", 1_795_424_107_123),
+        ("2026-11-23 09:55:07.1234+01:00", 1_795_424_107_123),
+        ("20261123T035507-0500", 1_795_424_107_000),
+        ("2026-11-23T08:55Z", 1_795_424_100_000),
+        ("2026-11-23", 1_795_392_000_000),
+    ])
+    func readsRevisionTimestampsInTheirCommonForms(text: String, milliseconds: Int64) throws {
+        let card = "BEGIN:VCARD\nFN:A\nREV:\(text)\nEND:VCARD\n"
+        let record = try #require(try VCardReader.parse(card).first)
+        #expect(record.updatedAt == Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+}
