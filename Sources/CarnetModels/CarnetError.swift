@@ -34,6 +34,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case busy(path: String)
     /// A schema migration failed; the file was left as it was.
     case migrationFailed(path: String, migration: String, detail: String)
+    /// An import stopped at a record: nothing was imported.
+    case importFailed(source: String, line: Int, reason: String)
     /// Any other SQLite failure, with SQLite's own words.
     case database(String)
 
@@ -67,6 +69,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) is busy: another process kept it locked too long; try again"
         case let .migrationFailed(path, migration, detail):
             return "cannot upgrade \(path): migration \(migration) failed (\(detail)); the file was left as it was"
+        case let .importFailed(source, line, reason):
+            return "\(source):\(line): \(reason); nothing was imported"
         case let .database(message):
             return "database error: \(message)"
         }

@@ -64,10 +64,15 @@ public final class StateController {
         let token = try storage.externalChangeToken()
         guard token != lastChangeToken else { return false }
         lastChangeToken = token
+        try reloadEverything()
+        return true
+    }
+
+    /// Re-reads the home state and every list's rows from the file.
+    private func reloadEverything() throws(CarnetError) {
         apply(try storage.snapshot())
         savedContacts = [:]
         for list in liveLists() { try list.reload() }
-        return true
     }
 
     // MARK: - Contacts
@@ -204,6 +209,23 @@ public final class StateController {
 }
 
 extension StateController {
+    /// Imports records in one transaction (see `StorageController.importContacts`), then
+    /// re-reads the state so every screen shows the result.
+    public func importContacts(
+        source: String, options: ImportOptions = ImportOptions(), progress: ((Int) -> Void)? = nil,
+        next: @escaping () throws(InterchangeError) -> InterchangeRecord?
+    ) throws(CarnetError) -> ImportReport {
+        let report = try storage.importContacts(source: source, options: options, progress: progress, next: next)
+        if !options.dryRun { try reloadEverything() }
+        return report
+    }
+
+    /// Every contact in name order (or the favorites in theirs), a page at a time, with whether
+    /// it is a favorite: for exports that never hold the whole table.
+    public func forEachContact(favoritesOnly: Bool = false, _ body: (Contact, Bool) throws -> Void) throws(CarnetError) {
+        try storage.forEachContact(favoritesOnly: favoritesOnly, body)
+    }
+
     /// Schema version, counts and settings of the file, for `carnet db info`.
     public func databaseInfo() throws(CarnetError) -> DatabaseInfo {
         try storage.info()

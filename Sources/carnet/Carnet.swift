@@ -49,7 +49,8 @@ struct Carnet: StateCommand {
         subcommands: [
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self,
             FavoriteCommand.self, UnfavoriteCommand.self, FavoritesCommand.self,
-            QuoteCommand.self, DatabaseCommand.self, InteractiveCommand.self,
+            QuoteCommand.self, ImportCommand.self, ExportCommand.self, SampleCommand.self,
+            DatabaseCommand.self, InteractiveCommand.self,
         ])
 
     @OptionGroup var database: DatabaseOption

@@ -22,7 +22,7 @@ extension ExitCode {
     init(for error: CarnetError) {
         switch error {
         case .notFound: self = .notFound
-        case .invalid, .refused: self = .invalidData
+        case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .quoteConflict: self = .conflict
         case .diskFull: self = .diskFull
         case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .readOnly, .cannotOpen, .busy,

@@ -120,7 +120,10 @@ import Testing
 
     @Test func theRecordOfAContactKeepsWhatAnImportUses() {
         let record = ContactJSON(contact: Self.contacts[0], favorite: false).record
-        #expect(record == InterchangeRecord(uid: Self.contacts[0].uid, draft: Self.contacts[0].draft, updatedAt: Self.updated, line: 1))
+        let contact = Self.contacts[0]
+        #expect(record == InterchangeRecord(
+            uid: contact.uid, draft: contact.draft, updatedAt: Self.updated, line: 1,
+            id: contact.id, createdAt: contact.createdAt, version: contact.version, favorite: false))
     }
 }
 

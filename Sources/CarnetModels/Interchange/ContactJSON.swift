@@ -61,7 +61,9 @@ public struct ContactJSON: Codable, Sendable, Equatable {
     public func record(line: Int) -> InterchangeRecord {
         let draft = ContactDraft(
             name: name, position: position, email: email, phone: phone, photo: photo?.isEmpty == true ? nil : photo)
-        return InterchangeRecord(uid: uid?.isEmpty == true ? nil : uid, draft: draft, updatedAt: updatedAt, line: line)
+        return InterchangeRecord(
+            uid: uid?.isEmpty == true ? nil : uid, draft: draft, updatedAt: updatedAt, line: line,
+            id: id, createdAt: createdAt, version: version, favorite: favorite)
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {

@@ -14,12 +14,25 @@ public struct InterchangeRecord: Sendable, Equatable {
     public var updatedAt: Date?
     /// The 1-based line where the record starts in the input.
     public var line: Int
+    /// What a Carnet JSON export also carries, so importing it into a new file restores it as it
+    /// was: the id (kept when free), creation date, version and favorite flag. Nil elsewhere.
+    public var id: Int64?
+    public var createdAt: Date?
+    public var version: Int?
+    public var favorite: Bool?
 
-    public init(uid: String? = nil, draft: ContactDraft, updatedAt: Date? = nil, line: Int = 1) {
+    public init(
+        uid: String? = nil, draft: ContactDraft, updatedAt: Date? = nil, line: Int = 1,
+        id: Int64? = nil, createdAt: Date? = nil, version: Int? = nil, favorite: Bool? = nil
+    ) {
         self.uid = uid
         self.draft = draft
         self.updatedAt = updatedAt
         self.line = line
+        self.id = id
+        self.createdAt = createdAt
+        self.version = version
+        self.favorite = favorite
     }
 }
 

@@ -1,0 +1,153 @@
+import CarnetModels
+import Foundation
+import GRDB
+
+extension StorageController {
+    /// A stand-in error that rolls a dry run's transaction back after it has counted everything.
+    private struct DryRunRollback: Error { let report: ImportReport }
+
+    /// Imports records in one transaction: all of them or, when one fails, none.
+    ///
+    /// `next` is called until it returns nil, so the records can stream from a file that never
+    /// sits in memory whole. A record whose UID matches a contact updates it (bumping its
+    /// version) instead of adding a duplicate; if that contact was changed after the record's
+    /// `updatedAt`, that is a conflict, as for edits. A record that breaks a rule, a conflict or
+    /// a syntax error stops the import with ``CarnetModels/CarnetError/importFailed(source:line:reason:)``,
+    /// unless ``CarnetModels/ImportOptions/skipInvalid`` skips and lists it (syntax errors always stop).
+    /// A Carnet JSON export also restores ids (when free), creation dates, versions and favorites.
+    public func importContacts(
+        source: String, options: ImportOptions = ImportOptions(), progress: ((Int) -> Void)? = nil,
+        next: @escaping () throws(InterchangeError) -> InterchangeRecord?
+    ) throws(CarnetError) -> ImportReport {
+        do {
+            return try writer.write { db in
+                var report = ImportReport()
+                report.dryRun = options.dryRun
+                var seen = 0
+                while true {
+                    let record: InterchangeRecord?
+                    do {
+                        record = try next()
+                    } catch let error as InterchangeError {
+                        throw CarnetError.importFailed(source: source, line: error.line, reason: error.message)
+                    }
+                    guard let record else { break }
+                    seen += 1
+                    if seen % 10_000 == 0 { progress?(seen) }
+                    do {
+                        try Self.importOne(db, record, options: options, into: &report)
+                    } catch let error as CarnetError {
+                        let reason: String
+                        switch error {
+                        case let .invalid(issues): reason = "invalid " + issues.map(\.description).joined(separator: "; ")
+                        default: reason = error.description
+                        }
+                        guard options.skipInvalid else {
+                            throw CarnetError.importFailed(source: source, line: record.line, reason: reason)
+                        }
+                        report.skipped.append(ImportReport.Skipped(line: record.line, reason: reason))
+                    }
+                }
+                progress?(seen)
+                if options.dryRun { throw DryRunRollback(report: report) }
+                return report
+            }
+        } catch let rollback as DryRunRollback {
+            return rollback.report
+        } catch {
+            throw ErrorMapping.map(error, path: path)
+        }
+    }
+
+    /// A UID for a record that has none, derived from its name, email and phone (FNV-1a), so
+    /// importing the same UID-less file twice finds the contacts it added the first time.
+    static func derivedUID(_ draft: ContactDraft) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in [draft.name, draft.email, draft.phone].joined(separator: "\u{1F}").asciiLowercasedForUID.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "derived-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    private static func importOne(_ db: Database, _ record: InterchangeRecord, options: ImportOptions, into report: inout ImportReport) throws {
+        let draft = try record.draft.validated()
+        let uid = record.uid ?? derivedUID(draft)
+        if let current = try Row.fetchOne(
+            db, sql: "SELECT \(contactColumns) FROM contacts WHERE uid = ?", arguments: [uid]).map(decodeContact) {
+            if current.draft == draft {
+                report.unchanged += 1
+            } else {
+                if !options.force, let stamp = record.updatedAt, current.updatedAt > stamp.addingTimeInterval(1) {
+                    let fields = draft.differences(from: current.draft).map(\.rawValue).joined(separator: ", ")
+                    throw CarnetError.refused(
+                        "conflict: contact \(current.id) was changed after this record was written (\(fields) differ); export it again, or import with --force")
+                }
+                let now = record.updatedAt.map { Timestamp.date(milliseconds: Timestamp.milliseconds($0)) } ?? Timestamp.now()
+                try db.execute(
+                    sql: """
+                        UPDATE contacts SET name = ?, position = ?, email = ?, phone = ?, photo = ?, updated_at = ?, version = version + 1
+                        WHERE id = ?
+                        """,
+                    arguments: [draft.name, draft.position, draft.email, draft.phone, draft.photo, Timestamp.string(now), current.id])
+                report.updated += 1
+            }
+            if record.favorite == true { try addFavoriteIfMissing(db, current.id) }
+            return
+        }
+        let now = Timestamp.now()
+        let created = record.createdAt ?? now
+        let updated = record.updatedAt ?? now
+        // Keep the id a Carnet export carried when it is free, so a restore looks the same.
+        let idIsFree = try record.id.map { try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts WHERE id = ?", arguments: [$0]) == 0 } ?? false
+        try db.execute(
+            sql: """
+                INSERT INTO contacts (id, uid, name, position, email, phone, photo, created_at, updated_at, version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                idIsFree ? record.id : nil, uid, draft.name, draft.position,
+                draft.email, draft.phone, draft.photo, Timestamp.string(created), Timestamp.string(updated),
+                max(1, record.version ?? 1),
+            ])
+        if record.favorite == true { try addFavoriteIfMissing(db, db.lastInsertedRowID) }
+        report.added += 1
+    }
+
+    private static func addFavoriteIfMissing(_ db: Database, _ id: Int64) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO favorites (contact_id, position, created_at)
+                SELECT ?, coalesce(max(position), 0) + 1, ? FROM favorites
+                WHERE NOT EXISTS (SELECT 1 FROM favorites WHERE contact_id = ?)
+                """,
+            arguments: [id, Timestamp.string(Timestamp.now()), id])
+    }
+
+    /// Calls `body` with every contact in name order (or only the favorites, in their order),
+    /// a page at a time, so an export of a million contacts holds one page in memory.
+    public func forEachContact(favoritesOnly: Bool = false, pageSize: Int = 500, _ body: (Contact, Bool) throws -> Void) throws(CarnetError) {
+        let favoriteIDs = Set(try favorites().map(\.contact.id))
+        if favoritesOnly {
+            for favorite in try favorites() {
+                do { try body(favorite.contact, true) } catch { throw ErrorMapping.map(error, path: path) }
+            }
+            return
+        }
+        var key: ContactSortKey?
+        while true {
+            let page = try contacts(after: key, limit: pageSize)
+            for contact in page.contacts {
+                do { try body(contact, favoriteIDs.contains(contact.id)) } catch { throw ErrorMapping.map(error, path: path) }
+            }
+            guard page.hasMore, let last = page.contacts.last else { return }
+            key = last.sortKey
+        }
+    }
+}
+
+private extension String {
+    var asciiLowercasedForUID: String {
+        String(decoding: utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,236 @@
+import ArgumentParser
+import CarnetModels
+import CarnetState
+import Foundation
+
+extension InterchangeFormat: ExpressibleByArgument {}
+extension VCardVersion: ExpressibleByArgument {}
+
+/// A reader the CLI feeds file chunks to; both streaming codecs have this shape.
+protocol ChunkedRecordReader {
+    mutating func feed(_ chunk: Data) -> [Result<InterchangeRecord, InterchangeError>]
+    mutating func finish() throws(InterchangeError) -> InterchangeRecord?
+}
+
+extension VCardReader: ChunkedRecordReader {}
+extension CSVReader: ChunkedRecordReader {}
+
+/// Pulls records from a file (or stdin) 256 KiB at a time, so a million-contact file is never
+/// in memory whole. JSON is the exception: it is one document, decoded at once.
+final class RecordStream {
+    private let handle: FileHandle
+    private var reader: (any ChunkedRecordReader)?
+    private var pending: [Result<InterchangeRecord, InterchangeError>] = []
+    private var finished = false
+
+    init(handle: FileHandle, format: InterchangeFormat) throws {
+        self.handle = handle
+        switch format {
+        case .vcf: reader = VCardReader()
+        case .csv: reader = CSVReader()
+        case .json:
+            let data = handle.readDataToEndOfFile()
+            do {
+                pending = try ContactJSONCoding.decode(data).map { .success($0) }
+            } catch {
+                pending = [.failure(error)]
+            }
+            finished = true
+        }
+    }
+
+    func next() throws(InterchangeError) -> InterchangeRecord? {
+        while pending.isEmpty && !finished {
+            let chunk = (try? handle.read(upToCount: 256 * 1024)) ?? Data()
+            if chunk.isEmpty {
+                finished = true
+                if let last = try reader?.finish() { return last }
+            } else {
+                pending = reader?.feed(chunk) ?? []
+            }
+        }
+        guard !pending.isEmpty else { return nil }
+        return try pending.removeFirst().get()
+    }
+}
+
+struct ImportCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import contacts from a vCard, CSV or JSON file, all or nothing.",
+        discussion: """
+            The format comes from the file's extension (.vcf/.vcard, .csv, .json) unless --format \
+            says; - reads standard input. A card whose UID is already in the address book updates \
+            that contact instead of adding a duplicate (unless that contact changed after the card \
+            was written: a conflict, as for edits; --force overwrites).
+
+            The import is one transaction: a record that breaks a rule stops it with the file, line \
+            and reason, and nothing is written. --skip-invalid imports the rest and lists what it \
+            skipped. A file with broken syntax is always refused.
+
+            vCard: 3.0 and 4.0 (also 2.1); FN (or N), TITLE + ORG (joined as "Title, Org" into \
+            position), the preferred (else first) EMAIL and TEL, PHOTO inline, UID, REV; other \
+            properties are ignored. CSV: a header row with uid,name,position,email,phone,photo,updated_at \
+            (name required; photo base64). JSON: the schema carnet list --json prints.
+
+            EXAMPLES:
+              carnet import contacts.vcf
+              carnet import google.csv --dry-run
+              carnet import backup.json --skip-invalid
+              cat cards.vcf | carnet import - --format vcf
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file")) var file: String
+    @Option(help: "vcf, csv or json (default: from the file's extension).") var format: InterchangeFormat?
+    @Flag(help: "Report what would be added, updated and skipped; write nothing.") var dryRun = false
+    @Flag(help: "Skip records that break a rule or conflict, and list them.") var skipInvalid = false
+    @Flag(help: "Overwrite contacts changed after the record was written.") var force = false
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let format = try resolvedFormat()
+        let handle: FileHandle
+        if file == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
+                  let opened = FileHandle(forReadingAtPath: file) else {
+                throw CLIError(message: "cannot read \(file): no such file", code: .notFound)
+            }
+            handle = opened
+        }
+        let stream = try RecordStream(handle: handle, format: format)
+        let showsProgress = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let report = try state.importContacts(
+            source: file == "-" ? "stdin" : file,
+            options: ImportOptions(dryRun: dryRun, skipInvalid: skipInvalid, force: force),
+            progress: showsProgress ? { count in FileHandle.standardError.write(Data("\rimporting… \(count) records".utf8)) } : nil,
+            next: stream.next)
+        if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        for skipped in report.skipped { print("skipped \(skipped)") }
+        print(dryRun ? "dry run: \(report.summary); nothing was written" : "saved import: \(report.summary)")
+    }
+
+    func resolvedFormat() throws -> InterchangeFormat {
+        if let format { return format }
+        guard file != "-" else { throw CLIError.usage("reading standard input needs --format vcf, csv or json") }
+        guard let format = InterchangeFormat(fileExtension: (file as NSString).pathExtension) else {
+            throw CLIError.usage("cannot tell the format of \(file) from its extension; add --format vcf, csv or json")
+        }
+        return format
+    }
+}
+
+struct ExportCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export contacts as vCard, CSV or JSON.",
+        discussion: """
+            Writes to standard output, or to --output FILE (written whole or not at all). The format \
+            comes from --format, else the output file's extension, else vCard 4.0. Contacts are \
+            read a page at a time, in name order (favorites: in your order).
+
+            EXAMPLES:
+              carnet export > contacts.vcf
+              carnet export --format csv --output contacts.csv
+              carnet export --favorites --format json
+              carnet export --vcard-version 3.0 --output old-phone.vcf
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @Option(help: "vcf, csv or json.") var format: InterchangeFormat?
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    var output: String?
+    @Flag(help: "Only the favorites.") var favorites = false
+    @Option(help: "3.0 or 4.0 (vCard only).") var vcardVersion: VCardVersion = .v4
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let format = format ?? output.flatMap { InterchangeFormat(fileExtension: ($0 as NSString).pathExtension) } ?? .vcf
+        let sink = try ExportSink(path: output)
+        if format == .csv { try sink.write(CSVWriter.header) }
+        if format == .json { try sink.write("[\n") }
+        var count = 0
+        try state.forEachContact(favoritesOnly: favorites) { contact, isFavorite in
+            switch format {
+            case .vcf: try sink.write(VCardWriter.card(contact: contact, version: vcardVersion))
+            case .csv: try sink.write(CSVWriter.row(contact: contact))
+            case .json: try sink.write((count == 0 ? "" : ",\n") + JSONOutput.line(ContactJSON(contact: contact, favorite: isFavorite)))
+            }
+            count += 1
+        }
+        if format == .json { try sink.write(count == 0 ? "]\n" : "\n]\n") }
+        try sink.commit()
+        if let output { FileHandle.standardError.write(Data("saved export: \(count) contacts to \(output)\n".utf8)) }
+    }
+}
+
+/// Standard output, or a temp file renamed over the target at the end, so a failed export never
+/// leaves half a file.
+final class ExportSink {
+    private let target: String?
+    private let temp: String?
+    private let handle: FileHandle
+
+    init(path: String?) throws {
+        target = path
+        guard let path else {
+            temp = nil
+            handle = FileHandle.standardOutput
+            return
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        let temp = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        guard FileManager.default.createFile(atPath: temp, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: temp) else {
+            throw CLIError(message: "cannot write \(path): check the directory exists and is writable", code: .other)
+        }
+        self.temp = temp
+        self.handle = handle
+    }
+
+    func write(_ text: String) throws {
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
+    func commit() throws {
+        guard let temp, let target else { return }
+        try handle.close()
+        if rename(temp, target) != 0 {
+            try? FileManager.default.removeItem(atPath: temp)
+            throw CLIError(message: "cannot write \(target): \(String(cString: strerror(errno)))", code: .other)
+        }
+    }
+
+    deinit {
+        if let temp, FileManager.default.fileExists(atPath: temp) { try? FileManager.default.removeItem(atPath: temp) }
+    }
+}
+
+struct SampleCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sample",
+        abstract: "Load the five contacts of the classic demo app, to have something to look at.",
+        discussion: "Running it again changes nothing (the samples have fixed UIDs).\n\nEXAMPLE:\n  carnet sample && carnet list")
+
+    @OptionGroup var database: DatabaseOption
+
+    static let contacts: [(String, String, String, String)] = [
+        ("Madison Thompson", "Sales, Gale Foods", "madison.thompson@example.com", "+1 555 0101"),
+        ("Tyler Porter", "Software developer, Prophecy", "tyler.porter@example.com", "+1 555 0102"),
+        ("Katherine Price", "Marketing, Golden Roads", "katherine.price@example.com", "+1 555 0103"),
+        ("Gary Edwards", "Web Developer, Bluewares", "gary.edwards@example.com", "+1 555 0104"),
+        ("Rebecca Rogers", "HR, Globaviations", "rebecca.rogers@example.com", "+1 555 0105"),
+    ]
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        var records = Self.contacts.enumerated().map { index, contact in
+            InterchangeRecord(
+                uid: "carnet-sample-\(index + 1)",
+                draft: ContactDraft(name: contact.0, position: contact.1, email: contact.2, phone: contact.3),
+                line: index + 1)
+        }[...]
+        let report = try state.importContacts(source: "sample", next: { records.popFirst() })
+        print("saved sample: \(report.summary)")
+    }
+}
