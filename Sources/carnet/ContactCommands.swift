@@ -152,7 +152,7 @@ struct AddCommand: StateCommand {
             guard terminal.stdinIsTerminal || forcePrompt else {
                 throw CLIError.usage("nothing to add: give at least --name NAME (see carnet add --help)")
             }
-            try ContactPrompts(terminal: terminal).fill(edit)
+            try FieldPrompts<EditContactViewModel>(terminal: terminal).fillContact(edit)
         } else {
             try fields.apply(to: &edit.draft)
         }
@@ -207,7 +207,7 @@ struct EditCommand: StateCommand {
             guard terminal.stdinIsTerminal || forcePrompt else {
                 throw CLIError.usage("nothing to change: give a field flag such as --name, or --editor (see carnet edit --help)")
             }
-            try ContactPrompts(terminal: terminal).fill(edit)
+            try FieldPrompts<EditContactViewModel>(terminal: terminal).fillContact(edit)
             guard edit.isDirty else {
                 print("no changes; contact \(contact.id) unchanged")
                 return

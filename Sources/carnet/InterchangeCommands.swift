@@ -6,20 +6,11 @@ import Foundation
 extension InterchangeFormat: ExpressibleByArgument {}
 extension VCardVersion: ExpressibleByArgument {}
 
-/// A reader the CLI feeds file chunks to; both streaming codecs have this shape.
-protocol ChunkedRecordReader {
-    mutating func feed(_ chunk: Data) -> [Result<InterchangeRecord, InterchangeError>]
-    mutating func finish() throws(InterchangeError) -> InterchangeRecord?
-}
-
-extension VCardReader: ChunkedRecordReader {}
-extension CSVReader: ChunkedRecordReader {}
-
 /// Pulls records from a file (or stdin) 256 KiB at a time, so a million-contact file is never
 /// in memory whole. JSON is the exception: it is one document, decoded at once.
 final class RecordStream {
     private let handle: FileHandle
-    private var reader: (any ChunkedRecordReader)?
+    private var reader: (any InterchangeReader)?
     private var pending: [Result<InterchangeRecord, InterchangeError>] = []
     private var finished = false
 

@@ -2,73 +2,63 @@ import CarnetModels
 import CarnetViewModels
 import Foundation
 
-/// Field-by-field prompts over an edit view model's draft: Enter keeps the shown value, a lone
-/// `-` clears it; a field that breaks a rule is asked again with the reason.
+/// Field-by-field prompts over an edit screen's draft: Enter keeps the shown value, a lone `-`
+/// clears it; a field that breaks a rule is asked again with the reason. End of input cancels.
 @MainActor
-struct ContactPrompts {
+struct FieldPrompts<Screen: AnyObject> {
     let terminal: Terminal
+    let fields: [(field: Field, label: String, value: ReferenceWritableKeyPath<Screen, String>)]
+    let issues: (Screen) -> [FieldIssue]
+    let cancel: (Screen) -> Void
 
-    func fill(_ edit: EditContactViewModel) throws {
-        let fields: [(Field, String, WritableKeyPath<ContactDraft, String>)] = [
-            (.name, "Name", \.name), (.position, "Position", \.position), (.email, "Email", \.email), (.phone, "Phone", \.phone),
-        ]
-        if edit.isNew {
-            FileHandle.standardError.write(Data("New contact (Enter skips a field; Ctrl-D cancels).\n".utf8))
-        } else {
-            FileHandle.standardError.write(Data("Editing \(edit.draft.name) (Enter keeps a value, - clears it; Ctrl-D cancels).\n".utf8))
-        }
+    func fill(_ screen: Screen) throws {
         var pending = fields
         while !pending.isEmpty {
-            for (field, label, keyPath) in pending {
-                let current = edit.draft[keyPath: keyPath]
+            for (field, label, value) in pending {
+                let current = screen[keyPath: value]
                 let shown = current.isEmpty ? "" : " [\(current)]"
                 guard let answer = terminal.ask("\(label)\(shown): ") else {
-                    edit.cancel()
+                    cancel(screen)
                     throw CLIError.cancelled("cancelled; nothing was saved")
                 }
                 if answer == "-" {
-                    edit.draft[keyPath: keyPath] = ""
+                    screen[keyPath: value] = ""
                 } else if !answer.isEmpty {
-                    edit.draft[keyPath: keyPath] = answer
+                    screen[keyPath: value] = answer
                 }
-                for message in edit.messages(for: field) {
-                    FileHandle.standardError.write(Data("  \(label.lowercased()) \(message)\n".utf8))
+                for issue in issues(screen) where issue.field == field {
+                    FileHandle.standardError.write(Data("  \(label.lowercased()) \(issue.message)\n".utf8))
                 }
             }
-            let broken = Set(edit.issues.map(\.field))
-            pending = fields.filter { broken.contains($0.0) }
+            let broken = Set(issues(screen).map(\.field))
+            pending = fields.filter { broken.contains($0.field) }
         }
     }
 }
 
-/// Prompts for a quote's text and author.
-@MainActor
-struct QuotePrompts {
-    let terminal: Terminal
+extension FieldPrompts where Screen == EditContactViewModel {
+    init(terminal: Terminal) {
+        self.init(
+            terminal: terminal,
+            fields: [(.name, "Name", \.draft.name), (.position, "Position", \.draft.position),
+                     (.email, "Email", \.draft.email), (.phone, "Phone", \.draft.phone)],
+            issues: { $0.issues }, cancel: { $0.cancel() })
+    }
 
-    func fill(_ edit: EditQuoteViewModel) throws {
-        let fields: [(Field, String, WritableKeyPath<QuoteDraft, String>)] = [(.text, "Text", \.text), (.author, "Author", \.author)]
-        var pending = fields
-        while !pending.isEmpty {
-            for (field, label, keyPath) in pending {
-                let current = edit.draft[keyPath: keyPath]
-                let shown = current.isEmpty ? "" : " [\(current)]"
-                guard let answer = terminal.ask("\(label)\(shown): ") else {
-                    edit.cancel()
-                    throw CLIError.cancelled("cancelled; nothing was saved")
-                }
-                if answer == "-" {
-                    edit.draft[keyPath: keyPath] = ""
-                } else if !answer.isEmpty {
-                    edit.draft[keyPath: keyPath] = answer
-                }
-                for issue in edit.issues where issue.field == field {
-                    FileHandle.standardError.write(Data("  \(issue)\n".utf8))
-                }
-            }
-            let broken = Set(edit.issues.map(\.field))
-            pending = fields.filter { broken.contains($0.0) }
-        }
+    func fillContact(_ edit: EditContactViewModel) throws {
+        let intro = edit.isNew
+            ? "New contact (Enter skips a field; Ctrl-D cancels).\n"
+            : "Editing \(edit.draft.name) (Enter keeps a value, - clears it; Ctrl-D cancels).\n"
+        FileHandle.standardError.write(Data(intro.utf8))
+        try fill(edit)
+    }
+}
+
+extension FieldPrompts where Screen == EditQuoteViewModel {
+    init(terminal: Terminal) {
+        self.init(
+            terminal: terminal, fields: [(.text, "Text", \.draft.text), (.author, "Author", \.draft.author)],
+            issues: { $0.issues }, cancel: { $0.cancel() })
     }
 }
 

@@ -83,7 +83,7 @@ struct QuoteEdit: StateCommand {
             guard terminal.stdinIsTerminal || fields.forcePrompt else {
                 throw CLIError.usage("nothing to change: give --text or --author (see carnet quote edit --help)")
             }
-            try QuotePrompts(terminal: terminal).fill(edit)
+            try FieldPrompts<EditQuoteViewModel>(terminal: terminal).fill(edit)
             guard edit.isDirty else {
                 print("no changes; quote unchanged")
                 return
@@ -128,7 +128,7 @@ struct QuoteAdd: StateCommand {
             guard terminal.stdinIsTerminal || fields.forcePrompt else {
                 throw CLIError.usage("nothing to add: give --text TEXT (see carnet quote add --help)")
             }
-            try QuotePrompts(terminal: terminal).fill(edit)
+            try FieldPrompts<EditQuoteViewModel>(terminal: terminal).fill(edit)
         } else {
             fields.apply(to: &edit.draft)
         }

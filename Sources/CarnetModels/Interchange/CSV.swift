@@ -29,9 +29,9 @@ public enum CSVColumn: String, Sendable, CaseIterable {
 /// Feed it lines with ``feed(line:)`` or chunks of bytes with `feed(_:)`, then call
 /// ``finish()``; do not mix the two ways on one reader. After an error in a row, reading goes
 /// on with the next row (an error in the header makes the rest unreadable).
-public struct CSVReader: Sendable {
+public struct CSVReader: InterchangeReader, LineConsumingReader {
     private var lineNumber = 0
-    private var splitter = LineSplitter()
+    var splitter = LineSplitter()
     /// The header's columns by position; nil until the header is read, nil entries are ignored.
     private var columns: [CSVColumn?]?
     private var headerFailed = false
@@ -49,26 +49,6 @@ public struct CSVReader: Sendable {
     }
 
     public init() {}
-
-    /// Reads one physical line (without its line break) and returns the contact whose row it
-    /// completes, if any.
-    public mutating func feed(line: String) throws(InterchangeError) -> InterchangeRecord? {
-        var bytes = Array(line.utf8)
-        if bytes.last == 10 { bytes.removeLast() }
-        if bytes.last == 13 { bytes.removeLast() }
-        return try consume(bytes)
-    }
-
-    /// Reads the next chunk of the file, which may end in the middle of a line. Returns a result
-    /// per completed row or error, in file order.
-    public mutating func feed(_ chunk: Data) -> [Result<InterchangeRecord, InterchangeError>] {
-        chunk.withUnsafeBytes { feed(bytes: $0) }
-    }
-
-    /// Reads the next chunk of text, which may end in the middle of a line.
-    public mutating func feed(text chunk: String) -> [Result<InterchangeRecord, InterchangeError>] {
-        chunk.withUTF8Bytes { feed(bytes: $0) }
-    }
 
     /// Ends the input: reads a last line that had no line break, and fails if a quoted field is
     /// still open or the file had no header. Returns the contact that last line completed.
@@ -90,38 +70,6 @@ public struct CSVReader: Sendable {
         return record
     }
 
-    /// Every contact in `text`; throws the first error.
-    public static func parse(_ text: String) throws(InterchangeError) -> [InterchangeRecord] {
-        var reader = CSVReader()
-        return try reader.collect(reader.feed(text: text))
-    }
-
-    /// Every contact in `data`; throws the first error.
-    public static func parse(_ data: Data) throws(InterchangeError) -> [InterchangeRecord] {
-        var reader = CSVReader()
-        return try reader.collect(reader.feed(data))
-    }
-
-    private mutating func collect(_ results: [Result<InterchangeRecord, InterchangeError>]) throws(InterchangeError) -> [InterchangeRecord] {
-        var records: [InterchangeRecord] = []
-        records.reserveCapacity(results.count)
-        for result in results { records.append(try result.get()) }
-        if let last = try finish() { records.append(last) }
-        return records
-    }
-
-    private mutating func feed(bytes: UnsafeRawBufferPointer) -> [Result<InterchangeRecord, InterchangeError>] {
-        var results: [Result<InterchangeRecord, InterchangeError>] = []
-        for line in splitter.split(bytes) {
-            do throws(InterchangeError) {
-                if let record = try consume(line) { results.append(.success(record)) }
-            } catch {
-                results.append(.failure(error))
-            }
-        }
-        return results
-    }
-
     private mutating func resetRow() {
         fields = []
         field = []
@@ -129,7 +77,7 @@ public struct CSVReader: Sendable {
         rowBytes = 0
     }
 
-    private mutating func consume(_ raw: [UInt8]) throws(InterchangeError) -> InterchangeRecord? {
+    mutating func consume(_ raw: [UInt8]) throws(InterchangeError) -> InterchangeRecord? {
         lineNumber += 1
         var bytes = raw
         if lineNumber == 1 { bytes.dropByteOrderMark() }

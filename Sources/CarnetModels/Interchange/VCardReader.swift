@@ -30,9 +30,9 @@ import Foundation
 ///
 /// After an error the reader skips the rest of the broken card and carries on, so an importer can
 /// list every problem in one run if it wants to.
-public struct VCardReader: Sendable {
+public struct VCardReader: InterchangeReader, LineConsumingReader {
     private var lineNumber = 0
-    private var splitter = LineSplitter()
+    var splitter = LineSplitter()
     /// The logical line being assembled from folded physical lines; only inside a card.
     private var pending: PendingLine?
     private var card: CardBuilder?
@@ -40,27 +40,6 @@ public struct VCardReader: Sendable {
     private var skipping = false
 
     public init() {}
-
-    /// Reads one line of the file (without its line break; a trailing CR is ignored) and returns
-    /// the contact it completes, if it is an `END:VCARD`.
-    public mutating func feed(line: String) throws(InterchangeError) -> InterchangeRecord? {
-        var bytes = Array(line.utf8)
-        if bytes.last == 10 { bytes.removeLast() }
-        if bytes.last == 13 { bytes.removeLast() }
-        return try consume(bytes)
-    }
-
-    /// Reads the next chunk of the file, which may end in the middle of a line (or of a UTF-8
-    /// character): that part waits for the next chunk. Returns a result per completed contact or
-    /// error, in file order.
-    public mutating func feed(_ chunk: Data) -> [Result<InterchangeRecord, InterchangeError>] {
-        chunk.withUnsafeBytes { feed(bytes: $0) }
-    }
-
-    /// Reads the next chunk of text, which may end in the middle of a line.
-    public mutating func feed(text chunk: String) -> [Result<InterchangeRecord, InterchangeError>] {
-        chunk.withUTF8Bytes { feed(bytes: $0) }
-    }
 
     /// Ends the input: reads a last line that had no line break, and fails if a card is still
     /// open (its `END:VCARD` is missing). Returns the contact that last line completed, if any.
@@ -79,39 +58,7 @@ public struct VCardReader: Sendable {
         return record
     }
 
-    /// Every contact in `text`; throws the first error.
-    public static func parse(_ text: String) throws(InterchangeError) -> [InterchangeRecord] {
-        var reader = VCardReader()
-        return try reader.collect(reader.feed(text: text))
-    }
-
-    /// Every contact in `data`; throws the first error.
-    public static func parse(_ data: Data) throws(InterchangeError) -> [InterchangeRecord] {
-        var reader = VCardReader()
-        return try reader.collect(reader.feed(data))
-    }
-
-    private mutating func collect(_ results: [Result<InterchangeRecord, InterchangeError>]) throws(InterchangeError) -> [InterchangeRecord] {
-        var records: [InterchangeRecord] = []
-        records.reserveCapacity(results.count)
-        for result in results { records.append(try result.get()) }
-        if let last = try finish() { records.append(last) }
-        return records
-    }
-
-    private mutating func feed(bytes: UnsafeRawBufferPointer) -> [Result<InterchangeRecord, InterchangeError>] {
-        var results: [Result<InterchangeRecord, InterchangeError>] = []
-        for line in splitter.split(bytes) {
-            do throws(InterchangeError) {
-                if let record = try consume(line) { results.append(.success(record)) }
-            } catch {
-                results.append(.failure(error))
-            }
-        }
-        return results
-    }
-
-    private mutating func consume(_ raw: [UInt8]) throws(InterchangeError) -> InterchangeRecord? {
+    mutating func consume(_ raw: [UInt8]) throws(InterchangeError) -> InterchangeRecord? {
         lineNumber += 1
         var bytes = raw
         if lineNumber == 1 { bytes.dropByteOrderMark() }
