@@ -1,22 +1,24 @@
 import Foundation
 
-/// Timestamps as the database stores them: UTC text `YYYY-MM-DDTHH:MM:SS.SSSZ`, which sorts,
-/// reads well in `sqlite3`, and works with SQLite's date functions. Millisecond precision, so a
-/// value read back equals the value written.
-enum Timestamp {
-    static func now() -> Date {
+/// Timestamps as Carnet writes them, in the database and in its JSON and CSV: UTC text
+/// `YYYY-MM-DDTHH:MM:SS.SSSZ`, which sorts, reads well in `sqlite3`, and works with SQLite's date
+/// functions. Millisecond precision, so a value read back equals the value written. Formatting
+/// and parsing are hand-written because loading a million contacts parses two million of them.
+public enum Timestamp {
+    /// Now, truncated to the millisecond.
+    public static func now() -> Date {
         date(milliseconds: milliseconds(Date()))
     }
 
-    static func milliseconds(_ date: Date) -> Int64 {
+    public static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
-    static func date(milliseconds: Int64) -> Date {
+    public static func date(milliseconds: Int64) -> Date {
         Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
     }
 
-    static func string(_ date: Date) -> String {
+    public static func string(_ date: Date) -> String {
         let ms = milliseconds(date)
         let (days, msOfDay) = floorDivide(ms, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
@@ -44,7 +46,7 @@ enum Timestamp {
 
     /// Parses `YYYY-MM-DD[T ]HH:MM[:SS[.fff]][Z]`, the forms Carnet and SQLite's
     /// `strftime`/`datetime` write; anything else is nil.
-    static func date(_ text: String) -> Date? {
+    public static func date(_ text: String) -> Date? {
         var utf8 = text.utf8.makeIterator()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(24)
@@ -89,7 +91,7 @@ enum Timestamp {
     }
 
     // Howard Hinnant's days_from_civil / civil_from_days, proleptic Gregorian calendar.
-    private static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+    static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -98,7 +100,7 @@ enum Timestamp {
         return era * 146_097 + doe - 719_468
     }
 
-    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
