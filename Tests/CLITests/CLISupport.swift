@@ -57,7 +57,7 @@ final class Sandbox {
         env["NO_COLOR"] = "1"
         env["HOME"] = dir.path
         env["XDG_DATA_HOME"] = nil
-        for (key, value) in environment { env[key] = value }
+        for (key, value) in environment { env[key] = value.isEmpty ? nil : value }  // "" unsets
         process.environment = env
         process.currentDirectoryURL = URL(fileURLWithPath: cwd ?? dir.path)
         process.standardInput = FileHandle(forReadingAtPath: inPath)
