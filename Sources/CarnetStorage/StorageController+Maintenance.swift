@@ -69,6 +69,13 @@ extension StorageController {
         let supported = migrations.last?.version ?? 0
         let path = self.path
         let fileBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+        // The setting that counts is the writer connection's (readers never commit).
+        let synchronousLevel: Int
+        do {
+            synchronousLevel = try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 0 }
+        } catch {
+            throw ErrorMapping.map(error, path: path)
+        }
         return try read { db in
             DatabaseInfo(
                 path: path,
@@ -80,7 +87,7 @@ extension StorageController {
                 quotes: try Int.fetchOne(db, sql: "SELECT count(*) FROM quotes") ?? 0,
                 fileBytes: fileBytes,
                 journalMode: try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?",
-                synchronous: ["OFF", "NORMAL", "FULL", "EXTRA"][min(3, max(0, try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 0))])
+                synchronous: ["OFF", "NORMAL", "FULL", "EXTRA"][min(3, max(0, synchronousLevel))])
         }
     }
 }

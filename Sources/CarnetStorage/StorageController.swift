@@ -51,7 +51,12 @@ public final class StorageController: Sendable {
         try FileSetup.prepare(path: path)
         try FileSetup.probe(path: path, supported: migrations.last?.version ?? 0)
         do {
-            writer = try DatabasePool(path: path, configuration: Self.configuration(options))
+            let pool = try DatabasePool(path: path, configuration: Self.configuration(options))
+            // GRDB switches a pool's writer to synchronous = NORMAL after prepareDatabase runs
+            // (when it turns WAL on), so the durability choice is applied again, last, on the
+            // one connection that writes.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(options.durability.pragmaValue)") }
+            writer = pool
         } catch {
             throw ErrorMapping.map(error, path: path)
         }
@@ -75,7 +80,7 @@ public final class StorageController: Sendable {
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(options.busyTimeout)
         config.label = "Carnet"
-        let synchronous = options.durability == .full ? "FULL" : "NORMAL"
+        let synchronous = options.durability.pragmaValue
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }

@@ -23,3 +23,7 @@ public struct StorageOptions: Sendable, Equatable {
         self.busyTimeout = busyTimeout
     }
 }
+
+extension StorageOptions.Durability {
+    var pragmaValue: String { self == .full ? "FULL" : "NORMAL" }
+}

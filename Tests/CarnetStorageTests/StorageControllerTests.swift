@@ -66,6 +66,15 @@ import Testing
         #expect(try storage.quotes().count == 1)
     }
 
+    @Test func theWriterCommitsWithTheChosenDurability() throws {
+        for (durability, level) in [(StorageOptions.Durability.full, 2), (.normal, 1)] {
+            let storage = try StorageController(path: dir.path("\(durability).sqlite"), options: StorageOptions(durability: durability))
+            let writerLevel = try storage.writer.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+            #expect(writerLevel == level)
+            #expect(try storage.info().synchronous == (level == 2 ? "FULL" : "NORMAL"))
+        }
+    }
+
     @Test func deletingAContactCascadesToItsFavorite() throws {
         let storage = try StorageController(path: dir.path("book.sqlite"))
         let a = try storage.insertContact(ContactDraft(name: "A"))
