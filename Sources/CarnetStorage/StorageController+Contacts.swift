@@ -14,6 +14,18 @@ extension StorageController {
             version: row[9])
     }
 
+    /// Contacts decoded straight from SQLite's row buffer through a cached prepared statement:
+    /// `Row.fetchAll` would first copy every value of every row, and re-preparing the same page
+    /// query for every page is wasted work on a long walk.
+    static func fetchContacts(_ db: Database, sql: String, arguments: StatementArguments = [], capacity: Int = 0) throws -> [Contact] {
+        let statement = try db.cachedStatement(sql: sql)
+        var contacts: [Contact] = []
+        contacts.reserveCapacity(capacity)
+        let cursor = try Row.fetchCursor(statement, arguments: arguments)
+        while let row = try cursor.next() { contacts.append(decodeContact(row)) }
+        return contacts
+    }
+
     static func fetchContact(_ db: Database, id: Int64) throws -> Contact? {
         try Row.fetchOne(db, sql: "SELECT \(contactColumns) FROM contacts WHERE id = ?", arguments: [id])
             .map(decodeContact)
@@ -156,7 +168,7 @@ extension StorageController {
         let sql = "SELECT \(Self.contactColumns) FROM contacts \(whereClause) ORDER BY \(order) LIMIT ?"
         let args = arguments
         return try read { db in
-            var contacts = try Row.fetchAll(db, sql: sql, arguments: args).map(Self.decodeContact)
+            var contacts = try Self.fetchContacts(db, sql: sql, arguments: args, capacity: limit + 1)
             let hasMore = contacts.count > limit
             if hasMore { contacts.removeLast() }
             if !forward { contacts.reverse() }
@@ -168,8 +180,8 @@ extension StorageController {
     /// benchmarks; screens page with ``contacts(after:limit:matching:)``.
     public func allContacts() throws(CarnetError) -> [Contact] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.contactColumns) FROM contacts ORDER BY name, id")
-                .map(Self.decodeContact)
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0
+            return try Self.fetchContacts(db, sql: "SELECT \(Self.contactColumns) FROM contacts ORDER BY name, id", capacity: count)
         }
     }
 

@@ -2,22 +2,21 @@ import CarnetModels
 import Foundation
 import GRDB
 
-/// What the home screen needs, read in one transaction so the parts agree with each other.
+/// What every screen needs at start, read in one transaction so the parts agree with each other.
 public struct StorageSnapshot: Sendable, Equatable {
     public let currentQuote: Quote?
     public let favorites: [Favorite]
-    public let contactCount: Int
     public let quoteCount: Int
 }
 
 extension StorageController {
-    /// The current quote, the favorites and the counts, as of one moment.
+    /// The current quote, the favorites and the quote count, as of one moment. (The contact
+    /// count is a scan of the name index, so screens ask for it only when they show it.)
     public func snapshot() throws(CarnetError) -> StorageSnapshot {
         try read { db in
             StorageSnapshot(
                 currentQuote: try Self.fetchCurrentQuote(db),
                 favorites: try Self.fetchFavorites(db),
-                contactCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0,
                 quoteCount: try Int.fetchOne(db, sql: "SELECT count(*) FROM quotes") ?? 0)
         }
     }

@@ -84,6 +84,18 @@ import Testing
         #expect(favorites.rows.isEmpty)
     }
 
+    @Test func theContactCountIsObservedAndKeptCurrent() throws {
+        let state = try makeState(dir.database)
+        let people = try seed(state)
+        let list = ContactsViewModel(state: state)
+        #expect(list.totalCount == 5)
+        let changed = Flag()
+        withObservationTracking { _ = list.totalCount } onChange: { changed.set() }
+        try state.deleteContact(id: people[0].id)
+        #expect(changed.isSet)
+        #expect(list.totalCount == 4)
+    }
+
     @Test func aNewProcessOnTheSameFileSeesTheFavorite() throws {
         let people: [Contact]
         do {
