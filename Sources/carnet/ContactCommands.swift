@@ -207,15 +207,8 @@ struct EditCommand: StateCommand {
             guard terminal.stdinIsTerminal || forcePrompt else {
                 throw CLIError.usage("nothing to change: give a field flag such as --name, or --editor (see carnet edit --help)")
             }
-            try FieldPrompts<EditContactViewModel>(terminal: terminal).fillContact(edit)
-            guard edit.isDirty else {
-                print("no changes; contact \(contact.id) unchanged")
-                return
-            }
-            guard terminal.confirm("Save changes to contact \(contact.id)?") else {
-                edit.cancel()
-                throw CLIError.cancelled("cancelled; contact \(contact.id) unchanged")
-            }
+            guard try FieldPrompts<EditContactViewModel>(terminal: terminal)
+                .fillContactAndConfirm(edit, subject: "contact \(contact.id)") else { return }
         } else {
             try fields.apply(to: &edit.draft)
             if noPhoto { edit.draft.photo = nil }

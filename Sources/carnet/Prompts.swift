@@ -9,7 +9,23 @@ struct FieldPrompts<Screen: AnyObject> {
     let terminal: Terminal
     let fields: [(field: Field, label: String, value: ReferenceWritableKeyPath<Screen, String>)]
     let issues: (Screen) -> [FieldIssue]
+    let isDirty: (Screen) -> Bool
     let cancel: (Screen) -> Void
+
+    /// Prompts, then asks whether to save. Returns false (printing so) when nothing changed;
+    /// throws ``CLIError/cancelled(_:)`` when the answer is no, leaving no trace.
+    func fillAndConfirm(_ screen: Screen, subject: String) throws -> Bool {
+        try fill(screen)
+        guard isDirty(screen) else {
+            print("no changes; \(subject) unchanged")
+            return false
+        }
+        guard terminal.confirm("Save changes to \(subject)?") else {
+            cancel(screen)
+            throw CLIError.cancelled("cancelled; \(subject) unchanged")
+        }
+        return true
+    }
 
     func fill(_ screen: Screen) throws {
         var pending = fields
@@ -42,15 +58,23 @@ extension FieldPrompts where Screen == EditContactViewModel {
             terminal: terminal,
             fields: [(.name, "Name", \.draft.name), (.position, "Position", \.draft.position),
                      (.email, "Email", \.draft.email), (.phone, "Phone", \.draft.phone)],
-            issues: { $0.issues }, cancel: { $0.cancel() })
+            issues: { $0.issues }, isDirty: { $0.isDirty }, cancel: { $0.cancel() })
     }
 
     func fillContact(_ edit: EditContactViewModel) throws {
-        let intro = edit.isNew
+        FileHandle.standardError.write(Data(Self.intro(edit).utf8))
+        try fill(edit)
+    }
+
+    func fillContactAndConfirm(_ edit: EditContactViewModel, subject: String) throws -> Bool {
+        FileHandle.standardError.write(Data(Self.intro(edit).utf8))
+        return try fillAndConfirm(edit, subject: subject)
+    }
+
+    private static func intro(_ edit: EditContactViewModel) -> String {
+        edit.isNew
             ? "New contact (Enter skips a field; Ctrl-D cancels).\n"
             : "Editing \(edit.draft.name) (Enter keeps a value, - clears it; Ctrl-D cancels).\n"
-        FileHandle.standardError.write(Data(intro.utf8))
-        try fill(edit)
     }
 }
 
@@ -58,7 +82,7 @@ extension FieldPrompts where Screen == EditQuoteViewModel {
     init(terminal: Terminal) {
         self.init(
             terminal: terminal, fields: [(.text, "Text", \.draft.text), (.author, "Author", \.draft.author)],
-            issues: { $0.issues }, cancel: { $0.cancel() })
+            issues: { $0.issues }, isDirty: { $0.isDirty }, cancel: { $0.cancel() })
     }
 }
 

@@ -83,15 +83,8 @@ struct QuoteEdit: StateCommand {
             guard terminal.stdinIsTerminal || fields.forcePrompt else {
                 throw CLIError.usage("nothing to change: give --text or --author (see carnet quote edit --help)")
             }
-            try FieldPrompts<EditQuoteViewModel>(terminal: terminal).fill(edit)
-            guard edit.isDirty else {
-                print("no changes; quote unchanged")
-                return
-            }
-            guard terminal.confirm("Save the quote?") else {
-                edit.cancel()
-                throw CLIError.cancelled("cancelled; quote unchanged")
-            }
+            guard try FieldPrompts<EditQuoteViewModel>(terminal: terminal)
+                .fillAndConfirm(edit, subject: "quote \(edit.original?.id ?? 0)") else { return }
         } else {
             fields.apply(to: &edit.draft)
         }
