@@ -93,7 +93,9 @@ struct MachineInfo {
             + String(format: "%.1f GiB RAM", Double(memKiB) / 1_048_576) + ", Linux \(kernel) \(machine)")
         info.lines.append("software: \(swiftVersion()), SQLite \(String(cString: sqlite3_libversion())) "
             + "(libsqlite3, shared by GRDB, the raw side and /usr/bin/sqlite3)")
+        info.lines.append("source:   \(sourceRevision())")
         info.lines.append("files:    \(tempDirectory) on \(filesystem(of: tempDirectory))")
+        info.lines.append("load:     \(loadAverage()) (1, 5, 15 min) at start; other work on the machine adds noise")
         return info
     }
 
@@ -101,7 +103,9 @@ struct MachineInfo {
     private static func swiftVersion() -> String {
         let out = NSTemporaryDirectory() + "carnet-bench-swift-version-\(getpid())"
         defer { unlink(out) }
-        for candidate in ["/opt/swift/usr/bin/swift", "/usr/bin/swift"] where access(candidate, X_OK) == 0 {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+        let candidates = path.split(separator: ":").map { "\($0)/swift" } + ["/opt/swift/usr/bin/swift"]
+        for candidate in candidates where access(candidate, X_OK) == 0 {
             if (try? spawnAndWait(candidate, ["--version"], stdoutPath: out, stderrPath: "/dev/null")) != nil,
                let text = try? String(contentsOfFile: out, encoding: .utf8),
                let line = text.split(separator: "\n").first(where: { $0.contains("Swift version") })
@@ -110,6 +114,30 @@ struct MachineInfo {
             }
         }
         return "Swift (version unknown)"
+    }
+
+    /// The commit the benchmarked sources come from, and whether Sources/ has uncommitted edits:
+    /// results are only comparable between runs of the same code.
+    private static func sourceRevision() -> String {
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let out = NSTemporaryDirectory() + "carnet-bench-git-\(getpid())"
+        defer { unlink(out) }
+        func git(_ arguments: [String]) -> String? {
+            guard access("/usr/bin/git", X_OK) == 0,
+                  (try? spawnAndWait("/usr/bin/git", ["-C", root] + arguments, stdoutPath: out, stderrPath: "/dev/null")) != nil
+            else { return nil }
+            return (try? String(contentsOfFile: out, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        guard let commit = git(["rev-parse", "--short", "HEAD"]) else { return "\(root) (not a git checkout)" }
+        let dirty = git(["status", "--porcelain", "--", "Sources", "migrations", "Package.swift"]).map { !$0.isEmpty } ?? false
+        return "\(root) at commit \(commit)" + (dirty ? " + uncommitted changes in Sources/" : "")
+    }
+
+    /// /proc/loadavg's first three fields.
+    static func loadAverage() -> String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
     }
 
     /// The file system type of the mount holding `path` (fsync cost depends on it).

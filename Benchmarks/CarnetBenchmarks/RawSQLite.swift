@@ -97,7 +97,7 @@ func rawColumnText(_ statement: OpaquePointer, _ index: Int32) -> String {
 }
 
 /// The current row of a statement selecting ``rawContactColumns``, as Carnet's `Contact`,
-/// timestamps parsed with Carnet's own parser (see ``RawTimestamp``).
+/// timestamps parsed with Carnet's own public parser (`CarnetModels.Timestamp`), so both sides pay the same.
 @inline(__always)
 func rawReadContact(_ statement: OpaquePointer) -> Contact {
     var photo: Data?
@@ -112,8 +112,8 @@ func rawReadContact(_ statement: OpaquePointer) -> Contact {
         email: rawColumnText(statement, 4),
         phone: rawColumnText(statement, 5),
         photo: photo,
-        createdAt: RawTimestamp.date(rawColumnText(statement, 7)) ?? .distantPast,
-        updatedAt: RawTimestamp.date(rawColumnText(statement, 8)) ?? .distantPast,
+        createdAt: Timestamp.date(rawColumnText(statement, 7)) ?? .distantPast,
+        updatedAt: Timestamp.date(rawColumnText(statement, 8)) ?? .distantPast,
         version: Int(sqlite3_column_int64(statement, 9)))
 }
 

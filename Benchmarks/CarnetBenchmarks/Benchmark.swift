@@ -1,0 +1,634 @@
+import CarnetModels
+import CarnetState
+import CarnetStorage
+import CarnetViewModels
+import Foundation
+import GRDBSQLite
+import Observation
+import Synchronization
+
+/// How much of each workload to run. `--quick` keeps N = 10k and 100k and fewer repetitions.
+struct Plan {
+    let quick: Bool
+    var sizes: [Int] { quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000] }
+    var largest: Int { sizes.last! }
+    var smallest: Int { sizes.first! }
+
+    func importReps(_ n: Int) -> Int { quick ? 3 : (n >= 1_000_000 ? 3 : 5) }
+    func loadReps(_ n: Int) -> Int { quick ? 3 : (n >= 1_000_000 ? 3 : n >= 100_000 ? 5 : 9) }
+    var firstPageCalls: Int { quick ? 101 : 301 }
+    // A 10k walk takes ~20 ms, so more repetitions there steady the baseline of the scaling target.
+    func walkReps(_ n: Int) -> Int { quick ? (n <= 10_000 ? 9 : 3) : (n >= 1_000_000 ? 3 : n >= 100_000 ? 5 : 15) }
+    var editReps: Int { quick ? 3 : 5 }
+    let editsPerRep = 1_000
+    var observationReps: Int { quick ? 11 : 21 }
+    let observers = 100
+    var cliRuns: Int { quick ? 5 : 10 }
+    let pageSize = 50
+}
+
+/// Targets from issue 6.
+enum Target {
+    static let importRatio = 1.2
+    static let loadAllRatio = 1.3
+    static let scaling = 1.2  // first page and page walk per page, largest N against 10k
+    static let editRatio = 1.3
+    static let cliRatio = 1.0
+    static let peakMiB = 64.0
+}
+
+/// Runs every workload, Carnet and raw side by side, and prints the report.
+@MainActor
+final class Benchmark {
+    let plan: Plan
+    let carnetBinary: String?
+    let helloBinary: String?
+    let tempDirectory: String
+    let schemaSQL: String
+
+    /// Report rows, sorted by (section, N) when printed.
+    private var rows: [(section: Int, n: Int, row: ReportRow)] = []
+    private var notes: [String] = []
+    /// Medians kept for the scaling targets: N → (Carnet, raw) seconds.
+    private var firstPage: [Int: (Double, Double)] = [:]
+    private var perPage: [Int: (Double, Double)] = [:]
+
+    init(plan: Plan, carnetBinary: String?, helloBinary: String?) throws {
+        self.plan = plan
+        self.carnetBinary = carnetBinary
+        self.helloBinary = helloBinary
+        schemaSQL = try Self.loadSchemaSQL()
+        var template = Array((NSTemporaryDirectory() + "carnet-bench-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp: \(String(cString: strerror(errno)))") }
+        tempDirectory = String(cString: made)
+    }
+
+    /// The SQL of `migrations/*.sql`, in order: the raw side creates its file with exactly the
+    /// schema Carnet applies (same CHECKs, same indexes), read from the repository next to this
+    /// source file. ``verifySameSchema(carnet:raw:count:)`` checks the result against Carnet's file.
+    static func loadSchemaSQL() throws -> String {
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let directory = root.appendingPathComponent("migrations")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".sql") }.sorted()
+        guard !files.isEmpty else { throw BenchError("no migrations in \(directory.path)") }
+        return try files.map { try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8) }
+            .joined(separator: "\n;\n")
+    }
+
+    // MARK: - Driver
+
+    func run() throws {
+        let start = nowNanos()
+        defer { try? FileManager.default.removeItem(atPath: tempDirectory) }
+
+        print("Carnet benchmarks\(plan.quick ? " (--quick)" : "")")
+        for line in MachineInfo.collect(tempDirectory: tempDirectory).lines { print(line) }
+        print("""
+            how:      release build; Carnet (StorageController / StateController / view models over GRDB) and the raw \
+            SQLite C API do the same work in this process, on files with the same schema, WAL, foreign_keys=ON and \
+            the default cache; Carnet opened with durability .full, the raw side with synchronous=FULL, and every \
+            fsync counted on both sides; wall clock (CLOCK_MONOTONIC); median of several repetitions, the sides \
+            alternating; data generated before timing from a fixed seed; CLI rows are whole processes.
+            """)
+        print("")
+        fflush(nil)  // the header shows while the workloads run (stdout may be a pipe)
+
+        var books: [Int: String] = [:]
+        for n in plan.sizes {
+            let book = try runImport(n: n)
+            books[n] = book
+            try runReads(n: n, book: book)
+            try runEdits(n: n, book: book, observe: n == plan.largest)
+            if n != plan.smallest && n != plan.largest { removeDatabase(book) }
+        }
+        try runCLI(books: books)
+        try runMemory(book: books[plan.largest]!)
+        addScalingVerdicts()
+
+        let table = renderTable(rows.sorted { ($0.section, $0.n) < ($1.section, $1.n) }.map(\.row))
+        print(table)
+        if !notes.isEmpty {
+            print("notes:")
+            for note in notes { print("  - \(note)") }
+        }
+        let missed = rows.filter { $0.row.verdict.hasPrefix("✗") }.count
+        print("")
+        print("\(missed == 0 ? "all targets met" : "\(missed) target\(missed == 1 ? "" : "s") missed"); "
+            + "total wall time \(formatSeconds(Double(nowNanos() - start) / 1e9)); load \(MachineInfo.loadAverage()) at the end")
+    }
+
+    // MARK: - 1. Import
+
+    /// Inserts N contacts in one transaction on each side. Returns the last Carnet file, kept as
+    /// the N-contact "book" that the read workloads share.
+    private func runImport(n: Int) throws -> String {
+        progress("[\(formatCount(n))] generating \(n) contacts")
+        let drafts = ContactData.drafts(count: n)
+        let reps = plan.importReps(n)
+        var keptCarnet: String?
+        var keptRaw: String?
+        var syncs = SyncTally()
+        progress("[\(formatCount(n))] import ×\(reps)")
+        let samples = try alternating(
+            reps: reps,
+            carnet: { rep in
+                let path = dbPath("import-carnet-\(n)-\(rep)")
+                let storage = try StorageController(path: path)  // creates the file, applies the schema: untimed
+                let seconds = try syncs.carnet { try timed { _ = try storage.insertContacts(drafts) } }
+                try storage.close()
+                if rep == reps - 1 { keptCarnet = path } else { removeDatabase(path) }
+                return seconds
+            },
+            raw: { rep in
+                let path = dbPath("import-raw-\(n)-\(rep)")
+                let db = try rawCreate(path: path)
+                let seconds = try syncs.raw { try rawImport(db, drafts: drafts) }
+                if rep == reps - 1 { keptRaw = path } else { removeDatabase(path) }
+                return seconds
+            })
+        guard let book = keptCarnet, let rawFile = keptRaw else { throw BenchError("import kept no file") }
+        try verifySameSchema(carnet: book, raw: rawFile, count: n)
+        removeDatabase(rawFile)
+        try settle(book)
+        addRatioRow(1, "import (1 transaction)", n, samples, target: Target.importRatio)
+        checkDurability(section: 1, n: n, syncs, perRep: 1, what: "import")
+        return book
+    }
+
+    /// A new raw file with Carnet's schema (untimed, as Carnet's migration is).
+    private func rawCreate(path: String) throws -> RawConnection {
+        let db = try RawConnection(path: path)
+        try db.exec(schemaSQL)
+        return db
+    }
+
+    /// The raw import: one prepared INSERT, rebound per row, inside BEGIN IMMEDIATE … COMMIT.
+    /// Like Carnet it makes a lowercased UUID per row and one timestamp string for the batch.
+    private func rawImport(_ db: RawConnection, drafts: [ContactDraft]) throws -> Double {
+        try timed {
+            let stamp = Timestamp.string(Timestamp.now())
+            let insert = try db.prepare("""
+                INSERT INTO contacts (uid, name, position, email, phone, photo, created_at, updated_at, version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+                """)
+            defer { sqlite3_finalize(insert) }
+            try db.exec("BEGIN IMMEDIATE")
+            for draft in drafts {
+                rawBindText(insert, 1, UUID().uuidString.lowercased())
+                rawBindText(insert, 2, draft.name)
+                rawBindText(insert, 3, draft.position)
+                rawBindText(insert, 4, draft.email)
+                rawBindText(insert, 5, draft.phone)
+                rawBindBlob(insert, 6, draft.photo)
+                rawBindText(insert, 7, stamp)
+                rawBindText(insert, 8, stamp)
+                guard sqlite3_step(insert) == SQLITE_DONE else {
+                    let message = db.lastError
+                    try? db.exec("ROLLBACK")
+                    throw BenchError("raw insert: \(message)")
+                }
+                sqlite3_reset(insert)
+            }
+            try db.exec("COMMIT")
+        }
+    }
+
+    /// The raw file must have Carnet's tables, indexes and CHECKs, or "same work" is not true.
+    private func verifySameSchema(carnet: String, raw: String, count: Int) throws {
+        func describe(_ path: String) throws -> [String] {
+            let db = try RawConnection(path: path)
+            let statement = try db.prepare("""
+                SELECT type || ' ' || name || ': ' || ifnull(sql, '') FROM sqlite_master
+                WHERE name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY type, name
+                """)
+            defer { sqlite3_finalize(statement) }
+            var lines: [String] = []
+            while sqlite3_step(statement) == SQLITE_ROW { lines.append(rawColumnText(statement, 0)) }
+            let counter = try db.prepare("SELECT count(*) FROM contacts")
+            defer { sqlite3_finalize(counter) }
+            _ = sqlite3_step(counter)
+            lines.append("rows: \(sqlite3_column_int64(counter, 0))")
+            return lines
+        }
+        let (c, r) = (try describe(carnet), try describe(raw))
+        guard c == r, c.last == "rows: \(count)" else {
+            throw BenchError("the raw file differs from Carnet's:\n  Carnet: \(c)\n  raw:    \(r)")
+        }
+    }
+
+    // MARK: - 2, 3. Load all, first page, page walk
+
+    /// Both sides read the same file: Carnet through a `StorageController`, raw through its own
+    /// connection.
+    private func runReads(n: Int, book: String) throws {
+        let storage = try StorageController(path: book)
+        defer { try? storage.close() }
+        let db = try RawConnection(path: book)
+        let pager = try RawPager(db, limit: plan.pageSize)
+
+        // Load all.
+        let reps = plan.loadReps(n)
+        progress("[\(formatCount(n))] load all ×\(reps)")
+        var carnetAll: [Contact] = []
+        var rawAll: [Contact] = []
+        let load = try alternating(
+            reps: reps,
+            carnet: { rep in
+                var result: [Contact] = []
+                let seconds = try timed { result = try storage.allContacts() }
+                if rep == 0 { carnetAll = result }  // released after the loop, untimed
+                return seconds
+            },
+            raw: { rep in
+                var result: [Contact] = []
+                let seconds = try timed { result = try rawAllContacts(db) }
+                if rep == 0 { rawAll = result }
+                return seconds
+            })
+        guard carnetAll.count == n, carnetAll == rawAll else {
+            throw BenchError("load all: Carnet and raw read different contacts (\(carnetAll.count) vs \(rawAll.count))")
+        }
+        carnetAll = []
+        rawAll = []
+        addRatioRow(2, "load all into [Contact]", n, load, target: Target.loadAllRatio)
+
+        // First page: many single calls, each timed on its own.
+        progress("[\(formatCount(n))] first page ×\(plan.firstPageCalls)")
+        let limit = plan.pageSize
+        guard try storage.contacts(after: nil, limit: limit) == pager.page(after: nil) else {
+            throw BenchError("first page: Carnet and raw differ")
+        }
+        let first = try alternating(
+            reps: plan.firstPageCalls,
+            carnet: { _ in try timed { _ = try storage.contacts(after: nil, limit: limit) } },
+            raw: { _ in try timed { _ = try pager.page(after: nil) } })
+        firstPage[n] = (median(first.carnet), median(first.raw))
+        addRatioRow(3, "first page (50 by name)", n, first, target: nil)
+
+        // Page walk: the whole table by keyset pages.
+        let walkReps = plan.walkReps(n)
+        progress("[\(formatCount(n))] page walk ×\(walkReps)")
+        let expectedPages = n / limit + (n % limit == 0 ? 0 : 1)
+        /// Seconds to read every page in name order, each page starting after the last key.
+        func walkAll(_ side: String, _ page: (ContactSortKey?) throws -> ContactPage) throws -> Double {
+            var rowsSeen = 0
+            var pages = 0
+            let seconds = try timed {
+                var key: ContactSortKey?
+                var more = true
+                while more {
+                    let next = try page(key)
+                    rowsSeen += next.contacts.count
+                    pages += 1
+                    key = next.contacts.last?.sortKey
+                    more = next.hasMore
+                }
+            }
+            guard rowsSeen == n, pages == expectedPages else { throw BenchError("\(side) walk saw \(rowsSeen) rows") }
+            return seconds
+        }
+        let walk = try alternating(
+            reps: walkReps,
+            carnet: { _ in try walkAll("Carnet") { key in try storage.contacts(after: key, limit: limit) } },
+            raw: { _ in try walkAll("raw") { key in try pager.page(after: key) } })
+        addRatioRow(4, "page walk, whole table", n, walk, target: nil)
+        let pageSamples = (walk.carnet.map { $0 / Double(expectedPages) }, walk.raw.map { $0 / Double(expectedPages) })
+        perPage[n] = (median(pageSamples.0), median(pageSamples.1))
+        addRatioRow(5, "page walk, per page", n, pageSamples, target: nil)
+    }
+
+    // MARK: - 4, 5. Edit/save and observation
+
+    /// 1,000 single-contact edits per repetition, each its own transaction, on two copies of the
+    /// book (one per side). Each repetition edits 1,000 contacts no repetition edited before, so
+    /// every edit starts from version 1 on both sides.
+    private func runEdits(n: Int, book: String, observe: Bool) throws {
+        let carnetFile = dbPath("edit-carnet-\(n)")
+        let rawFile = dbPath("edit-raw-\(n)")
+        try FileManager.default.copyItem(atPath: book, toPath: carnetFile)
+        try FileManager.default.copyItem(atPath: book, toPath: rawFile)
+        defer {
+            removeDatabase(carnetFile)
+            removeDatabase(rawFile)
+        }
+        let reps = plan.editReps
+        let count = plan.editsPerRep
+        let ids = ContactData.distinctIDs(count: reps * count, upTo: n, seed: 0xED17 &+ UInt64(n))
+        // The new field values, the same on both sides, made before timing.
+        let positions = (0..<count).map { "Edited \($0), Gale Foods" }
+        let emails = (0..<count).map { "edited.\($0)@example.com" }
+
+        let storage = try StorageController(path: carnetFile)
+        defer { try? storage.close() }
+        let state = try StateController(storage: storage)
+        let db = try RawConnection(path: rawFile)
+        let begin = try db.prepare("BEGIN IMMEDIATE")
+        let commit = try db.prepare("COMMIT")
+        let select = try db.prepare("SELECT \(rawContactColumns) FROM contacts WHERE id = ?")
+        let update = try db.prepare("""
+            UPDATE contacts SET name = ?, position = ?, email = ?, phone = ?, photo = ?, updated_at = ?, version = ?
+            WHERE id = ? AND version = ?
+            """)
+        defer { for statement in [begin, commit, select, update] { sqlite3_finalize(statement) } }
+
+        var syncs = SyncTally()
+        progress("[\(formatCount(n))] edit/save \(count) × \(reps)")
+        let samples = try alternating(
+            reps: reps,
+            carnet: { rep in
+                // What a detail screen already holds when the user taps Edit: read untimed.
+                let bases = try ids[(rep * count)..<((rep + 1) * count)].map { id throws(CarnetError) in
+                    try state.contact(id: id)
+                }
+                return try syncs.carnet {
+                    try timed {
+                        for (k, base) in bases.enumerated() {
+                            let edit = EditContactViewModel(state: state, contact: base)
+                            edit.draft.position = positions[k]
+                            edit.draft.email = emails[k]
+                            try edit.save()
+                        }
+                    }
+                }
+            },
+            raw: { rep in
+                var bases: [Contact] = []
+                for id in ids[(rep * count)..<((rep + 1) * count)] {
+                    sqlite3_bind_int64(select, 1, id)
+                    guard sqlite3_step(select) == SQLITE_ROW else { throw BenchError("raw edit: no contact \(id)") }
+                    bases.append(rawReadContact(select))
+                    sqlite3_reset(select)
+                }
+                return try syncs.raw {
+                    try timed {
+                        for (k, base) in bases.enumerated() {
+                            guard sqlite3_step(begin) == SQLITE_DONE else { throw BenchError("BEGIN: \(db.lastError)") }
+                            sqlite3_reset(begin)
+                            rawBindText(update, 1, base.name)
+                            rawBindText(update, 2, positions[k])
+                            rawBindText(update, 3, emails[k])
+                            rawBindText(update, 4, base.phone)
+                            rawBindBlob(update, 5, base.photo)
+                            rawBindText(update, 6, Timestamp.string(Timestamp.now()))
+                            sqlite3_bind_int64(update, 7, Int64(base.version + 1))
+                            sqlite3_bind_int64(update, 8, base.id)
+                            sqlite3_bind_int64(update, 9, Int64(base.version))
+                            let rc = sqlite3_step(update)
+                            sqlite3_reset(update)
+                            guard rc == SQLITE_DONE, sqlite3_changes(db.handle) == 1 else {
+                                try? db.exec("ROLLBACK")
+                                throw BenchError("raw edit of \(base.id): \(db.lastError)")
+                            }
+                            guard sqlite3_step(commit) == SQLITE_DONE else { throw BenchError("COMMIT: \(db.lastError)") }
+                            sqlite3_reset(commit)
+                        }
+                    }
+                }
+            })
+        // Both files must now hold the same edits.
+        let edited = try rawCount(db, "SELECT count(*) FROM contacts WHERE version = 2 AND position LIKE 'Edited %'")
+        let carnetEdited = try rawCount(
+            RawConnection(path: carnetFile), "SELECT count(*) FROM contacts WHERE version = 2 AND position LIKE 'Edited %'")
+        guard edited == reps * count, carnetEdited == edited else {
+            throw BenchError("edits: Carnet saved \(carnetEdited), raw \(edited), expected \(reps * count)")
+        }
+        addRatioRow(6, "edit/save, \(count) × 1 transaction", n, samples, target: Target.editRatio)
+        checkDurability(section: 6, n: n, syncs, perRep: count, what: "edit/save")
+
+        if observe { try runObservation(n: n, state: state) }
+    }
+
+    /// One save seen by 100 `ContactsViewModel`s that share the state controller: from the start
+    /// of `save()` until the 100th `withObservationTracking` onChange has run.
+    private func runObservation(n: Int, state: StateController) throws {
+        let reps = plan.observationReps
+        progress("[\(formatCount(n))] observation: 1 save, \(plan.observers) view models ×\(reps)")
+        let viewModels = (0..<plan.observers).map { _ in
+            ContactsViewModel(state: state, pageSize: plan.pageSize, maxRows: 200)
+        }
+        for viewModel in viewModels { try viewModel.onAppear() }
+        let probe = ChangeProbe()
+        var toLast: [Double] = []
+        var toFirst: [Double] = []
+        for rep in 0..<reps {
+            // A contact every list shows; its position changes, so it stays in every window.
+            let contact = viewModels[0].rows[rep % plan.pageSize].contact
+            let edit = EditContactViewModel(state: state, contact: contact)
+            edit.draft.position = "Observed \(rep), Gale Foods"
+            probe.reset()
+            for viewModel in viewModels {
+                withObservationTracking { _ = viewModel.rows } onChange: { probe.fired() }
+            }
+            let start = nowNanos()
+            try edit.save()
+            let seen = probe.snapshot()
+            guard seen.count == plan.observers else {
+                throw BenchError("observation: \(seen.count) of \(plan.observers) view models heard the save")
+            }
+            toFirst.append(Double(seen.first - start) / 1e9)
+            toLast.append(Double(seen.last - start) / 1e9)
+        }
+        rows.append((7, n, ReportRow(
+            workload: "observe 1 save × \(plan.observers) view models", n: formatCount(n),
+            carnet: formatSeconds(median(toLast)), raw: "n/a", ratio: "n/a", target: "(absolute)", verdict: "")))
+        notes.append("observation: median \(formatSeconds(median(toFirst))) from save() start to the 1st onChange "
+            + "(the commit included), \(formatSeconds(median(toLast))) to the \(plan.observers)th; "
+            + "the onChanges run synchronously inside save(), as each list's rows change.")
+    }
+
+    // MARK: - 6. CLI
+
+    /// Whole processes, stdout to /dev/null: `carnet list` against the sqlite3 CLI running the
+    /// same query, and `carnet quote` against a Swift hello-world (the startup floor).
+    private func runCLI(books: [Int: String]) throws {
+        guard let carnet = carnetBinary, let hello = helloBinary else {
+            notes.append("CLI: skipped (pass --carnet PATH and --hello PATH)")
+            return
+        }
+        let sqlite3 = "/usr/bin/sqlite3"
+        guard access(sqlite3, X_OK) == 0 else {
+            notes.append("CLI: skipped, \(sqlite3) not found (make deps installs it)")
+            return
+        }
+        let stderrFile = tempDirectory + "/cli.stderr"
+        let query = "SELECT id, name, position, email, phone FROM contacts ORDER BY name, id LIMIT 50"
+        for n in [plan.largest, plan.smallest] {
+            guard let book = books[n] else { continue }
+            try settle(book)
+            let runs = plan.cliRuns
+            progress("[\(formatCount(n))] CLI ×\(runs)")
+            let list = { try spawnAndWait(carnet, ["list", "--limit", "50", "--db", book], stderrPath: stderrFile) }
+            let sql = { try spawnAndWait(sqlite3, [book, query], stderrPath: stderrFile) }
+            let quote = { try spawnAndWait(carnet, ["quote", "--db", book], stderrPath: stderrFile) }
+            let floor = { try spawnAndWait(hello, [], stderrPath: stderrFile) }
+            for command in [list, sql, quote, floor] { _ = try command() }  // warm-up: page cache, dynamic loader
+            let listing = try alternating(reps: runs, carnet: { _ in try list() }, raw: { _ in try sql() })
+            let startup = try alternating(reps: runs, carnet: { _ in try quote() }, raw: { _ in try floor() })
+            // The target is for the largest file; the small one shows what does not depend on N.
+            let target = n == plan.largest ? Target.cliRatio : nil
+            addRatioRow(8, "CLI: carnet list --limit 50 ÷ sqlite3", n, listing, target: target)
+            addRatioRow(9, "CLI: carnet quote ÷ Hello (floor)", n, startup, target: nil)
+        }
+        // The fixed part of every carnet run (loading, argument parsing), no database opened.
+        let version = { try spawnAndWait(carnet, ["--version"], stderrPath: stderrFile) }
+        let floor = { try spawnAndWait(hello, [], stderrPath: stderrFile) }
+        let bare = try alternating(reps: plan.cliRuns, carnet: { _ in try version() }, raw: { _ in try floor() })
+        addRatioRow(9, "CLI: carnet --version ÷ Hello (no db)", 0, bare, target: nil)
+        notes.append("CLI: processes started with posix_spawn, stdout to /dev/null (so carnet prints TSV), "
+            + "after one untimed warm-up run of each command.")
+    }
+
+    // MARK: - 7. Memory
+
+    /// Peak RSS of a fresh process that walks every page of the book through a
+    /// `ContactsViewModel` (pageSize 50, maxRows 200), and of one doing the same walk raw.
+    private func runMemory(book: String) throws {
+        try settle(book)
+        let me = selfExecutablePath()
+        let out = tempDirectory + "/child.out"
+        let err = tempDirectory + "/child.err"
+        func child(_ flag: String) throws -> PageWalkReport {
+            try spawnAndWait(me, [flag, book], stdoutPath: out, stderrPath: err)
+            let text = try String(contentsOfFile: out, encoding: .utf8)
+            guard let report = PageWalkReport(parsing: text) else { throw BenchError("\(flag): unreadable report \(text)") }
+            return report
+        }
+        progress("[\(formatCount(plan.largest))] memory: page walk in a child process")
+        let carnet = try child(PageWalkChild.carnetFlag)
+        let raw = try child(PageWalkChild.rawFlag)
+        guard carnet.rows == plan.largest, raw.rows == plan.largest else {
+            throw BenchError("memory walk saw \(carnet.rows) (Carnet) and \(raw.rows) (raw) rows")
+        }
+        let mib = Double(carnet.peakKiB) / 1024
+        rows.append((10, plan.largest, ReportRow(
+            workload: "peak RSS, page walk (child process)", n: formatCount(plan.largest),
+            carnet: formatMiB(carnet.peakKiB), raw: formatMiB(raw.peakKiB),
+            ratio: formatRatio(Double(carnet.peakKiB) / Double(raw.peakKiB)),
+            target: String(format: "< %.0f MiB", Target.peakMiB), verdict: Verdict.mark(mib < Target.peakMiB))))
+        notes.append("memory: the child walks \(carnet.pages) pages (ContactsViewModel, pageSize \(plan.pageSize), "
+            + "maxRows 200) in \(formatSeconds(carnet.seconds)); the raw child keeps the same 200-row window in "
+            + "\(formatSeconds(raw.seconds)). Peak RSS is VmHWM read by each child from /proc/self/status.")
+    }
+
+    // MARK: - Report helpers
+
+    private func addRatioRow(
+        _ section: Int, _ workload: String, _ n: Int, _ samples: (carnet: [Double], raw: [Double]), target: Double?
+    ) {
+        let (c, r) = (median(samples.carnet), median(samples.raw))
+        let ratio = c / r
+        rows.append((section, n, ReportRow(
+            workload: workload, n: n == 0 ? "—" : formatCount(n), carnet: formatSeconds(c), raw: formatSeconds(r),
+            ratio: formatRatio(ratio),
+            target: target.map { "≤ " + formatRatio($0) } ?? "",
+            verdict: target.map { Verdict.mark(ratio <= $0) } ?? "")))
+    }
+
+    /// First page and per-page walk: Carnet at the largest N against Carnet at 10k.
+    private func addScalingVerdicts() {
+        let (small, large) = (plan.smallest, plan.largest)
+        for (section, medians, label) in [(3, firstPage, "first page"), (5, perPage, "page walk per page")] {
+            guard let base = medians[small], let top = medians[large] else { continue }
+            let growth = top.0 / base.0
+            for index in rows.indices where rows[index].section == section {
+                if rows[index].n == large {
+                    rows[index].row.target = "\(formatCount(large)) ≤ \(formatRatio(Target.scaling)) of \(formatCount(small))"
+                    rows[index].row.verdict = "\(Verdict.mark(growth <= Target.scaling)) \(formatRatio(growth))"
+                } else if rows[index].n == small {
+                    rows[index].row.target = "(baseline)"
+                }
+            }
+            var note = "\(label), \(formatCount(large)) vs \(formatCount(small)): \(formatRatio(growth)) for Carnet, "
+                + "\(formatRatio(top.1 / base.1)) for raw"
+            for middle in plan.sizes.dropFirst().dropLast() {
+                if let m = medians[middle] {
+                    note += "; \(formatCount(large)) vs \(formatCount(middle)): \(formatRatio(top.0 / m.0)) for Carnet, "
+                        + "\(formatRatio(top.1 / m.1)) for raw"
+                }
+            }
+            notes.append(note + ".")
+        }
+    }
+
+    /// The edit and import targets assume both sides pay for `synchronous = FULL` (a WAL sync at
+    /// every commit). If Carnet syncs less than the raw side, its time is not for the same work:
+    /// the verdict says so instead of a ✓.
+    private func checkDurability(section: Int, n: Int, _ syncs: SyncTally, perRep commits: Int, what: String) {
+        let carnet = Double(syncs.carnetSyncs) / Double(syncs.carnetReps * commits)
+        let raw = Double(syncs.rawSyncs) / Double(syncs.rawReps * commits)
+        let summary = String(format: "%@ at %@: %.2f fsyncs per commit for Carnet, %.2f for raw", what, formatCount(n), carnet, raw)
+        guard carnet < raw * 0.9 else {
+            if n == plan.largest { notes.append(summary + " (same durability).") }
+            return
+        }
+        notes.append(summary + ": Carnet's commits are not synced (not synchronous=FULL), so its time is for "
+            + "less work than the raw side's and cannot pass.")
+        for index in rows.indices where rows[index].section == section && rows[index].n == n {
+            rows[index].row.verdict = rows[index].row.verdict == "✓" ? "✗ no fsync" : "✗ also no fsync"
+        }
+    }
+
+    // MARK: - Files
+
+    private func dbPath(_ name: String) -> String { "\(tempDirectory)/\(name).sqlite" }
+
+    private func removeDatabase(_ path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    }
+
+    /// Folds any WAL into the file and closes, so that copies and other processes start from one
+    /// self-contained file (closing the last connection removes the WAL).
+    private func settle(_ path: String) throws {
+        try RawConnection(path: path).checkpointTruncate()
+    }
+
+    private func rawCount(_ db: RawConnection, _ sql: String) throws -> Int {
+        let statement = try db.prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw BenchError("\(sql): \(db.lastError)") }
+        return Int(sqlite3_column_int64(statement, 0))
+    }
+}
+
+/// fsyncs (via ``SyncCounter``) during each side's timed repetitions.
+struct SyncTally {
+    var carnetSyncs = 0, carnetReps = 0, rawSyncs = 0, rawReps = 0
+
+    mutating func carnet(_ body: () throws -> Double) rethrows -> Double {
+        let before = SyncCounter.count
+        let seconds = try body()
+        carnetSyncs += SyncCounter.count - before
+        carnetReps += 1
+        return seconds
+    }
+
+    mutating func raw(_ body: () throws -> Double) rethrows -> Double {
+        let before = SyncCounter.count
+        let seconds = try body()
+        rawSyncs += SyncCounter.count - before
+        rawReps += 1
+        return seconds
+    }
+}
+
+/// Counts `withObservationTracking` onChange calls, with the time of the first and the last.
+/// onChange closures are `@Sendable`, hence the mutex.
+final class ChangeProbe: Sendable {
+    struct Seen { var count = 0; var first: UInt64 = 0; var last: UInt64 = 0 }
+    private let seen = Mutex(Seen())
+
+    func reset() { seen.withLock { $0 = Seen() } }
+
+    func fired() {
+        let now = nowNanos()
+        seen.withLock { s in
+            s.count += 1
+            if s.count == 1 { s.first = now }
+            s.last = now
+        }
+    }
+
+    func snapshot() -> Seen { seen.withLock { $0 } }
+}
