@@ -83,7 +83,20 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
 
     /// Every broken rule, field by field, in field order; empty when the draft can be saved.
     public func issues() -> [FieldIssue] {
+        normalized().issuesOfNormalized()
+    }
+
+    /// The normalized draft, or ``CarnetError/invalid(_:)`` listing every broken rule.
+    public func validated() throws(CarnetError) -> ContactDraft {
         let draft = normalized()
+        let issues = draft.issuesOfNormalized()
+        guard issues.isEmpty else { throw .invalid(issues) }
+        return draft
+    }
+
+    /// ``issues()`` of a draft that is already ``normalized()``: a bulk import normalizes once.
+    private func issuesOfNormalized() -> [FieldIssue] {
+        let draft = self
         var issues: [FieldIssue] = []
         if draft.name.isEmpty { issues.append(FieldIssue(.name, "is required and must not be blank")) }
         Rules.checkLine(draft.name, .name, max: Limits.nameLength, into: &issues)
@@ -107,13 +120,6 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
         return issues
     }
 
-    /// The normalized draft, or ``CarnetError/invalid(_:)`` listing every broken rule.
-    public func validated() throws(CarnetError) -> ContactDraft {
-        let issues = issues()
-        guard issues.isEmpty else { throw .invalid(issues) }
-        return normalized()
-    }
-
     /// The fields whose values differ between two drafts.
     public func differences(from other: ContactDraft) -> [Field] {
         var fields: [Field] = []
@@ -130,17 +136,54 @@ enum EmailRule {
     /// Deliberately simple: one `@`, something before it, a dotted domain after it, no spaces.
     /// Real deliverability is the mail server's business, not an address book's.
     static func isValid(_ email: String) -> Bool {
+        if email.utf8.allSatisfy({ $0 < 0x80 }) { return isValidASCII(email.utf8) }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !email.contains(where: \.isWhitespace) else { return false }
         let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
     }
+
+    /// The same rule over ASCII bytes, without splitting into substrings.
+    private static func isValidASCII(_ bytes: String.UTF8View) -> Bool {
+        var ats = 0
+        var local = 0  // bytes before the @
+        var labels = 0
+        var labelLength = 0
+        for byte in bytes {
+            switch byte {
+            case 0x09...0x0D, 0x20: return false  // ASCII white space, as Character.isWhitespace sees it
+            case UInt8(ascii: "@"):
+                ats += 1
+                guard ats == 1 else { return false }
+            case UInt8(ascii: ".") where ats == 1:
+                guard labelLength > 0 else { return false }
+                labels += 1
+                labelLength = 0
+            default:
+                if ats == 0 { local += 1 } else { labelLength += 1 }
+            }
+        }
+        if ats == 0 { return false }
+        // A "." before the @ counts toward the local part.
+        return local > 0 && labelLength > 0 && labels >= 1
+    }
 }
 
 enum PhoneRule {
-    static let allowed = Set("0123456789 +-().")
+    /// Digits, space and `+ - ( ) .`, at least one digit. Every allowed character is ASCII, so
+    /// any byte outside the set (including every byte of a non-ASCII character) is refused.
     static func isValid(_ phone: String) -> Bool {
-        phone.allSatisfy { allowed.contains($0) } && phone.contains(where: \.isNumber)
+        var digits = false
+        for byte in phone.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits = true
+            case UInt8(ascii: " "), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                UInt8(ascii: "."):
+                continue
+            default: return false
+            }
+        }
+        return digits
     }
 }
 

@@ -34,6 +34,14 @@ public enum Limits {
 
 enum Rules {
     static func checkLine(_ value: String, _ field: Field, max: Int, into issues: inout [FieldIssue]) {
+        // Printable ASCII (the common case, and all of a bulk import): one byte per scalar and
+        // no control characters, so the byte count answers both rules without decoding.
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            if value.utf8.count > max {
+                issues.append(FieldIssue(field, "must be at most \(max) characters (got \(value.utf8.count))"))
+            }
+            return
+        }
         if value.unicodeScalars.count > max {
             issues.append(FieldIssue(field, "must be at most \(max) characters (got \(value.unicodeScalars.count))"))
         }
@@ -44,6 +52,12 @@ enum Rules {
 
     /// Strips leading and trailing white space (any Unicode white space, line breaks included).
     static func trimmed(_ value: String) -> String {
+        // Both ends printable, non-space ASCII: nothing to strip, and no copy. (A UTF-8 byte
+        // below 0x80 is a whole scalar, so the first and last bytes are the end scalars.)
+        if let first = value.utf8.first, let last = value.utf8.last,
+           first > 0x20 && first < 0x7F, last > 0x20 && last < 0x7F {
+            return value
+        }
         let scalars = value.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
