@@ -26,9 +26,9 @@ extension StorageController {
         return contacts
     }
 
+    /// One contact by id. Every edit reads the stored row first, so the statement is cached.
     static func fetchContact(_ db: Database, id: Int64) throws -> Contact? {
-        try Row.fetchOne(db, sql: "SELECT \(contactColumns) FROM contacts WHERE id = ?", arguments: [id])
-            .map(decodeContact)
+        try fetchContacts(db, sql: "SELECT \(contactColumns) FROM contacts WHERE id = ?", arguments: [id], capacity: 1).first
     }
 
     // MARK: Writes
@@ -66,12 +66,11 @@ extension StorageController {
 
     static func insert(_ db: Database, _ draft: ContactDraft, uid: String, now: Date) throws -> Contact {
         let stamp = Timestamp.string(now)
-        try db.execute(
-            sql: """
-                INSERT INTO contacts (uid, name, position, email, phone, photo, created_at, updated_at, version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
-                """,
-            arguments: [uid, draft.name, draft.position, draft.email, draft.phone, draft.photo, stamp, stamp])
+        try db.cachedStatement(sql: """
+            INSERT INTO contacts (uid, name, position, email, phone, photo, created_at, updated_at, version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
+            """)
+            .execute(arguments: [uid, draft.name, draft.position, draft.email, draft.phone, draft.photo, stamp, stamp])
         return Contact(
             id: db.lastInsertedRowID, uid: uid, name: draft.name, position: draft.position, email: draft.email,
             phone: draft.phone, photo: draft.photo, createdAt: now, updatedAt: now, version: 1)
@@ -95,14 +94,13 @@ extension StorageController {
             }
             if current.draft == draft { return current }
             let now = Timestamp.now()
-            try db.execute(
-                sql: """
-                    UPDATE contacts SET name = ?, position = ?, email = ?, phone = ?, photo = ?,
-                                        updated_at = ?, version = ?
-                    WHERE id = ?
-                    """,
-                arguments: [draft.name, draft.position, draft.email, draft.phone, draft.photo,
-                            Timestamp.string(now), current.version + 1, current.id])
+            try db.cachedStatement(sql: """
+                UPDATE contacts SET name = ?, position = ?, email = ?, phone = ?, photo = ?,
+                                    updated_at = ?, version = ?
+                WHERE id = ?
+                """)
+                .execute(arguments: [draft.name, draft.position, draft.email, draft.phone, draft.photo,
+                                     Timestamp.string(now), current.version + 1, current.id])
             return Contact(
                 id: current.id, uid: current.uid, name: draft.name, position: draft.position, email: draft.email,
                 phone: draft.phone, photo: draft.photo, createdAt: current.createdAt, updatedAt: now,
@@ -113,7 +111,7 @@ extension StorageController {
     /// Deletes a contact; its favorite goes with it (ON DELETE CASCADE).
     public func deleteContact(id: Int64) throws(CarnetError) {
         try write { db in
-            try db.execute(sql: "DELETE FROM contacts WHERE id = ?", arguments: [id])
+            try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ?").execute(arguments: [id])
             if db.changesCount == 0 { throw CarnetError.notFound(.contact, id: id) }
         }
     }
@@ -131,8 +129,7 @@ extension StorageController {
     /// The contact with that vCard UID, if any.
     public func contact(uid: String) throws(CarnetError) -> Contact? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.contactColumns) FROM contacts WHERE uid = ?", arguments: [uid])
-                .map(Self.decodeContact)
+            try Self.fetchContacts(db, sql: "SELECT \(Self.contactColumns) FROM contacts WHERE uid = ?", arguments: [uid], capacity: 1).first
         }
     }
 
