@@ -86,6 +86,13 @@ extension StorageController {
     public func updateContact(_ base: Contact, with draft: ContactDraft, force: Bool = false) throws(CarnetError) -> Contact {
         let draft = try draft.validated()
         return try write { db in
+            let now = Timestamp.now()
+            // The usual case: nobody saved since `base` was read, so one conditional UPDATE both
+            // checks the version and saves, without reading the row first.
+            if !force && base.draft != draft, try Self.update(db, base, with: draft, at: now, expecting: base.version) {
+                return Self.saved(base, draft, at: now)
+            }
+            // Unchanged, stale, gone, or forced: look at what is stored now, under the write lock.
             guard let current = try Self.fetchContact(db, id: base.id) else {
                 throw CarnetError.notFound(.contact, id: base.id)
             }
@@ -93,19 +100,31 @@ extension StorageController {
                 throw CarnetError.conflict(ContactConflict(base: base, current: current, mine: draft))
             }
             if current.draft == draft { return current }
-            let now = Timestamp.now()
-            try db.cachedStatement(sql: """
-                UPDATE contacts SET name = ?, position = ?, email = ?, phone = ?, photo = ?,
-                                    updated_at = ?, version = ?
-                WHERE id = ?
-                """)
-                .execute(arguments: [draft.name, draft.position, draft.email, draft.phone, draft.photo,
-                                     Timestamp.string(now), current.version + 1, current.id])
-            return Contact(
-                id: current.id, uid: current.uid, name: draft.name, position: draft.position, email: draft.email,
-                phone: draft.phone, photo: draft.photo, createdAt: current.createdAt, updatedAt: now,
-                version: current.version + 1)
+            guard try Self.update(db, current, with: draft, at: now, expecting: current.version) else {
+                throw CarnetError.notFound(.contact, id: base.id)  // unreachable: the write lock is held
+            }
+            return Self.saved(current, draft, at: now)
         }
+    }
+
+    /// Writes `draft` over contact `contact.id` if its stored version is `version`, bumping the
+    /// version and setting `updated_at`. Returns whether a row was written.
+    private static func update(_ db: Database, _ contact: Contact, with draft: ContactDraft, at now: Date, expecting version: Int) throws -> Bool {
+        try db.cachedStatement(sql: """
+            UPDATE contacts SET name = ?, position = ?, email = ?, phone = ?, photo = ?,
+                                updated_at = ?, version = version + 1
+            WHERE id = ? AND version = ?
+            """)
+            .execute(arguments: [draft.name, draft.position, draft.email, draft.phone, draft.photo,
+                                 Timestamp.string(now), contact.id, version])
+        return db.changesCount == 1
+    }
+
+    /// `stored` as it is after ``update(_:_:with:at:expecting:)`` wrote `draft` over it.
+    private static func saved(_ stored: Contact, _ draft: ContactDraft, at now: Date) -> Contact {
+        Contact(
+            id: stored.id, uid: stored.uid, name: draft.name, position: draft.position, email: draft.email,
+            phone: draft.phone, photo: draft.photo, createdAt: stored.createdAt, updatedAt: now, version: stored.version + 1)
     }
 
     /// Deletes a contact; its favorite goes with it (ON DELETE CASCADE).

@@ -199,6 +199,32 @@ import Testing
         #expect(forced.version == 3 && forced.name == "Gary R. Edwards" && forced.email == "gary@example.com")
     }
 
+    @Test func updateReturnsWhatIsStoredAndHandlesEveryCase() throws {
+        let storage = try StorageController(path: dir.path("book.sqlite"))
+        let original = try storage.insertContact(ContactDraft(name: "Katherine Price", position: "Marketing, Golden Roads"))
+        var draft = original.draft
+        draft.email = "katherine@example.com"
+        // A save on a current base is one conditional UPDATE; what it returns is what a read sees.
+        let saved = try storage.updateContact(original, with: draft)
+        #expect(saved.version == 2 && saved.uid == original.uid && saved.createdAt == original.createdAt)
+        #expect(try storage.contact(id: original.id) == saved)
+        // Saving the stored fields again writes nothing.
+        #expect(try storage.updateContact(saved, with: draft) == saved)
+        #expect(try storage.contact(id: original.id).version == 2)
+        // Even an unchanged draft on a stale base is reported, not silently accepted.
+        guard case .conflict = carnetError({ try storage.updateContact(original, with: original.draft) }) else {
+            Issue.record("expected a conflict for a no-op save on a stale base")
+            return
+        }
+        // Forcing an unchanged draft over the stored one writes nothing either.
+        #expect(try storage.updateContact(original, with: draft, force: true) == saved)
+        try storage.deleteContact(id: original.id)
+        guard case .notFound = carnetError({ try storage.updateContact(saved, with: original.draft) }) else {
+            Issue.record("expected not found for an update of a deleted contact")
+            return
+        }
+    }
+
     @Test func invalidDraftsAreRefusedWithEveryFieldNamed() throws {
         let storage = try StorageController(path: dir.path("book.sqlite"))
         let before = try storage.contactCount()
