@@ -24,7 +24,10 @@ let package = Package(
         // the EmbedMigrations plugin, so a copied `carnet` binary needs no files beside it.
         .target(
             name: "CarnetStorage",
-            dependencies: ["CarnetModels", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "CarnetModels", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),  // one file-control call, see StorageOptions.Connections
+            ],
             plugins: ["EmbedMigrations"]),
 
         // The shared, observable app state of one process.

@@ -39,6 +39,13 @@ enum FileSetup {
         close(fd)
     }
 
+    /// Whether this process may write both the file and its directory (where SQLite makes the
+    /// -wal and -shm files).
+    static func canWrite(path: String) -> Bool {
+        let directory = (path as NSString).deletingLastPathComponent
+        return access(path, W_OK) == 0 && access(directory.isEmpty ? "." : directory, W_OK) == 0
+    }
+
     /// Reads the 100-byte SQLite header: refuses what is not SQLite, and a file whose
     /// `user_version` is newer than this build, without opening it with SQLite at all. A file in
     /// rollback-journal mode (not made by Carnet, which uses WAL) is inspected read-only, so

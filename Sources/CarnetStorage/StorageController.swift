@@ -1,6 +1,7 @@
 import CarnetModels
 import Foundation
 import GRDB
+import GRDBSQLite
 import Synchronization
 
 /// Owns one Carnet database file: opens or creates it, applies the schema in `migrations/`, and
@@ -51,12 +52,43 @@ public final class StorageController: Sendable {
         try FileSetup.prepare(path: path)
         try FileSetup.probe(path: path, supported: migrations.last?.version ?? 0)
         do {
-            let pool = try DatabasePool(path: path, configuration: Self.configuration(options))
-            // GRDB switches a pool's writer to synchronous = NORMAL after prepareDatabase runs
-            // (when it turns WAL on), so the durability choice is applied again, last, on the
-            // one connection that writes.
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(options.durability.pragmaValue)") }
-            writer = pool
+            switch options.connections {
+            case .pool:
+                let pool = try DatabasePool(path: path, configuration: Self.configuration(options))
+                // GRDB switches a pool's writer to synchronous = NORMAL after prepareDatabase runs
+                // (when it turns WAL on), so the durability choice is applied again, last, on the
+                // one connection that writes.
+                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(options.durability.pragmaValue)") }
+                writer = pool
+            case .single:
+                // GRDB's own WAL set-up would also write a dummy transaction whenever the log is
+                // empty or missing (which it is after every single-connection process), so the
+                // queue leaves the journal mode alone and the mode, persistent in the file, is
+                // set here once for a new file.
+                var config = Self.configuration(options)
+                config.journalMode = .default
+                config.prepareDatabase { db in
+                    // When the last connection closes, SQLite checkpoints the log into the file;
+                    // with a persistent WAL and a size limit of 0 it then empties the -wal file
+                    // instead of deleting it and the -shm file. The next process has nothing to
+                    // recover, and someone who may read the file but not write its directory
+                    // still finds the -wal and -shm files SQLite needs to read a WAL database.
+                    var persist: Int32 = 1
+                    _ = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+                    try db.execute(sql: "PRAGMA journal_size_limit = 0")
+                }
+                // Such a reader opens read-only, so a write fails with `.readOnly` at once.
+                config.readonly = !FileSetup.canWrite(path: path)
+                let queue = try DatabaseQueue(path: path, configuration: config)
+                try queue.writeWithoutTransaction { db in
+                    if try !config.readonly && String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                        guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                            throw CarnetError.cannotOpen(path: path, reason: "SQLite could not switch it to WAL mode")
+                        }
+                    }
+                }
+                writer = queue
+            }
         } catch {
             throw ErrorMapping.map(error, path: path)
         }
@@ -109,8 +141,10 @@ public final class StorageController: Sendable {
     }
 
     /// A passive checkpoint: copies committed pages from the -wal file into the main file as far
-    /// as no reader still needs them, without waiting for anyone. GRDB closes its writer before
-    /// its readers, so SQLite's own checkpoint-on-last-close does not run; this stands in for it.
+    /// as no reader still needs them, without waiting for anyone. GRDB closes a pool's writer
+    /// before its readers, so SQLite's own checkpoint-on-last-close does not run; this stands in
+    /// for it. A single connection needs none: when it is the file's last, SQLite checkpoints
+    /// and removes the log as it closes.
     private func checkpoint() {
         guard writer is DatabasePool, !isClosed.withLock({ $0 }) else { return }
         _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.passive) }

@@ -12,15 +12,30 @@ public struct StorageOptions: Sendable, Equatable {
         case normal
     }
 
+    /// How many SQLite connections the controller keeps open.
+    public enum Connections: String, Sendable, Equatable {
+        /// A writer and a pool of readers (GRDB's `DatabasePool`): reads from several threads
+        /// run at once, beside a write. For long-lived programs that embed Carnet.
+        case pool
+        /// One connection (GRDB's `DatabaseQueue`) that reads and writes in turn. Opens and
+        /// closes faster, and the last process to close folds the write-ahead log back into the
+        /// file and removes it: for one-shot processes such as the `carnet` command.
+        case single
+    }
+
     /// Default ``Durability/full``: an address book is small and people's data is not.
     public var durability: Durability
     /// How long a write waits for another process's write to finish before failing with
     /// ``CarnetModels/CarnetError/busy(path:)``. Default 10 seconds.
     public var busyTimeout: TimeInterval
+    /// Default ``Connections/pool``. Either way the file is in WAL mode, every write is one
+    /// `BEGIN IMMEDIATE` transaction and other processes see the same file.
+    public var connections: Connections
 
-    public init(durability: Durability = .full, busyTimeout: TimeInterval = 10) {
+    public init(durability: Durability = .full, busyTimeout: TimeInterval = 10, connections: Connections = .pool) {
         self.durability = durability
         self.busyTimeout = busyTimeout
+        self.connections = connections
     }
 }
 

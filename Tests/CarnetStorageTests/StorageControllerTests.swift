@@ -66,13 +66,50 @@ import Testing
         #expect(try storage.quotes().count == 1)
     }
 
-    @Test func theWriterCommitsWithTheChosenDurability() throws {
+    @Test(arguments: [StorageOptions.Connections.pool, .single])
+    func theWriterCommitsWithTheChosenDurability(connections: StorageOptions.Connections) throws {
         for (durability, level) in [(StorageOptions.Durability.full, 2), (.normal, 1)] {
-            let storage = try StorageController(path: dir.path("\(durability).sqlite"), options: StorageOptions(durability: durability))
+            let storage = try StorageController(
+                path: dir.path("\(durability)-\(connections).sqlite"),
+                options: StorageOptions(durability: durability, connections: connections))
             let writerLevel = try storage.writer.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
             #expect(writerLevel == level)
             #expect(try storage.info().synchronous == (level == 2 ? "FULL" : "NORMAL"))
+            #expect(try storage.info().journalMode == "wal")
         }
+    }
+
+    @Test func aSingleConnectionSharesTheFileWithAPoolAndLeavesItWhole() throws {
+        let path = dir.path("book.sqlite")
+        let single = StorageOptions(connections: .single)
+        // A new file made through one connection is in WAL mode, like one made by a pool.
+        let first = try StorageController(path: path, options: single)
+        let ada = try first.insertContact(ContactDraft(name: "Ada Lovelace"))
+        try first.close()
+        // The last connection to close folded the log into the file and emptied it (kept, so a
+        // reader without write access to the directory can still open the file): the file
+        // alone is whole.
+        let wal = try FileManager.default.attributesOfItem(atPath: path + "-wal")
+        #expect((wal[.size] as? NSNumber)?.intValue == 0)
+        let copy = dir.path("copy.sqlite")
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        #expect(try StorageController(path: copy, options: single).contact(id: ada.id) == ada)
+        // A pool and a single connection on one file see each other's commits.
+        let pool = try StorageController(path: path)
+        let other = try StorageController(path: path, options: single)
+        let grace = try other.insertContact(ContactDraft(name: "Grace Hopper"))
+        #expect(try pool.contact(id: grace.id) == grace)
+        var draft = grace.draft
+        draft.position = "Rear Admiral"
+        let saved = try pool.updateContact(grace, with: draft)
+        #expect(try other.contact(id: grace.id) == saved)
+        guard case .conflict = carnetError({ try other.updateContact(grace, with: grace.draft) }) else {
+            Issue.record("expected a conflict across connection kinds")
+            return
+        }
+        try other.close()
+        try pool.close()
+        #expect(try StorageController(path: path, options: single).integrityCheck() == ["ok"])
     }
 
     @Test func deletingAContactCascadesToItsFavorite() throws {
