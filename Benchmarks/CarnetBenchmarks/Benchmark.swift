@@ -597,18 +597,18 @@ struct SyncTally {
     var carnetSyncs = 0, carnetReps = 0, rawSyncs = 0, rawReps = 0
 
     mutating func carnet(_ body: () throws -> Double) rethrows -> Double {
-        let before = SyncCounter.count
-        let seconds = try body()
-        carnetSyncs += SyncCounter.count - before
-        carnetReps += 1
-        return seconds
+        try Self.counting(body, syncs: &carnetSyncs, reps: &carnetReps)
     }
 
     mutating func raw(_ body: () throws -> Double) rethrows -> Double {
+        try Self.counting(body, syncs: &rawSyncs, reps: &rawReps)
+    }
+
+    private static func counting(_ body: () throws -> Double, syncs: inout Int, reps: inout Int) rethrows -> Double {
         let before = SyncCounter.count
         let seconds = try body()
-        rawSyncs += SyncCounter.count - before
-        rawReps += 1
+        syncs += SyncCounter.count - before
+        reps += 1
         return seconds
     }
 }

@@ -72,7 +72,8 @@ struct ListCommand: StateCommand {
     @Flag(help: "Only favorites, in your order.") var favorites = false
     @Option(help: ArgumentHelp("Only contacts whose name, position, email or phone contains this (ignores case).", valueName: "text"))
     var search: String?
-    @Option(help: "At most this many contacts.") var limit: Int?
+    // `.unconditional`: `--limit -3` reaches the range check instead of reading as a missing value.
+    @Option(parsing: .unconditional, help: "At most this many contacts.") var limit: Int?
     @Flag(help: "Print a JSON array (see the README for the schema).") var json = false
 
     func validate() throws {
@@ -279,7 +280,7 @@ struct FavoriteCommand: StateCommand {
 
     @OptionGroup var database: DatabaseOption
     @OptionGroup var contact: ContactID
-    @Option(help: ArgumentHelp("Its place among the favorites, 1 for first.", valueName: "position"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Its place among the favorites, 1 for first.", valueName: "position"))
     var at: Int?
 
     func validate() throws {

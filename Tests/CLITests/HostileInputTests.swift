@@ -49,8 +49,10 @@ import Testing
 
     @Test func badNumbers() {
         expectRefused(["list", "--limit=-5"], 64, mentioning: "--limit")
+        expectRefused(["list", "--limit", "-5"], 64, mentioning: "--limit must be 1 or more (got -5)")
         expectRefused(["list", "--limit", "99999999999999999999999"], 64, mentioning: "limit")
         expectRefused(["favorite", "1", "--at=-1"], 64, mentioning: "--at")
+        expectRefused(["favorite", "1", "--at", "-1"], 64, mentioning: "--at must be 1 or more (got -1)")
         expectRefused(["favorite", "1", "--at", "1000000"], 65, mentioning: "between 1 and 1")
         expectRefused(["show", "99999999999999999999"], 64, mentioning: "id")
         expectRefused(["show", "-3"], 64, mentioning: "argument")
