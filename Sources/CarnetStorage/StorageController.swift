@@ -155,7 +155,19 @@ public final class StorageController: Sendable {
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`); any error rolls it back.
     func write<T>(_ body: @escaping (Database) throws -> T) throws(CarnetError) -> T {
         do {
-            return try writer.write(body)
+            // GRDB's `write` would parse BEGIN and COMMIT anew for every transaction; these two
+            // statements are prepared once per connection.
+            return try writer.writeWithoutTransaction { db in
+                try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+                do {
+                    let result = try body(db)
+                    try db.cachedStatement(sql: "COMMIT").execute()
+                    return result
+                } catch {
+                    if db.isInsideTransaction { try? db.rollback() }
+                    throw error
+                }
+            }
         } catch {
             throw ErrorMapping.map(error, path: path)
         }
