@@ -144,7 +144,7 @@ public final class StorageController: Sendable {
     /// as no reader still needs them, without waiting for anyone. GRDB closes a pool's writer
     /// before its readers, so SQLite's own checkpoint-on-last-close does not run; this stands in
     /// for it. A single connection needs none: when it is the file's last, SQLite checkpoints
-    /// and removes the log as it closes.
+    /// the log into the file and empties it as it closes.
     private func checkpoint() {
         guard writer is DatabasePool, !isClosed.withLock({ $0 }) else { return }
         _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
