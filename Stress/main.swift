@@ -137,12 +137,14 @@ func crash(_ options: Options) -> Int32 {
 
     var contacts: Int64 = 10
     var savedLines = 0, verified = 0, lost = 0, integrityFailures = 0, killedMidWrite = 0
-    var lastFavorite: [Int64: Bool] = [:]
+    // Every contact's favorite state as the file must hold it after the last round (none at start).
+    var favorite: [Int64: Bool] = [:]
     for round in 1...options.kills {
         // A burst of adds, edits, favorites and quote edits, killed at a random moment.
         var script = ""
         var expectedPhones: [String] = []
         var expectedTexts: [String] = []
+        var favoriteSteps: [(id: Int64, on: Bool)] = []
         for step in 0..<40 {
             let target = Int64.random(in: 1...contacts, using: &random)
             switch Int.random(in: 0..<4, using: &random) {
@@ -151,7 +153,10 @@ func crash(_ options: Options) -> Int32 {
                 let phone = "555 \(round) \(step)"
                 expectedPhones.append(phone)
                 script += "open \(target)\nedit\nphone \(phone)\nsave\ncontacts\n"
-            case 2: script += (Bool.random(using: &random) ? "fav" : "unfav") + " \(target)\n"
+            case 2:
+                let on = Bool.random(using: &random)
+                favoriteSteps.append((target, on))
+                script += (on ? "fav" : "unfav") + " \(target)\n"
             default:
                 let text = "Quote \(round)-\(step)"
                 expectedTexts.append(text)
@@ -169,7 +174,15 @@ func crash(_ options: Options) -> Int32 {
         // Parse what it said it saved, in order.
         var saved: [Saved] = []
         var phones = expectedPhones[...], texts = expectedTexts[...]
+        // Each favorite step answers with exactly one line: `saved favorite|unfavorite ID`, or
+        // `error: no favorite has id ID` for an unfav of a contact that was not one (a no-op).
+        // So the answered ones are the first steps of `favoriteSteps`, in order; the next one may
+        // have committed without answering (killed in flight); the later ones never ran.
+        var favoritesAnswered = 0
         for line in out.split(separator: "\n") {
+            if line.hasPrefix("saved favorite ") || line.hasPrefix("saved unfavorite ") || line.hasPrefix("error: no favorite has id ") {
+                favoritesAnswered += 1
+            }
             let words = line.split(separator: " ")
             guard words.first == "saved", words.count >= 3 else { continue }
             let id = Int64(words[2]) ?? -1
@@ -186,7 +199,8 @@ func crash(_ options: Options) -> Int32 {
             }
         }
         savedLines += saved.count
-        for case let .favorite(id, on) in saved { lastFavorite[id] = on }
+        let inFlight = favoritesAnswered < favoriteSteps.count ? favoriteSteps[favoritesAnswered] : nil
+        for step in favoriteSteps.prefix(favoritesAnswered) { favorite[step.id] = step.on }
 
         // The file: sound, and holding every printed save.
         do {
@@ -208,17 +222,24 @@ func crash(_ options: Options) -> Int32 {
                         let row = try Row.fetchOne(db, sql: "SELECT version, text FROM quotes WHERE id = ?", arguments: [id])
                         let stored: Int = row?["version"] ?? 0
                         ok = stored >= version && (stored != version || row?["text"] == text)
-                    case .favorite:
-                        ok = true  // checked below against the last printed state
+                    case let .favorite(id, _):
+                        // The state every answered step leads to, or the in-flight step's.
+                        let stored = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM favorites WHERE contact_id = ?", arguments: [id]) ?? false
+                        ok = stored == (favorite[id] ?? false) || (inFlight?.id == id && stored == inFlight?.on)
                     }
                     if ok { verified += 1 } else { lost += 1; print("kill \(round): lost \(entry)") }
                 }
-                for (id, on) in lastFavorite {
-                    let isFavorite = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM favorites WHERE contact_id = ?", arguments: [id]) ?? false
-                    let exists = try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM contacts WHERE id = ?", arguments: [id]) ?? false
-                    if exists && isFavorite != on {
-                        // A later, unprinted toggle may have committed just before the kill.
-                        lastFavorite[id] = isFavorite
+                // Every contact's state, printed this round or not: nothing else may have changed it.
+                let stored = Set(try Int64.fetchAll(db, sql: "SELECT contact_id FROM favorites"))
+                for id in Set(favorite.keys).union(stored) {
+                    let expected = favorite[id] ?? false
+                    if stored.contains(id) != expected {
+                        if let inFlight, inFlight.id == id, stored.contains(id) == inFlight.on {
+                            favorite[id] = inFlight.on  // the killed step committed before its answer
+                        } else {
+                            lost += 1
+                            print("kill \(round): favorite \(id) is \(stored.contains(id)), expected \(expected)")
+                        }
                     }
                 }
             }
