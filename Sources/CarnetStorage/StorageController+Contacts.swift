@@ -31,6 +31,11 @@ extension StorageController {
         try fetchContacts(db, sql: "SELECT \(contactColumns) FROM contacts WHERE id = ?", arguments: [id], capacity: 1).first
     }
 
+    /// One contact by vCard UID. An import looks up every record this way, so it is cached too.
+    static func fetchContact(_ db: Database, uid: String) throws -> Contact? {
+        try fetchContacts(db, sql: "SELECT \(contactColumns) FROM contacts WHERE uid = ?", arguments: [uid], capacity: 1).first
+    }
+
     // MARK: Writes
 
     /// Adds a contact. The draft is validated and normalized first; `uid` defaults to a new UUID.
@@ -147,9 +152,7 @@ extension StorageController {
 
     /// The contact with that vCard UID, if any.
     public func contact(uid: String) throws(CarnetError) -> Contact? {
-        try read { db in
-            try Self.fetchContacts(db, sql: "SELECT \(Self.contactColumns) FROM contacts WHERE uid = ?", arguments: [uid], capacity: 1).first
-        }
+        try read { db in try Self.fetchContact(db, uid: uid) }
     }
 
     /// Up to `limit` contacts in name order that come after `key` (from the start when nil),

@@ -73,8 +73,7 @@ extension StorageController {
     private static func importOne(_ db: Database, _ record: InterchangeRecord, options: ImportOptions, into report: inout ImportReport) throws {
         let draft = try record.draft.validated()
         let uid = record.uid ?? derivedUID(draft)
-        if let current = try Row.fetchOne(
-            db, sql: "SELECT \(contactColumns) FROM contacts WHERE uid = ?", arguments: [uid]).map(decodeContact) {
+        if let current = try fetchContact(db, uid: uid) {
             if current.draft == draft {
                 report.unchanged += 1
             } else {
@@ -84,12 +83,11 @@ extension StorageController {
                         "conflict: contact \(current.id) was changed after this record was written (\(fields) differ); export it again, or import with --force")
                 }
                 let now = record.updatedAt.map { Timestamp.date(milliseconds: Timestamp.milliseconds($0)) } ?? Timestamp.now()
-                try db.execute(
-                    sql: """
-                        UPDATE contacts SET name = ?, position = ?, email = ?, phone = ?, photo = ?, updated_at = ?, version = version + 1
-                        WHERE id = ?
-                        """,
-                    arguments: [draft.name, draft.position, draft.email, draft.phone, draft.photo, Timestamp.string(now), current.id])
+                try db.cachedStatement(sql: """
+                    UPDATE contacts SET name = ?, position = ?, email = ?, phone = ?, photo = ?, updated_at = ?, version = version + 1
+                    WHERE id = ?
+                    """)
+                    .execute(arguments: [draft.name, draft.position, draft.email, draft.phone, draft.photo, Timestamp.string(now), current.id])
                 report.updated += 1
             }
             if record.favorite == true { try addFavoriteIfMissing(db, current.id) }
@@ -99,13 +97,14 @@ extension StorageController {
         let created = record.createdAt ?? now
         let updated = record.updatedAt ?? now
         // Keep the id a Carnet export carried when it is free, so a restore looks the same.
-        let idIsFree = try record.id.map { try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts WHERE id = ?", arguments: [$0]) == 0 } ?? false
-        try db.execute(
-            sql: """
-                INSERT INTO contacts (id, uid, name, position, email, phone, photo, created_at, updated_at, version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
+        let idIsFree = try record.id.map {
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM contacts WHERE id = ?"), arguments: [$0]) == 0
+        } ?? false
+        try db.cachedStatement(sql: """
+            INSERT INTO contacts (id, uid, name, position, email, phone, photo, created_at, updated_at, version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+            .execute(arguments: [
                 idIsFree ? record.id : nil, uid, draft.name, draft.position,
                 draft.email, draft.phone, draft.photo, Timestamp.string(created), Timestamp.string(updated),
                 max(1, record.version ?? 1),
@@ -115,13 +114,12 @@ extension StorageController {
     }
 
     private static func addFavoriteIfMissing(_ db: Database, _ id: Int64) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO favorites (contact_id, position, created_at)
-                SELECT ?, coalesce(max(position), 0) + 1, ? FROM favorites
-                WHERE NOT EXISTS (SELECT 1 FROM favorites WHERE contact_id = ?)
-                """,
-            arguments: [id, Timestamp.string(Timestamp.now()), id])
+        try db.cachedStatement(sql: """
+            INSERT INTO favorites (contact_id, position, created_at)
+            SELECT ?, coalesce(max(position), 0) + 1, ? FROM favorites
+            WHERE NOT EXISTS (SELECT 1 FROM favorites WHERE contact_id = ?)
+            """)
+            .execute(arguments: [id, Timestamp.string(Timestamp.now()), id])
     }
 
     /// Calls `body` with every contact in name order (or only the favorites, in their order),
