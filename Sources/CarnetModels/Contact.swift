@@ -103,7 +103,7 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
         Rules.checkLine(draft.position, .position, max: Limits.positionLength, into: &issues)
         Rules.checkLine(draft.email, .email, max: Limits.emailLength, into: &issues)
         if !draft.email.isEmpty && !EmailRule.isValid(draft.email) {
-            issues.append(FieldIssue(.email, "must look like name@example.com"))
+            issues.append(FieldIssue(.email, "must look like name@example.com (no spaces or invisible characters)"))
         }
         Rules.checkLine(draft.phone, .phone, max: Limits.phoneLength, into: &issues)
         if !draft.phone.isEmpty && !PhoneRule.isValid(draft.phone) {
@@ -133,33 +133,37 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
 }
 
 enum EmailRule {
-    /// Deliberately simple: one `@`, something before it, a dotted domain after it, no spaces.
-    /// Real deliverability is the mail server's business, not an address book's.
+    /// Deliberately simple: one `@`, something before it, a dotted domain of non-empty labels
+    /// after it, no white space and no invisible formatting characters (zero-width spaces,
+    /// direction marks: they make one address look like another). Real deliverability is the
+    /// mail server's business, not an address book's. Judged scalar by scalar, as the schema's
+    /// CHECK (GLOB) judges it, so the two always agree.
     static func isValid(_ email: String) -> Bool {
-        if email.utf8.allSatisfy({ $0 < 0x80 }) { return isValidASCII(email.utf8) }
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !email.contains(where: \.isWhitespace) else { return false }
-        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+        if email.utf8.allSatisfy({ $0 < 0x80 }) { return isValid(email.utf8.lazy.map { UInt32($0) }) }
+        return isValid(email.unicodeScalars.lazy.map(\.value))
     }
 
-    /// The same rule over ASCII bytes, without splitting into substrings.
-    private static func isValidASCII(_ bytes: String.UTF8View) -> Bool {
+    private static func isValid(_ values: some Sequence<UInt32>) -> Bool {
         var ats = 0
-        var local = 0  // bytes before the @
+        var local = 0  // characters before the @
         var labels = 0
         var labelLength = 0
-        for byte in bytes {
-            switch byte {
-            case 0x09...0x0D, 0x20: return false  // ASCII white space, as Character.isWhitespace sees it
-            case UInt8(ascii: "@"):
+        for value in values {
+            switch value {
+            case 0x40:  // @
                 ats += 1
                 guard ats == 1 else { return false }
-            case UInt8(ascii: ".") where ats == 1:
+            case 0x2E where ats == 1:  // . in the domain
                 guard labelLength > 0 else { return false }
                 labels += 1
                 labelLength = 0
             default:
+                if value < 0x80 {
+                    if value == 0x20 || (value >= 0x09 && value <= 0x0D) { return false }  // ASCII white space
+                } else {
+                    guard let scalar = Unicode.Scalar(value) else { return false }
+                    if scalar.properties.isWhitespace || scalar.properties.generalCategory == .format { return false }
+                }
                 if ats == 0 { local += 1 } else { labelLength += 1 }
             }
         }

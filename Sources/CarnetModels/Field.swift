@@ -2,6 +2,8 @@
 public enum Field: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     case name, position, email, phone, photo
     case text, author
+    /// A contact's vCard UID (set by imports, not edited by hand).
+    case uid
 
     public var description: String { rawValue }
 }
@@ -32,6 +34,57 @@ public enum Limits {
     public static let authorLength = 200
 }
 
+/// The characters Carnet's text rules single out, in one place: validation refuses them, the
+/// schema's CHECK constraints (migrations/0002) refuse the same set, and screens escape them.
+public enum TextRules {
+    /// Control characters (Cc), line and paragraph separators, the bidirectional embedding,
+    /// override and isolate controls that can reorder what a terminal shows (U+202A–U+202E,
+    /// U+2066–U+2069), and a byte-order mark inside a value. None belongs in a one-line field.
+    public static func isForbiddenInLine(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x20 || (v >= 0x7F && v <= 0x9F) || v == 0x2028 || v == 0x2029
+            || isInvisibleControl(scalar)
+    }
+
+    /// Bidirectional embedding, override and isolate controls, and U+FEFF (byte-order mark /
+    /// zero-width no-break space): invisible, and able to make a name read as another.
+    public static func isInvisibleControl(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return (v >= 0x202A && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069) || v == 0xFEFF
+    }
+
+    /// What trimming strips from both ends of a value: Unicode white space, and the zero-width
+    /// characters that show nothing (U+200B–U+200D, U+2060, U+FEFF), so a leading byte-order
+    /// mark goes and a value made only of invisible characters counts as blank.
+    public static func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return scalar.properties.isWhitespace || (v >= 0x200B && v <= 0x200D) || v == 0x2060 || v == 0xFEFF
+    }
+
+    /// Whether a terminal should be shown `scalar` escaped rather than raw: everything a
+    /// one-line field may not hold (escape sequences, bells, line breaks, direction overrides).
+    public static func needsEscapeForDisplay(_ scalar: Unicode.Scalar) -> Bool {
+        isForbiddenInLine(scalar)
+    }
+
+    /// `text` with every character a terminal should not receive raw written as `\u{1B}`, so
+    /// what a file holds can never move the cursor, ring the bell or reverse a line. Text
+    /// without such characters comes back as it is.
+    public static func escapedForDisplay(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        guard text.unicodeScalars.contains(where: needsEscapeForDisplay) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if needsEscapeForDisplay(scalar) {
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+}
+
 enum Rules {
     static func checkLine(_ value: String, _ field: Field, max: Int, into issues: inout [FieldIssue]) {
         // Printable ASCII (the common case, and all of a bulk import): one byte per scalar and
@@ -45,12 +98,27 @@ enum Rules {
         if value.unicodeScalars.count > max {
             issues.append(FieldIssue(field, "must be at most \(max) characters (got \(value.unicodeScalars.count))"))
         }
-        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            issues.append(FieldIssue(field, "must not contain control characters such as NUL, tabs or line breaks"))
+        checkCharacters(value, field, allowingNewlines: false, into: &issues)
+    }
+
+    /// The character rules of a one-line field (or, with `allowingNewlines`, of a quote's text).
+    static func checkCharacters(_ value: String, _ field: Field, allowingNewlines: Bool, into issues: inout [FieldIssue]) {
+        let scalars = value.unicodeScalars
+        if scalars.contains(where: { s in
+            let v = s.value
+            return (v < 0x20 && !(allowingNewlines && v == 0x0A)) || (v >= 0x7F && v <= 0x9F) || v == 0x2028 || v == 0x2029
+        }) {
+            issues.append(FieldIssue(field, allowingNewlines
+                ? "must not contain control characters such as NUL (line breaks are fine)"
+                : "must not contain control characters such as NUL, tabs or line breaks"))
+        }
+        if scalars.contains(where: TextRules.isInvisibleControl) {
+            issues.append(FieldIssue(field, "must not contain invisible direction or byte-order characters (U+202A–U+202E, U+2066–U+2069, U+FEFF)"))
         }
     }
 
-    /// Strips leading and trailing white space (any Unicode white space, line breaks included).
+    /// Strips leading and trailing white space (any Unicode white space, line breaks included)
+    /// and zero-width characters (see ``TextRules/isTrimmed(_:)``).
     static func trimmed(_ value: String) -> String {
         // Both ends printable, non-space ASCII: nothing to strip, and no copy. (A UTF-8 byte
         // below 0x80 is a whole scalar, so the first and last bytes are the end scalars.)
@@ -59,9 +127,48 @@ enum Rules {
             return value
         }
         let scalars = value.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        guard let first = scalars.firstIndex(where: { !TextRules.isTrimmed($0) }),
+              let last = scalars.lastIndex(where: { !TextRules.isTrimmed($0) })
         else { return "" }
         return String(scalars[first...last])
+    }
+}
+
+/// What a contact's UID may be: 1 to 255 characters, none of them forbidden in a line. UIDs come
+/// from other programs' files, so this is all Carnet asks of them.
+public enum UIDRule {
+    public static let maxLength = 255
+
+    public static func issues(_ uid: String) -> [FieldIssue] {
+        var issues: [FieldIssue] = []
+        if uid.isEmpty { issues.append(FieldIssue(.uid, "must not be empty")) }
+        Rules.checkLine(uid, .uid, max: maxLength, into: &issues)
+        return issues
+    }
+}
+
+/// How a value that breaks the rules is brought back within them when Carnet must keep the row
+/// (an older file upgraded to stricter rules): characters the rules forbid become spaces, the
+/// ends are trimmed, and the value is cut to its limit. The caller keeps the original.
+public enum ValueRepair {
+    /// A one-line field's value within the rules (possibly empty).
+    public static func line(_ value: String, max: Int) -> String {
+        clean(value, max: max) { TextRules.isForbiddenInLine($0) }
+    }
+
+    /// A quote's text within the rules (line feeds kept; possibly empty).
+    public static func quoteText(_ value: String) -> String {
+        let text = QuoteDraft(text: value).normalized().text
+        return clean(text, max: Limits.quoteTextLength) { $0 != "\n" && TextRules.isForbiddenInLine($0) }
+    }
+
+    private static func clean(_ value: String, max: Int, forbidden: (Unicode.Scalar) -> Bool) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars { scalars.append(forbidden(scalar) ? " " : scalar) }
+        var text = Rules.trimmed(String(scalars))
+        if text.unicodeScalars.count > max {
+            text = Rules.trimmed(String(String.UnicodeScalarView(text.unicodeScalars.prefix(max))))
+        }
+        return text
     }
 }

@@ -33,8 +33,14 @@ public struct QuoteDraft: Sendable, Codable, Equatable, Hashable {
         self.author = author
     }
 
+    /// The draft as it would be saved: trimmed, and Unicode line and paragraph separators
+    /// (U+2028, U+2029) written as the plain line breaks a quote may hold.
     public func normalized() -> QuoteDraft {
-        QuoteDraft(text: Rules.trimmed(text), author: Rules.trimmed(author))
+        var text = Rules.trimmed(text)
+        if text.unicodeScalars.contains(where: { $0.value == 0x2028 || $0.value == 0x2029 }) {
+            text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value == 0x2028 || $0.value == 0x2029 ? "\n" : $0 }))
+        }
+        return QuoteDraft(text: text, author: Rules.trimmed(author))
     }
 
     public func issues() -> [FieldIssue] {
@@ -45,9 +51,7 @@ public struct QuoteDraft: Sendable, Codable, Equatable, Hashable {
             issues.append(FieldIssue(.text, "must be at most \(Limits.quoteTextLength) characters (got \(draft.text.unicodeScalars.count))"))
         }
         // A quote may span lines; other control characters (NUL, escapes) have no place in it.
-        if draft.text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" }) {
-            issues.append(FieldIssue(.text, "must not contain control characters such as NUL (line breaks are fine)"))
-        }
+        Rules.checkCharacters(draft.text, .text, allowingNewlines: true, into: &issues)
         Rules.checkLine(draft.author, .author, max: Limits.authorLength, into: &issues)
         return issues
     }

@@ -96,7 +96,7 @@ import Testing
         let invalid = box.path("invalid.csv")
         _ = FileManager.default.createFile(atPath: invalid, contents: Data("name,email\nFine,fine@example.com\nBad,not-an-email\n".utf8))
         let csv = box.carnet(["import", invalid])
-        #expect(csv.stderr == "carnet: \(invalid):3: invalid email: must look like name@example.com; nothing was imported\n")
+        #expect(csv.stderr == "carnet: \(invalid):3: invalid email: must look like name@example.com (no spaces or invisible characters); nothing was imported\n")
         let nul = box.path("nul.csv")
         _ = FileManager.default.createFile(atPath: nul, contents: Data("name\nA\u{0}B\n".utf8))
         #expect(box.carnet(["import", nul]).status == 65)

@@ -10,6 +10,7 @@ import Testing
     static let alphabet: [String] = [
         "a", "Z", "0", "7", "@", ".", " ", "\t", "\n", "\r\n", "\u{0}", "\u{7F}", "+", "-", "(", ")", "_",
         "é", "e\u{301}", "\u{A0}", "\u{85}", "\u{2028}", "\u{3000}", "漢", "🙂", "\u{9F}",
+        "\u{200B}", "\u{200D}", "\u{202E}", "\u{FEFF}", "\u{AD}",
     ]
 
     /// A xorshift generator: the same strings on every run and every machine.
@@ -38,15 +39,21 @@ import Testing
 
     static func oracleTrimmed(_ value: String) -> String {
         let scalars = value.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        let invisible: Set<UInt32> = [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF]
+        let kept = { (s: Unicode.Scalar) in !s.properties.isWhitespace && !invisible.contains(s.value) }
+        guard let first = scalars.firstIndex(where: kept), let last = scalars.lastIndex(where: kept)
         else { return "" }
         return String(scalars[first...last])
     }
 
+    /// Scalar by scalar (as the schema's GLOB sees it): one `@`, no white space, no invisible
+    /// format characters, a dotted domain of non-empty labels.
     static func oracleEmail(_ email: String) -> Bool {
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !email.contains(where: \.isWhitespace) else { return false }
+        let scalars = email.unicodeScalars
+        let parts = scalars.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty,
+              !scalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .format })
+        else { return false }
         let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
     }
@@ -61,8 +68,12 @@ import Testing
         if value.unicodeScalars.count > max {
             issues.append(FieldIssue(.name, "must be at most \(max) characters (got \(value.unicodeScalars.count))"))
         }
-        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+        let lineBreakOrControl: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
+        if value.unicodeScalars.contains(where: { lineBreakOrControl.contains($0.properties.generalCategory) }) {
             issues.append(FieldIssue(.name, "must not contain control characters such as NUL, tabs or line breaks"))
+        }
+        if value.unicodeScalars.contains(where: { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) || $0.value == 0xFEFF }) {
+            issues.append(FieldIssue(.name, "must not contain invisible direction or byte-order characters (U+202A–U+202E, U+2066–U+2069, U+FEFF)"))
         }
         return issues
     }

@@ -138,7 +138,7 @@ import Testing
         add.draft.email = "nope"
         #expect(!add.canSave)
         #expect(add.messages(for: .name) == ["is required and must not be blank"])
-        #expect(add.messages(for: .email) == ["must look like name@example.com"])
+        #expect(add.messages(for: .email) == ["must look like name@example.com (no spaces or invisible characters)"])
         var called = false
         add.onSave = { _ in called = true }
         #expect(throws: CarnetError.self) { try add.save() }
