@@ -190,29 +190,41 @@ public final class StorageController: Sendable {
         let pending = try read { db in try Self.pendingMigrations(db, migrations, path: path) }
         guard !pending.isEmpty else { return }
         do {
-            try writer.write { db in
-                // Another process may have migrated meanwhile: decide again under the write lock.
-                try db.execute(sql: Self.migrationsTableSQL)
-                for migration in try Self.pendingMigrations(db, migrations, path: path) {
-                    do {
-                        try db.execute(sql: migration.sql)
-                        try db.execute(
-                            sql: "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                            arguments: [migration.version, migration.name, Timestamp.string(Timestamp.now())])
-                        try db.execute(sql: "PRAGMA user_version = \(migration.version)")
-                        if try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil {
-                            throw CarnetError.migrationFailed(path: path, migration: migration.name, detail: "it left a foreign key broken")
-                        }
-                    } catch let error as CarnetError {
-                        throw error
-                    } catch {
-                        throw CarnetError.migrationFailed(
-                            path: path, migration: migration.name, detail: ErrorMapping.describe(error))
+            try writer.writeWithoutTransaction { db in
+                // A migration may rebuild a table others refer to (SQLite's documented way to
+                // change a table): foreign keys are off while it runs, which SQLite allows only
+                // outside a transaction, and checked before it commits.
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                try db.inTransaction(.immediate) {
+                    // Another process may have migrated meanwhile: decide again under the write lock.
+                    try db.execute(sql: Self.migrationsTableSQL)
+                    for migration in try Self.pendingMigrations(db, migrations, path: path) {
+                        try Self.apply(migration, db, path: path)
                     }
+                    return .commit
                 }
             }
         } catch {
             throw ErrorMapping.map(error, path: path)
+        }
+    }
+
+    private static func apply(_ migration: Migration, _ db: Database, path: String) throws {
+        do {
+            try SchemaRepairs.before(migration.version)?(db)
+            try db.execute(sql: migration.sql)
+            try db.execute(
+                sql: "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                arguments: [migration.version, migration.name, Timestamp.string(Timestamp.now())])
+            try db.execute(sql: "PRAGMA user_version = \(migration.version)")
+            if try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil {
+                throw CarnetError.migrationFailed(path: path, migration: migration.name, detail: "it left a foreign key broken")
+            }
+        } catch let error as CarnetError {
+            throw error
+        } catch {
+            throw CarnetError.migrationFailed(path: path, migration: migration.name, detail: ErrorMapping.describe(error))
         }
     }
 
