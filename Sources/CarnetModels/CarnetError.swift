@@ -8,6 +8,9 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// No record of that kind has that id.
     case notFound(Record, id: Int64)
+    /// The record an edit or delete started from was deleted since it was read; nothing was
+    /// written. (Ids are never reused, so the change cannot land on another record.)
+    case deleted(Record, id: Int64)
     /// One or more fields break a rule; nothing was written.
     case invalid([FieldIssue])
     /// Someone else saved the contact after the edit started; nothing was written.
@@ -43,6 +46,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .notFound(record, id):
             return "no \(record.rawValue) has id \(id)"
+        case let .deleted(record, id):
+            return "\(record.rawValue) \(id) was deleted since it was read (by another carnet or program); nothing was written"
         case let .invalid(issues):
             return "invalid " + issues.map(\.description).joined(separator: "; ")
         case let .conflict(conflict):

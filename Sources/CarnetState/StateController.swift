@@ -112,10 +112,17 @@ public final class StateController {
     }
 
     /// Saves `draft` over `base`. If someone else saved the contact since `base` was read, throws
-    /// ``CarnetModels/CarnetError/conflict(_:)`` with both versions, unless `force`.
+    /// ``CarnetModels/CarnetError/conflict(_:)`` with both versions, unless `force`; if it was
+    /// deleted, ``CarnetModels/CarnetError/deleted(_:id:)`` (and every screen stops showing it).
     @discardableResult
     public func updateContact(_ base: Contact, with draft: ContactDraft, force: Bool = false) throws(CarnetError) -> Contact {
-        let contact = try storage.updateContact(base, with: draft, force: force)
+        let contact: Contact
+        do {
+            contact = try storage.updateContact(base, with: draft, force: force)
+        } catch .deleted(.contact, let id) {
+            try forgetDeleted(id)
+            throw .deleted(.contact, id: id)
+        }
         didSave(contact)
         if favoriteIDs.contains(contact.id) {
             favorites = favorites.map { $0.contact.id == contact.id ? Favorite(contact: contact, position: $0.position) : $0 }
@@ -123,9 +130,25 @@ public final class StateController {
         return contact
     }
 
-    /// Deletes a contact (and its favorite).
+    /// Deletes the contact with that id (and its favorite), whatever it holds now.
     public func deleteContact(id: Int64) throws(CarnetError) {
         try storage.deleteContact(id: id)
+        didDelete(id)
+    }
+
+    /// Deletes `contact`, as a screen showed it: if it was deleted meanwhile, throws
+    /// ``CarnetModels/CarnetError/deleted(_:id:)`` and deletes nothing else.
+    public func deleteContact(_ contact: Contact) throws(CarnetError) {
+        do {
+            try storage.deleteContact(contact)
+        } catch .deleted(.contact, let id) {
+            try forgetDeleted(id)
+            throw .deleted(.contact, id: id)
+        }
+        didDelete(contact.id)
+    }
+
+    private func didDelete(_ id: Int64) {
         adjustContactCount(by: -1)
         savedContacts[id] = .some(nil)
         if favoriteIDs.contains(id) {
@@ -133,6 +156,14 @@ public final class StateController {
                 .map { Favorite(contact: $1.contact, position: $0 + 1) }
         }
         for list in liveLists() { list.remove(id: id) }
+    }
+
+    /// Someone else deleted `id`: re-read what they changed, so no screen keeps showing it.
+    private func forgetDeleted(_ id: Int64) throws(CarnetError) {
+        savedContacts[id] = .some(nil)
+        lastChangeToken = try storage.externalChangeToken()
+        try reloadEverything()
+        savedContacts[id] = .some(nil)
     }
 
     private func adjustContactCount(by delta: Int) {

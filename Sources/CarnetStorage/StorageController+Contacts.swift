@@ -85,8 +85,11 @@ extension StorageController {
     ///
     /// If the stored contact's version is no longer `base.version`, someone else saved it
     /// meanwhile: this throws ``CarnetModels/CarnetError/conflict(_:)`` with both versions and
-    /// writes nothing, unless `force` is true (overwrite: last writer wins, knowingly).
-    /// Saving a draft equal to the stored fields writes nothing and returns the stored contact.
+    /// writes nothing, unless `force` is true (overwrite: last writer wins, knowingly). If it was
+    /// deleted, this throws ``CarnetModels/CarnetError/deleted(_:id:)``, even with `force`: the
+    /// `UPDATE` names the row by id *and* uid, and ids are never reused, so an edit can only ever
+    /// land on the contact it was read from. Saving a draft equal to the stored fields writes
+    /// nothing and returns the stored contact.
     @discardableResult
     public func updateContact(_ base: Contact, with draft: ContactDraft, force: Bool = false) throws(CarnetError) -> Contact {
         let draft = try draft.validated()
@@ -98,30 +101,30 @@ extension StorageController {
                 return Self.saved(base, draft, at: now)
             }
             // Unchanged, stale, gone, or forced: look at what is stored now, under the write lock.
-            guard let current = try Self.fetchContact(db, id: base.id) else {
-                throw CarnetError.notFound(.contact, id: base.id)
+            guard let current = try Self.fetchContact(db, id: base.id), current.uid == base.uid else {
+                throw CarnetError.deleted(.contact, id: base.id)
             }
             if !force && current.version != base.version {
                 throw CarnetError.conflict(ContactConflict(base: base, current: current, mine: draft))
             }
             if current.draft == draft { return current }
             guard try Self.update(db, current, with: draft, at: now, expecting: current.version) else {
-                throw CarnetError.notFound(.contact, id: base.id)  // unreachable: the write lock is held
+                throw CarnetError.deleted(.contact, id: base.id)  // unreachable: the write lock is held
             }
             return Self.saved(current, draft, at: now)
         }
     }
 
-    /// Writes `draft` over contact `contact.id` if its stored version is `version`, bumping the
-    /// version and setting `updated_at`. Returns whether a row was written.
+    /// Writes `draft` over `contact` (found by id and uid) if its stored version is `version`,
+    /// bumping the version and setting `updated_at`. Returns whether a row was written.
     private static func update(_ db: Database, _ contact: Contact, with draft: ContactDraft, at now: Date, expecting version: Int) throws -> Bool {
         try db.cachedStatement(sql: """
             UPDATE contacts SET name = ?, position = ?, email = ?, phone = ?, photo = ?,
                                 updated_at = ?, version = version + 1
-            WHERE id = ? AND version = ?
+            WHERE id = ? AND uid = ? AND version = ?
             """)
             .execute(arguments: [draft.name, draft.position, draft.email, draft.phone, draft.photo,
-                                 Timestamp.string(now), contact.id, version])
+                                 Timestamp.string(now), contact.id, contact.uid, version])
         return db.changesCount == 1
     }
 
@@ -132,11 +135,21 @@ extension StorageController {
             phone: draft.phone, photo: draft.photo, createdAt: stored.createdAt, updatedAt: now, version: stored.version + 1)
     }
 
-    /// Deletes a contact; its favorite goes with it (ON DELETE CASCADE).
+    /// Deletes the contact with that id; its favorite goes with it (ON DELETE CASCADE).
     public func deleteContact(id: Int64) throws(CarnetError) {
         try write { db in
             try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ?").execute(arguments: [id])
             if db.changesCount == 0 { throw CarnetError.notFound(.contact, id: id) }
+        }
+    }
+
+    /// Deletes `contact`, the one a screen showed: the `DELETE` names it by id and uid, so if it
+    /// was deleted meanwhile this throws ``CarnetModels/CarnetError/deleted(_:id:)`` and deletes
+    /// nothing else. Its favorite goes with it (ON DELETE CASCADE).
+    public func deleteContact(_ contact: Contact) throws(CarnetError) {
+        try write { db in
+            try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ? AND uid = ?").execute(arguments: [contact.id, contact.uid])
+            if db.changesCount == 0 { throw CarnetError.deleted(.contact, id: contact.id) }
         }
     }
 

@@ -24,6 +24,8 @@ extension StorageController {
                 var report = ImportReport()
                 report.dryRun = options.dryRun
                 var seen = 0
+                // Ids this file issued before the import: none of them is free to give again.
+                let issuedBefore = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'contacts'") ?? 0
                 while true {
                     let record: InterchangeRecord?
                     do {
@@ -35,7 +37,7 @@ extension StorageController {
                     seen += 1
                     if seen % 10_000 == 0 { progress?(seen) }
                     do {
-                        try Self.importOne(db, record, options: options, into: &report)
+                        try Self.importOne(db, record, options: options, issuedBefore: issuedBefore, into: &report)
                     } catch let error as CarnetError {
                         let reason: String
                         switch error {
@@ -70,9 +72,13 @@ extension StorageController {
         return "derived-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    private static func importOne(_ db: Database, _ record: InterchangeRecord, options: ImportOptions, into report: inout ImportReport) throws {
+    private static func importOne(
+        _ db: Database, _ record: InterchangeRecord, options: ImportOptions, issuedBefore: Int64, into report: inout ImportReport
+    ) throws {
         let draft = try record.draft.validated()
         let uid = record.uid ?? derivedUID(draft)
+        let uidIssues = UIDRule.issues(uid)
+        if !uidIssues.isEmpty { throw CarnetError.invalid(uidIssues) }
         if let current = try fetchContact(db, uid: uid) {
             if current.draft == draft {
                 report.unchanged += 1
@@ -96,9 +102,12 @@ extension StorageController {
         let now = Timestamp.now()
         let created = record.createdAt ?? now
         let updated = record.updatedAt ?? now
-        // Keep the id a Carnet export carried when it is free, so a restore looks the same.
-        let idIsFree = try record.id.map {
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM contacts WHERE id = ?"), arguments: [$0]) == 0
+        // Keep the id a Carnet export carried when this file never issued it (so a restore into
+        // a new file looks the same); an id issued before, even to a contact since deleted, is
+        // never given to another contact.
+        let idIsFree = try record.id.map { id in
+            try id > issuedBefore
+                && Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM contacts WHERE id = ?"), arguments: [id]) == 0
         } ?? false
         try db.cachedStatement(sql: """
             INSERT INTO contacts (id, uid, name, position, email, phone, photo, created_at, updated_at, version)

@@ -55,19 +55,27 @@ extension StorageController {
     }
 
     /// Saves `draft` over the quote read as `base`; a stale `base` is a
-    /// ``CarnetModels/CarnetError/quoteConflict(_:)`` unless `force`.
+    /// ``CarnetModels/CarnetError/quoteConflict(_:)`` unless `force`, and a deleted one is
+    /// ``CarnetModels/CarnetError/deleted(_:id:)`` (quote ids are never reused).
     @discardableResult
     public func updateQuote(_ base: Quote, with draft: QuoteDraft, force: Bool = false) throws(CarnetError) -> Quote {
         let draft = try draft.validated()
         return try write { db in
-            guard let current = try Self.fetchQuote(db, id: base.id) else { throw CarnetError.notFound(.quote, id: base.id) }
+            let stamp = Timestamp.string(Timestamp.now())
+            let update = try db.cachedStatement(sql: """
+                UPDATE quotes SET text = ?, author = ?, updated_at = ?, version = version + 1 WHERE id = ? AND version = ?
+                """)
+            // The usual case: one conditional UPDATE checks the version and saves.
+            if !force && base.draft != draft {
+                try update.execute(arguments: [draft.text, draft.author, stamp, base.id, base.version])
+                if db.changesCount == 1 { return try Self.fetchQuote(db, id: base.id)! }
+            }
+            guard let current = try Self.fetchQuote(db, id: base.id) else { throw CarnetError.deleted(.quote, id: base.id) }
             if !force && current.version != base.version {
                 throw CarnetError.quoteConflict(QuoteConflict(base: base, current: current, mine: draft))
             }
             if current.draft == draft { return current }
-            try db.execute(
-                sql: "UPDATE quotes SET text = ?, author = ?, updated_at = ?, version = version + 1 WHERE id = ?",
-                arguments: [draft.text, draft.author, Timestamp.string(Timestamp.now()), base.id])
+            try update.execute(arguments: [draft.text, draft.author, stamp, base.id, current.version])
             return try Self.fetchQuote(db, id: base.id)!
         }
     }

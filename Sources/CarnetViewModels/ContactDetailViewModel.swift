@@ -63,8 +63,15 @@ public final class ContactDetailViewModel {
         if isFavorite { try state.unfavorite(shown.id) } else { try state.favorite(shown.id) }
     }
 
+    /// Deletes the contact this screen shows. If it was deleted meanwhile, throws
+    /// ``CarnetModels/CarnetError/deleted(_:id:)``: never another contact.
     public func delete() throws(CarnetError) {
-        try state.deleteContact(id: shown.id)
+        do {
+            try state.deleteContact(shown)
+        } catch .deleted(let record, let id) {
+            isDeleted = true
+            throw .deleted(record, id: id)
+        }
         isDeleted = true
         delegate?.contactDetail(didDelete: shown.id)
     }

@@ -21,7 +21,7 @@ extension ExitCode {
 
     init(for error: CarnetError) {
         switch error {
-        case .notFound: self = .notFound
+        case .notFound, .deleted: self = .notFound
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .quoteConflict: self = .conflict
         case .diskFull: self = .diskFull
@@ -38,7 +38,7 @@ let exitCodeHelp = """
       1   cancelled, or another error
       64  usage: a wrong flag, argument or number
       65  invalid data: a value breaks a rule; nothing was written
-      66  not found: no record has that id
+      66  not found: no record has that id, or it was deleted since it was read
       67  conflict: someone else saved the record meanwhile; nothing was written
       69  database unusable: not a Carnet database, damaged, newer, read-only or locked
       74  disk full: nothing was written

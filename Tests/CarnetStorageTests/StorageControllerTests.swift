@@ -256,8 +256,8 @@ import Testing
         // Forcing an unchanged draft over the stored one writes nothing either.
         #expect(try storage.updateContact(original, with: draft, force: true) == saved)
         try storage.deleteContact(id: original.id)
-        guard case .notFound = carnetError({ try storage.updateContact(saved, with: original.draft) }) else {
-            Issue.record("expected not found for an update of a deleted contact")
+        guard case .deleted(.contact, original.id) = carnetError({ try storage.updateContact(saved, with: original.draft) }) else {
+            Issue.record("expected 'was deleted' for an update of a deleted contact")
             return
         }
     }
