@@ -34,7 +34,7 @@ CREATE TABLE contacts_v2 (
                             AND email NOT GLOB '*.' AND email NOT GLOB '*@*..*'
                             AND email NOT GLOB '*[' || ' ' || char(0xA0, 0x1680, 0x2000) || '-' || char(0x200A, 0x202F, 0x205F, 0x3000, 0xAD, 0x600) || '-' || char(0x605, 0x61C, 0x6DD, 0x70F, 0x890, 0x891, 0x8E2, 0x180E, 0x200B) || '-' || char(0x200F, 0x202A) || '-' || char(0x202E, 0x2060) || '-' || char(0x2064, 0x2066) || '-' || char(0x206F, 0xFEFF, 0xFFF9) || '-' || char(0xFFFB, 0x110BD, 0x110CD, 0x13430) || '-' || char(0x1343F, 0x1BCA0) || '-' || char(0x1BCA3, 0x1D173) || '-' || char(0x1D17A, 0xE0001, 0xE0020) || '-' || char(0xE007F) || ']*'))),
     phone      TEXT    NOT NULL DEFAULT ''
-                       CHECK (typeof(phone) = 'text' AND length(phone) <= 40 AND phone = trim(phone, ' ')
+                       CHECK (typeof(phone) = 'text' AND length(phone) <= 40 AND phone = trim(phone, ' ') AND instr(CAST(phone AS BLOB), x'00') = 0
                        AND (phone = '' OR (phone GLOB '*[0-9]*' AND phone NOT GLOB '*[^0-9 +().-]*'))),
     photo      BLOB    CHECK (photo IS NULL OR (typeof(photo) = 'blob' AND length(photo) BETWEEN 1 AND 1048576
                        AND (substr(photo, 1, 3) = x'FFD8FF' OR substr(photo, 1, 8) = x'89504E470D0A1A0A'

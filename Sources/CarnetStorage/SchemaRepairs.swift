@@ -18,12 +18,20 @@ enum SchemaRepairs {
 
     private static func repairForStrictRules(_ db: Database) throws {
         let log = RepairLog(db: db, stamp: Timestamp.string(Timestamp.now()))
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM contacts") {
+        let contactText = ["uid", "name", "position", "email", "phone", "created_at", "updated_at"]
+        for row in try Row.fetchAll(db, sql: bytesQuery("contacts", text: contactText, other: ["id", "photo", "version"])) {
             try log.repairContact(row)
         }
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM quotes") {
+        for row in try Row.fetchAll(db, sql: bytesQuery("quotes", text: ["text", "author", "created_at", "updated_at"], other: ["id", "version"])) {
             try log.repairQuote(row)
         }
+    }
+
+    /// Reads text columns as their bytes and type: GRDB would read a text value only up to its
+    /// first NUL, and a value that hides bytes after a NUL is one this repair must see.
+    private static func bytesQuery(_ table: String, text: [String], other: [String]) -> String {
+        let columns = other + text.flatMap { ["CAST(\($0) AS BLOB) AS \($0)", "typeof(\($0)) AS \($0)_type"] }
+        return "SELECT \(columns.joined(separator: ", ")) FROM \(table)"
     }
 }
 
@@ -130,9 +138,16 @@ private final class RowFixes {
 
     init(_ row: Row) { self.row = row }
 
-    /// Records `value` for `column` if it differs from what the row holds.
+    /// Records `value` for `column` if it differs from what the row holds (a text column is
+    /// compared byte for byte, and must be stored as text).
     func fix(_ column: String, _ value: (any DatabaseValueConvertible)?, _ rule: String) {
         let repaired = value?.databaseValue ?? .null
-        if repaired != row[column] as DatabaseValue { changes.append(Change(column: column, value: repaired, rule: rule)) }
+        let same: Bool
+        if case let .string(text) = repaired.storage {
+            same = row["\(column)_type"] == "text" && row[column] == Data(text.utf8)
+        } else {
+            same = repaired == row[column] as DatabaseValue
+        }
+        if !same { changes.append(Change(column: column, value: repaired, rule: rule)) }
     }
 }
