@@ -16,10 +16,13 @@ public struct DatabaseInfo: Sendable, Equatable, Codable {
     public let fileBytes: Int64
     public let journalMode: String
     public let synchronous: String
+    /// How many values an upgrade had to bring within stricter rules; their originals are kept
+    /// in the `repaired_values` table.
+    public let repairedValues: Int
 
     public init(
         path: String, schemaVersion: Int, supportedSchemaVersion: Int, migrations: [String], contacts: Int,
-        favorites: Int, quotes: Int, fileBytes: Int64, journalMode: String, synchronous: String
+        favorites: Int, quotes: Int, fileBytes: Int64, journalMode: String, synchronous: String, repairedValues: Int = 0
     ) {
         self.path = path
         self.schemaVersion = schemaVersion
@@ -31,5 +34,6 @@ public struct DatabaseInfo: Sendable, Equatable, Codable {
         self.fileBytes = fileBytes
         self.journalMode = journalMode
         self.synchronous = synchronous
+        self.repairedValues = repairedValues
     }
 }

@@ -2,110 +2,167 @@ import CarnetModels
 import Foundation
 import GRDB
 
-/// Swift steps that run inside a migration's transaction, just before its SQL file.
+/// Values a file holds that break Carnet's rules, found row by row: the schema-3 upgrade repairs
+/// them (keeping every original), and `carnet db check` reports them.
 ///
 /// Schema 3 made the CHECK constraints as strict as the validation. A file from before it may hold
 /// values that break the stricter rules: written by hand with sqlite3, or by an older Carnet whose
 /// rules let through what they no longer do (a direction override or line separator in a name, a
 /// leading byte-order mark). Refusing to open such a file would lock its owner out of their
 /// address book, so each such value is brought within the rules (see ``CarnetModels/ValueRepair``)
-/// and its original is kept, byte for byte, in `repaired_values` (schema 2).
+/// and its original is kept, byte for byte, in `repaired_values` (schema 2). After schema 3 only
+/// a hand edit that switches the CHECKs off (`PRAGMA ignore_check_constraints`) can store such a
+/// value, and `db check` names it.
 enum SchemaRepairs {
+    /// The Swift step that runs inside migration `version`'s transaction, before its SQL.
     static func before(_ version: Int) -> ((Database) throws -> Void)? {
         if version == 3 { return repairForStrictRules }
         return nil
     }
 
-    private static func repairForStrictRules(_ db: Database) throws {
-        let log = RepairLog(db: db, stamp: Timestamp.string(Timestamp.now()))
-        let contactText = ["uid", "name", "position", "email", "phone", "created_at", "updated_at"]
+    /// One value that breaks a rule, and what it would be repaired to.
+    struct Violation {
+        let table: String
+        let rowID: Int64
+        let column: String
+        let repaired: DatabaseValue
+        let rule: String
+
+        var description: String { "\(table) row \(rowID), \(column): \(rule)" }
+    }
+
+    /// Every value in `contacts` and `quotes` that breaks a rule.
+    static func violations(_ db: Database) throws -> [Violation] {
+        let stamp = Timestamp.string(Timestamp.now())
+        var found: [Violation] = []
         for row in try Row.fetchAll(db, sql: bytesQuery("contacts", text: contactText, other: ["id", "photo", "version"])) {
-            try log.repairContact(row)
+            var audit = RowAudit(row, table: "contacts", stamp: stamp)
+            found += audit.contact()
         }
-        for row in try Row.fetchAll(db, sql: bytesQuery("quotes", text: ["text", "author", "created_at", "updated_at"], other: ["id", "version"])) {
-            try log.repairQuote(row)
+        for row in try Row.fetchAll(db, sql: bytesQuery("quotes", text: quoteText, other: ["id", "version"])) {
+            var audit = RowAudit(row, table: "quotes", stamp: stamp)
+            found += audit.quote()
+        }
+        return found
+    }
+
+    private static let contactText = ["uid", "name", "position", "email", "phone", "created_at", "updated_at"]
+    private static let quoteText = ["text", "author", "created_at", "updated_at"]
+
+    private static func repairForStrictRules(_ db: Database) throws {
+        let stamp = Timestamp.string(Timestamp.now())
+        for violation in try violations(db) {
+            // The original is copied by SQL, so it is kept exactly as stored, whatever its type.
+            try db.execute(
+                sql: """
+                    INSERT INTO repaired_values (table_name, row_id, column_name, original, rule, repaired_at)
+                    SELECT ?, id, ?, \(violation.column), ?, ? FROM \(violation.table) WHERE id = ?
+                    """,
+                arguments: [violation.table, violation.column, violation.rule, stamp, violation.rowID])
+            // The old table's weaker CHECKs accept every repaired value.
+            try db.execute(
+                sql: "UPDATE \(violation.table) SET \(violation.column) = ? WHERE id = ?",
+                arguments: [violation.repaired, violation.rowID])
         }
     }
 
     /// Reads text columns as their bytes and type: GRDB would read a text value only up to its
-    /// first NUL, and a value that hides bytes after a NUL is one this repair must see.
+    /// first NUL, and a value that hides bytes after a NUL is one this audit must see.
     private static func bytesQuery(_ table: String, text: [String], other: [String]) -> String {
         let columns = other + text.flatMap { ["CAST(\($0) AS BLOB) AS \($0)", "typeof(\($0)) AS \($0)_type"] }
-        return "SELECT \(columns.joined(separator: ", ")) FROM \(table)"
+        return "SELECT \(columns.joined(separator: ", ")) FROM \(table) ORDER BY id"
     }
 }
 
-/// Repairs one row at a time and records every value it changes.
-private struct RepairLog {
-    let db: Database
+/// The rules applied to one row as stored.
+private struct RowAudit {
+    let row: Row
+    let table: String
+    let id: Int64
     let stamp: String
+    private var found: [SchemaRepairs.Violation] = []
 
-    func repairContact(_ row: Row) throws {
-        let id: Int64 = row["id"]
-        let fixes = RowFixes(row)
-        let fix = fixes.fix
-        var name = ValueRepair.line(Self.text(row["name"]), max: Limits.nameLength)
+    init(_ row: Row, table: String, stamp: String) {
+        self.row = row
+        self.table = table
+        self.stamp = stamp
+        id = row["id"]
+    }
+
+    mutating func contact() -> [SchemaRepairs.Violation] {
+        let raw = ContactDraft(
+            name: text("name"), position: text("position"), email: text("email"), phone: text("phone"), photo: blob("photo"))
+        let broken = Dictionary(grouping: raw.issues(), by: \.field)
+        let normal = raw.normalized()
+        var name = ValueRepair.line(raw.name, max: Limits.nameLength)
         if name.isEmpty { name = "Unnamed contact \(id)" }
-        fix("name", name, "name: the rules of schema 3 (no control, line-separator or direction characters; trimmed; 1 to \(Limits.nameLength) characters)")
-        fix("position", ValueRepair.line(Self.text(row["position"]), max: Limits.positionLength),
-            "position: the rules of schema 3 (no control, line-separator or direction characters; trimmed; at most \(Limits.positionLength) characters)")
-        let draft = ContactDraft(name: "x", email: Self.text(row["email"]), phone: Self.text(row["phone"]), photo: Self.blob(row["photo"]))
-        let normalized = draft.normalized()
-        let broken = Set(normalized.issues().map(\.field))
-        fix("email", broken.contains(.email) ? "" : normalized.email, "email: must look like name@example.com (no spaces or invisible characters)")
-        fix("phone", broken.contains(.phone) ? "" : normalized.phone, "phone: digits, spaces and + - ( ) . with a digit")
-        fix("photo", broken.contains(.photo) ? nil : normalized.photo, "photo: a JPEG, PNG, GIF or WebP image of at most \(Limits.photoBytes) bytes")
-        let uid = Self.text(row["uid"])
-        fix("uid", UIDRule.issues(uid).isEmpty ? uid : UUID().uuidString.lowercased(), "uid: 1 to 255 characters, none of them control characters")
-        fixTimestamps(fixes)
-        fixVersion(fixes)
-        try record("contacts", id, fixes.changes)
+        check("name", name, broken[.name], normal.name)
+        check("position", ValueRepair.line(raw.position, max: Limits.positionLength), broken[.position], normal.position)
+        check("email", broken[.email] == nil ? normal.email : "", broken[.email], normal.email)
+        check("phone", broken[.phone] == nil ? normal.phone : "", broken[.phone], normal.phone)
+        let photo = broken[.photo] == nil ? normal.photo : nil
+        if photo?.databaseValue ?? .null != row["photo"] as DatabaseValue {
+            report("photo", photo?.databaseValue ?? .null, broken[.photo].map(Self.describe) ?? "an empty photo is stored as none (NULL)")
+        }
+        let uid = text("uid")
+        let uidIssues = UIDRule.issues(uid)
+        check("uid", uidIssues.isEmpty ? uid : UUID().uuidString.lowercased(), uidIssues.isEmpty ? nil : uidIssues, uid)
+        timestampsAndVersion()
+        return found
     }
 
-    func repairQuote(_ row: Row) throws {
-        let id: Int64 = row["id"]
-        let fixes = RowFixes(row)
-        let fix = fixes.fix
-        var text = ValueRepair.quoteText(Self.text(row["text"]))
-        if text.isEmpty { text = "(quote \(id) had no text)" }
-        fix("text", text, "text: the rules of schema 3 (no control characters but line feeds; trimmed; 1 to \(Limits.quoteTextLength) characters)")
-        fix("author", ValueRepair.line(Self.text(row["author"]), max: Limits.authorLength),
-            "author: the rules of schema 3 (no control, line-separator or direction characters; trimmed; at most \(Limits.authorLength) characters)")
-        fixTimestamps(fixes)
-        fixVersion(fixes)
-        try record("quotes", id, fixes.changes)
+    mutating func quote() -> [SchemaRepairs.Violation] {
+        let raw = QuoteDraft(text: text("text"), author: text("author"))
+        let broken = Dictionary(grouping: raw.issues(), by: \.field)
+        let normal = raw.normalized()
+        var quote = ValueRepair.quoteText(raw.text)
+        if quote.isEmpty { quote = "(quote \(id) had no text)" }
+        check("text", quote, broken[.text], normal.text)
+        check("author", ValueRepair.line(raw.author, max: Limits.authorLength), broken[.author], normal.author)
+        timestampsAndVersion()
+        return found
     }
 
-    private func fixTimestamps(_ fixes: RowFixes) {
+    private mutating func timestampsAndVersion() {
         for column in ["created_at", "updated_at"] {
-            let parsed = Timestamp.date(Self.text(fixes.row[column])).map(Timestamp.string)
-            fixes.fix(column, parsed ?? stamp, "\(column): a time as Carnet writes it, YYYY-MM-DDTHH:MM:SS.SSSZ")
+            let value = text(column)
+            let parsed = Timestamp.date(value).map(Timestamp.string)
+            if parsed != value || !isText(column) {
+                report(column, (parsed ?? stamp).databaseValue, "is not a time as Carnet writes it (YYYY-MM-DDTHH:MM:SS.SSSZ)")
+            }
+        }
+        let stored = row["version"] as DatabaseValue
+        guard case let .int64(version) = stored.storage, version >= 1 else {
+            report("version", Int64(1).databaseValue, "is not a whole number of 1 or more")
+            return
         }
     }
 
-    private func fixVersion(_ fixes: RowFixes) {
-        let value = fixes.row["version"] as DatabaseValue
-        var version: Int64 = 1
-        if case let .int64(number) = value.storage, number >= 1 { version = number }
-        fixes.fix("version", version, "version: a whole number, 1 or more")
-    }
-
-    /// Writes the repaired values over the row (the old table's weaker CHECKs accept them) and
-    /// the originals into `repaired_values`.
-    private func record(_ table: String, _ id: Int64, _ fixes: [RowFixes.Change]) throws {
-        guard !fixes.isEmpty else { return }
-        for fix in fixes {
-            try db.execute(
-                sql: "INSERT INTO repaired_values (table_name, row_id, column_name, original, rule, repaired_at) SELECT ?, id, ?, \(fix.column), ?, ? FROM \(table) WHERE id = ?",
-                arguments: [table, fix.column, fix.rule, stamp, id])
+    /// Reports `column` when its stored value breaks a rule: `issues`, or not stored as the text
+    /// `normal` it normalizes to (white space or invisible characters at an end, not text).
+    private mutating func check(_ column: String, _ repaired: String, _ issues: [FieldIssue]?, _ normal: String) {
+        if let issues {
+            report(column, repaired.databaseValue, Self.describe(issues))
+        } else if !isText(column) {
+            report(column, repaired.databaseValue, "is stored as \(row["\(column)_type"] as String? ?? "?"), not as text")
+        } else if Data(normal.utf8) != row[column] as Data? ?? Data() {
+            report(column, normal.databaseValue, "has white space or invisible characters at an end, or is not valid UTF-8")
         }
-        let assignments = fixes.map { "\($0.column) = ?" }.joined(separator: ", ")
-        try db.execute(sql: "UPDATE \(table) SET \(assignments) WHERE id = ?",
-                       arguments: StatementArguments(fixes.map(\.value) + [id.databaseValue]))
     }
 
-    /// A stored value as text, whatever its type: the repair starts from what a person would read.
-    static func text(_ value: DatabaseValue) -> String {
+    private mutating func report(_ column: String, _ repaired: DatabaseValue, _ rule: String) {
+        found.append(SchemaRepairs.Violation(table: table, rowID: id, column: column, repaired: repaired, rule: rule))
+    }
+
+    private static func describe(_ issues: [FieldIssue]) -> String {
+        issues.map(\.message).joined(separator: "; ")
+    }
+
+    private func isText(_ column: String) -> Bool { row["\(column)_type"] == "text" }
+
+    /// A stored value as text, whatever its type: the rules judge what a person would read.
+    private func text(_ column: String) -> String {
+        let value = row[column] as DatabaseValue
         switch value.storage {
         case .null: return ""
         case let .int64(number): return String(number)
@@ -115,39 +172,13 @@ private struct RepairLog {
         }
     }
 
-    static func blob(_ value: DatabaseValue) -> Data? {
-        switch value.storage {
+    private func blob(_ column: String) -> Data? {
+        switch (row[column] as DatabaseValue).storage {
         case .null: return nil
         case let .blob(data): return data
         case let .string(text): return Data(text.utf8)
-        default: return Data(text(value).utf8)
+        case let .int64(number): return Data(String(number).utf8)
+        case let .double(number): return Data(String(number).utf8)
         }
-    }
-}
-
-/// The values of one row that a repair changes.
-private final class RowFixes {
-    struct Change {
-        let column: String
-        let value: DatabaseValue
-        let rule: String
-    }
-
-    let row: Row
-    private(set) var changes: [Change] = []
-
-    init(_ row: Row) { self.row = row }
-
-    /// Records `value` for `column` if it differs from what the row holds (a text column is
-    /// compared byte for byte, and must be stored as text).
-    func fix(_ column: String, _ value: (any DatabaseValueConvertible)?, _ rule: String) {
-        let repaired = value?.databaseValue ?? .null
-        let same: Bool
-        if case let .string(text) = repaired.storage {
-            same = row["\(column)_type"] == "text" && row[column] == Data(text.utf8)
-        } else {
-            same = repaired == row[column] as DatabaseValue
-        }
-        if !same { changes.append(Change(column: column, value: repaired, rule: rule)) }
     }
 }

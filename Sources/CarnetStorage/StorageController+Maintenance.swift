@@ -32,18 +32,54 @@ extension StorageController {
         }
     }
 
-    /// `PRAGMA integrity_check` and `PRAGMA foreign_key_check`: `["ok"]` when the file is sound,
-    /// otherwise one line per problem.
+    /// Everything `carnet db check` looks at: SQLite's `integrity_check` and `foreign_key_check`;
+    /// every table, index and constraint of the schema, against a new file made by the same
+    /// migrations (a dropped index, or a table whose CHECKs were edited away, is named); that
+    /// `user_version` is the last migration applied; and every contact and quote against the
+    /// rules (what only `PRAGMA ignore_check_constraints` can have let in). Returns `["ok"]`
+    /// when all is well, otherwise one line per problem.
     public func integrityCheck() throws(CarnetError) -> [String] {
-        try read { db in
-            var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            let orphans = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
-            if !orphans.isEmpty {
-                if problems == ["ok"] { problems = [] }
-                problems += orphans.map { "foreign key broken in \($0[0] as String? ?? "?") row \($0[1] as Int64? ?? 0)" }
+        let expected = try StorageController(inMemoryWith: options, migrations: migrations)
+            .read { db in try Self.schemaEntries(db) }
+        return try read { db in
+            var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+            problems += try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { row in
+                "foreign key broken in \(row["table"] as String? ?? "?") row \(row["rowid"] as Int64? ?? 0)"
             }
-            return problems
+            let found = try Self.schemaEntries(db)
+            for (name, entry) in expected.sorted(by: { $0.key < $1.key }) {
+                guard let actual = found[name] else {
+                    problems.append("\(entry.type) \(name) is missing; recreate it with: \(entry.sql)")
+                    continue
+                }
+                if actual != entry {
+                    problems.append("\(entry.type) \(name) is not defined as this schema defines it (its columns or constraints were changed)")
+                }
+            }
+            let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            let applied = try Int.fetchOne(db, sql: "SELECT max(version) FROM schema_migrations") ?? 0
+            if userVersion != applied {
+                problems.append("user_version is \(userVersion) but the migrations applied reach \(applied); set it back with: PRAGMA user_version = \(applied)")
+            }
+            let violations = try SchemaRepairs.violations(db)
+            problems += violations.prefix(100).map { "\($0.description) (the rule the schema's CHECK enforces was switched off)" }
+            if violations.count > 100 { problems.append("… and \(violations.count - 100) more values that break a rule") }
+            return problems.isEmpty ? ["ok"] : problems
         }
+    }
+
+    /// The file's tables, indexes, views and triggers by name (SQLite's own excepted).
+    private static func schemaEntries(_ db: Database) throws -> [String: SchemaEntry] {
+        var entries: [String: SchemaEntry] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'") {
+            entries[row["name"]] = SchemaEntry(type: row["type"], sql: row["sql"])
+        }
+        return entries
+    }
+
+    private struct SchemaEntry: Equatable {
+        let type: String
+        let sql: String
     }
 
     /// Copies the database, while others may keep using it, into a new file at `destination`
@@ -86,7 +122,9 @@ extension StorageController {
                 quotes: try Int.fetchOne(db, sql: "SELECT count(*) FROM quotes") ?? 0,
                 fileBytes: fileBytes,
                 journalMode: try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?",
-                synchronous: ["OFF", "NORMAL", "FULL", "EXTRA"][min(3, max(0, synchronousLevel))])
+                synchronous: ["OFF", "NORMAL", "FULL", "EXTRA"][min(3, max(0, synchronousLevel))],
+                repairedValues: try db.tableExists("repaired_values")
+                    ? Int.fetchOne(db, sql: "SELECT count(*) FROM repaired_values") ?? 0 : 0)
         }
     }
 }

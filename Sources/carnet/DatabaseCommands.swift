@@ -51,12 +51,21 @@ struct DatabaseInfoCommand: StateCommand {
             size:         \(info.fileBytes) bytes
             journal:      \(info.journalMode), synchronous \(info.synchronous)
             """)
+        if info.repairedValues > 0 {
+            print("repaired:     \(info.repairedValues) values an upgrade brought within the rules; originals in the repaired_values table")
+        }
     }
 }
 
 struct DatabaseCheck: StateCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check", abstract: "Run SQLite's integrity and foreign key checks (exit 69 on a problem).")
+        commandName: "check",
+        abstract: "Check the file: SQLite's integrity, the schema, and every value against the rules (exit 69 on a problem).",
+        discussion: """
+            Prints ok, or one line per problem: damaged pages, broken foreign keys, a missing \
+            index or a table whose constraints were changed, a wrong user_version, and each value \
+            (table, row, field, rule) that breaks a rule Carnet enforces.
+            """)
 
     @OptionGroup var database: DatabaseOption
 
@@ -65,7 +74,7 @@ struct DatabaseCheck: StateCommand {
         if problems == ["ok"] {
             print("ok")
         } else {
-            for problem in problems { print(problem) }
+            for problem in problems { print(problem.shown) }
             throw CLIError(message: "\(state.databasePath) failed its integrity check", code: .databaseUnusable)
         }
     }
