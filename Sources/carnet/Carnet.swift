@@ -78,8 +78,8 @@ struct HomeScreen {
         } else {
             out += terminal.bold("Favorites") + "\n"
             for row in favorites {
-                let position = row.contact.position.isEmpty ? "" : " — \(row.contact.position)"
-                out += "  \(row.favoritePosition ?? 0). \(row.contact.name)\(position)  [\(row.id)]\n"
+                let position = row.contact.position.isEmpty ? "" : " — \(row.contact.position.shown)"
+                out += "  \(row.favoritePosition ?? 0). \(row.contact.name.shown)\(position)  [\(row.id)]\n"
             }
         }
         let count = state.contactCount

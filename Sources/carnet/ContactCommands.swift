@@ -259,7 +259,7 @@ struct DeleteCommand: StateCommand {
             guard terminal.stdinIsTerminal else {
                 throw CLIError.usage("not deleting contact \(contact.id) without --yes (standard input is not a terminal)")
             }
-            guard terminal.confirm("Delete contact \(contact.id), \(detail.contact.name)?") else {
+            guard terminal.confirm("Delete contact \(contact.id), \(detail.contact.name.shown)?") else {
                 throw CLIError.cancelled("cancelled; contact \(contact.id) kept")
             }
         }

@@ -45,9 +45,9 @@ final class InteractiveSession {
             do {
                 try handle(input)
             } catch let error as CarnetError {
-                print("error: \(error)")
+                print("error: \(error.description.shown)")
             } catch let error as CLIError {
-                print("error: \(error.message)")
+                print("error: \(error.message.shown)")
             }
             // A "saved" line leaves the process as soon as its commit is done.
             fflush(nil)
@@ -104,7 +104,9 @@ final class InteractiveSession {
             case "add": try app.addQuote(); try render()
             case "list", "l":
                 try quote.onAppear()
-                for q in quote.quotes { print("\(q.isCurrent ? "*" : " ") \(q.id)  \(q.text)\(q.author.isEmpty ? "" : " — \(q.author)")") }
+                for q in quote.quotes {
+                    print("\(q.isCurrent ? "*" : " ") \(q.id)  \(q.text.replacingOccurrences(of: "\n", with: " ").shown)\(q.author.isEmpty ? "" : " — \(q.author.shown)")")
+                }
             case "use": try quote.use(try number(rest)); try render()
             case "delete": try quote.delete(try number(rest)); try render()
             default: unknown(verb)
@@ -179,7 +181,7 @@ final class InteractiveSession {
             return try edit.save()
         } catch {
             guard case let .conflict(conflict) = error else { throw error }
-            print("conflict: \(conflict)\n  theirs: \(describe(conflict.current))\n  yours:  \(describe(conflict.mine))\n  type reload, overwrite or cancel")
+            print("conflict: \(conflict)\n  theirs: \(describe(conflict.current).shown)\n  yours:  \(describe(conflict.mine).shown)\n  type reload, overwrite or cancel")
             return nil
         }
     }
@@ -191,7 +193,7 @@ final class InteractiveSession {
             if case let .quoteConflict(conflict) = error {
                 print("conflict: \(conflict)\n  type reload, overwrite or cancel")
             } else {
-                print("error: \(error)")
+                print("error: \(error.description.shown)")
             }
             return nil
         }
@@ -203,35 +205,35 @@ final class InteractiveSession {
         try app.reappear()
         switch app.current {
         case let .contacts(list):
-            print(terminal.bold("── Contacts (\(list.totalCount)) ──") + (list.search.isEmpty ? "" : "  search: \(list.search)"))
+            print(terminal.bold("── Contacts (\(list.totalCount)) ──") + (list.search.isEmpty ? "" : "  search: \(list.search.shown)"))
             if list.hasEarlier { print("  … (prev)") }
             for row in list.rows { print(listLine(row)) }
             if list.rows.isEmpty { print("  no contacts (add)") }
             if list.hasMore { print("  … (next)") }
         case let .favorites(list):
             print(terminal.bold("── Favorites (\(list.totalCount)) ──"))
-            for row in list.rows { print("  \(row.favoritePosition ?? 0). \(row.contact.name)  [\(row.id)]") }
+            for row in list.rows { print("  \(row.favoritePosition ?? 0). \(row.contact.name.shown)  [\(row.id)]") }
             if list.rows.isEmpty { print("  no favorites (fav ID)") }
         case let .contactDetail(detail):
             print(terminal.bold("── Contact ──"))
             print(ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal), terminator: "")
         case let .editContact(edit):
             print(terminal.bold(edit.isNew ? "── New contact ──" : "── Edit contact ──") + (edit.isDirty ? "  (unsaved)" : ""))
-            print("  name:     \(edit.draft.name)\n  position: \(edit.draft.position)\n  email:    \(edit.draft.email)\n  phone:    \(edit.draft.phone)")
+            print("  name:     \(edit.draft.name.shown)\n  position: \(edit.draft.position.shown)\n  email:    \(edit.draft.email.shown)\n  phone:    \(edit.draft.phone.shown)")
             for issue in edit.issues { print("  ! \(issue)") }
         case let .quote(quote):
             print(terminal.bold("── Quote ──"))
             if let q = quote.quote { print(QuoteRendering.text(q, terminal: terminal), terminator: "") }
         case let .editQuote(edit):
             print(terminal.bold(edit.isNew ? "── New quote ──" : "── Edit quote ──") + (edit.isDirty ? "  (unsaved)" : ""))
-            print("  text:   \(edit.draft.text)\n  author: \(edit.draft.author)")
+            print("  text:   \(edit.draft.text.multiline)\n  author: \(edit.draft.author.shown)")
             for issue in edit.issues { print("  ! \(issue)") }
         }
     }
 
     private func listLine(_ row: ContactRow) -> String {
-        let position = row.contact.position.isEmpty ? "" : " — \(row.contact.position)"
-        return "\(String(row.id).leftPad(5))  \(row.contact.name)\(position)\(row.isFavorite ? "  ★" : "")"
+        let position = row.contact.position.isEmpty ? "" : " — \(row.contact.position.shown)"
+        return "\(String(row.id).leftPad(5))  \(row.contact.name.shown)\(position)\(row.isFavorite ? "  ★" : "")"
     }
 
     private func describe(_ contact: Contact) -> String { describe(contact.draft) }
@@ -258,7 +260,7 @@ final class InteractiveSession {
     }
 
     private func unknown(_ verb: String) {
-        print("unknown command \"\(verb)\" here; type help")
+        print("unknown command \"\(verb.shown)\" here; type help")
     }
 
     private func split(_ input: String) -> (String, String) {

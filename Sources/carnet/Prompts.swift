@@ -32,7 +32,7 @@ struct FieldPrompts<Screen: AnyObject> {
         while !pending.isEmpty {
             for (field, label, value) in pending {
                 let current = screen[keyPath: value]
-                let shown = current.isEmpty ? "" : " [\(current)]"
+                let shown = current.isEmpty ? "" : " [\(current.shown)]"
                 guard let answer = terminal.ask("\(label)\(shown): ") else {
                     cancel(screen)
                     throw CLIError.cancelled("cancelled; nothing was saved")

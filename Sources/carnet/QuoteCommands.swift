@@ -144,8 +144,8 @@ struct QuoteList: StateCommand {
             return
         }
         for quote in screen.quotes {
-            let author = quote.author.isEmpty ? "" : " — \(quote.author)"
-            let text = quote.text.replacingOccurrences(of: "\n", with: " ")
+            let author = quote.author.isEmpty ? "" : " — \(quote.author.shown)"
+            let text = quote.text.replacingOccurrences(of: "\n", with: " ").shown
             print("\(quote.isCurrent ? "*" : " ") \(quote.id)\t\(text)\(author)")
         }
     }

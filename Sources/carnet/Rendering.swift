@@ -5,14 +5,33 @@ import Foundation
 enum JSONOutput {
     /// One value as pretty JSON with sorted keys (the documented schema).
     static func string(_ value: some Encodable) throws -> String {
-        String(decoding: try ContactJSONCoding.encoder().encode(value), as: UTF8.self)
+        safe(String(decoding: try ContactJSONCoding.encoder().encode(value), as: UTF8.self))
     }
 
     /// One value on one line, for arrays streamed element by element.
     static func line(_ value: some Encodable) throws -> String {
         let encoder = ContactJSONCoding.encoder()
         encoder.outputFormatting.remove(.prettyPrinted)
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return safe(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// JSON with the characters a terminal should not receive raw (DEL, C1 controls, line
+    /// separators, direction overrides; the encoder already escapes the rest) written as
+    /// `\uXXXX` escapes: the same JSON to a parser, harmless on a screen.
+    private static func safe(_ json: String) -> String {
+        // Below 0x20 only the layout's own line feeds remain: the encoder escaped the rest.
+        let raw = { (scalar: Unicode.Scalar) in scalar.value >= 0x7F && TextRules.needsEscapeForDisplay(scalar) }
+        guard json.unicodeScalars.contains(where: raw) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if raw(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 }
 
@@ -51,7 +70,7 @@ final class ContactListOutput {
             case .tsv:
                 let c = row.contact
                 print([String(c.id), c.name, c.position, c.email, c.phone, row.isFavorite ? "1" : "0"]
-                    .map { $0.replacingOccurrences(of: "\t", with: " ") }.joined(separator: "\t"))
+                    .map(\.tsvField).joined(separator: "\t"))
             case .table:
                 if widths == nil { startTable(sample: rows) }
                 print(tableLine(cells(row)))
@@ -71,7 +90,7 @@ final class ContactListOutput {
 
     private func cells(_ row: ContactRow) -> [String] {
         let c = row.contact
-        return [String(c.id), c.name, c.position, c.email, c.phone, row.isFavorite ? "★" : ""]
+        return [String(c.id), c.name.shown, c.position.shown, c.email.shown, c.phone.shown, row.isFavorite ? "★" : ""]
     }
 
     /// Column widths come from the first page (capped), so the table can stream.
@@ -97,9 +116,9 @@ final class ContactListOutput {
 
 enum ContactRendering {
     static func detail(_ contact: Contact, favoritePosition: Int?, terminal: Terminal) -> String {
-        var lines = [terminal.bold(contact.name) + (favoritePosition.map { "  ★ favorite #\($0)" } ?? "")]
+        var lines = [terminal.bold(contact.name.shown) + (favoritePosition.map { "  ★ favorite #\($0)" } ?? "")]
         func field(_ label: String, _ value: String) {
-            if !value.isEmpty { lines.append("  " + label.padding(toLength: 9, withPad: " ", startingAt: 0) + value) }
+            if !value.isEmpty { lines.append("  " + label.padding(toLength: 9, withPad: " ", startingAt: 0) + value.shown) }
         }
         field("Position", contact.position)
         field("Email", contact.email)
@@ -115,7 +134,7 @@ enum ContactRendering {
 
 enum QuoteRendering {
     static func text(_ quote: Quote, terminal: Terminal) -> String {
-        let author = quote.author.isEmpty ? "" : "\n    — \(quote.author)"
-        return "“\(quote.text)”" + author + "\n"
+        let author = quote.author.isEmpty ? "" : "\n    — \(quote.author.shown)"
+        return "“\(quote.text.multiline)”" + author + "\n"
     }
 }

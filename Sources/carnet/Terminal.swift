@@ -21,7 +21,7 @@ struct Terminal {
     }
 
     func error(_ message: String) {
-        FileHandle.standardError.write(Data("carnet: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("carnet: \(message.shown)\n".utf8))
     }
 
     /// Bold on a colour terminal, plain otherwise.
@@ -38,5 +38,35 @@ struct Terminal {
     func confirm(_ question: String) -> Bool {
         guard let answer = ask("\(question) [y/N] ") else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}
+
+extension String {
+    /// This text as it may reach a terminal: what a file holds can never move the cursor, ring
+    /// the bell, break a line or reverse one (see `TextRules.escapedForDisplay`). Every value
+    /// from the address book passes through this (or ``multiline``) before it is printed.
+    var shown: String { TextRules.escapedForDisplay(self) }
+
+    /// Like ``shown``, keeping line feeds: for a quote's text, which may span lines.
+    var multiline: String {
+        guard contains("\n") else { return shown }
+        return split(separator: "\n", omittingEmptySubsequences: false).map { String($0).shown }.joined(separator: "\n")
+    }
+
+    /// One field of a tab-separated line: backslash, tab, line feed and carriage return written
+    /// as `\\`, `\t`, `\n`, `\r`, so a value never splits a row or a column; the rest as ``shown``.
+    var tsvField: String {
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) { return self }
+        var out = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out.shown
     }
 }
