@@ -14,6 +14,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case conflict(ContactConflict)
     /// Someone else saved the quote after the edit started; nothing was written.
     case quoteConflict(QuoteConflict)
+    /// A search the address book cannot run (longer than ``Limits/searchLength``); a usage error.
+    case invalidSearch(String)
     /// The operation would break a rule of the address book (e.g. deleting the only quote).
     case refused(String)
     /// The path is not an SQLite database (or is a directory).
@@ -49,6 +51,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return conflict.description
         case let .quoteConflict(conflict):
             return conflict.description
+        case let .invalidSearch(reason):
+            return reason
         case let .refused(reason):
             return reason
         case let .notADatabase(path):

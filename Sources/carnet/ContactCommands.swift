@@ -70,7 +70,9 @@ struct ListCommand: StateCommand {
 
     @OptionGroup var database: DatabaseOption
     @Flag(help: "Only favorites, in your order.") var favorites = false
-    @Option(help: ArgumentHelp("Only contacts whose name, position, email or phone contains this (ignores case).", valueName: "text"))
+    @Option(help: ArgumentHelp(
+        "Only contacts whose name, position, email or phone contains this (ignores case; at most \(Limits.searchLength) characters).",
+        valueName: "text"))
     var search: String?
     // `.unconditional`: `--limit -3` reaches the range check instead of reading as a missing value.
     @Option(parsing: .unconditional, help: "At most this many contacts.") var limit: Int?
@@ -78,6 +80,9 @@ struct ListCommand: StateCommand {
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more (got \(limit))") }
+        if let search {
+            do { try Limits.checkSearch(search) } catch { throw ValidationError(error.description) }
+        }
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {

@@ -5,7 +5,7 @@ import CarnetModels
 extension ExitCode {
     /// Something else went wrong, or the user answered no.
     static let other = ExitCode(1)
-    /// The command line is wrong: unknown flag, missing argument, bad number.
+    /// The command line is wrong: unknown flag, missing argument, bad number, overlong search.
     static let usage = ExitCode(64)
     /// A value breaks a rule (empty name, malformed email, …); nothing was written.
     static let invalidData = ExitCode(65)
@@ -22,6 +22,7 @@ extension ExitCode {
     init(for error: CarnetError) {
         switch error {
         case .notFound: self = .notFound
+        case .invalidSearch: self = .usage
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .quoteConflict: self = .conflict
         case .diskFull: self = .diskFull
@@ -36,7 +37,7 @@ let exitCodeHelp = """
     EXIT CODES:
       0   success
       1   cancelled, or another error
-      64  usage: a wrong flag, argument or number
+      64  usage: a wrong flag, argument or number, or a search over 1000 characters
       65  invalid data: a value breaks a rule; nothing was written
       66  not found: no record has that id
       67  conflict: someone else saved the record meanwhile; nothing was written
