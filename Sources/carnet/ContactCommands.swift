@@ -174,7 +174,9 @@ struct EditCommand: StateCommand {
         discussion: """
             With field flags, changes those fields. With none on a terminal, asks for each field \
             showing the current value (Enter keeps it), then asks to save. With --editor, opens \
-            $VISUAL or $EDITOR on a template and checks it when you close it.
+            $VISUAL or $EDITOR on a template and checks it when you close it. Prints "saved contact \
+            ID" once the change is committed, or "contact ID unchanged (nothing to save)" when no \
+            value changed (nothing is written then).
 
             If someone else saved the contact after this edit read it, nothing is written and the \
             command stops with a conflict naming their changes (exit 67); --force overwrites.
@@ -219,26 +221,25 @@ struct EditCommand: StateCommand {
             try fields.apply(to: &edit.draft)
             if noPhoto { edit.draft.photo = nil }
         }
-        if force {
-            let saved = try saveOverwriting(edit)
-            print("saved contact \(saved.id)")
-        } else {
-            print("saved contact \(try edit.save().id)")
-        }
+        let readVersion = edit.original?.version  // save() moves `original` on to what it saved
+        let (saved, baseVersion) = force ? try saveOverwriting(edit) : (try edit.save(), readVersion)
+        print(SaveReport.line(.contact, id: saved.id, version: saved.version, baseVersion: baseVersion))
     }
 }
 
 /// Saves; on a conflict, overwrites the other writer's version (what `--force` asks for).
+/// Returns the saved contact and the version it was saved over (equal when nothing changed).
 @MainActor
-func saveOverwriting(_ edit: EditContactViewModel) throws(CarnetError) -> Contact {
+func saveOverwriting(_ edit: EditContactViewModel) throws(CarnetError) -> (Contact, baseVersion: Int?) {
+    let baseVersion = edit.original?.version
     do {
-        return try edit.save()
+        return (try edit.save(), baseVersion)
     } catch {
         guard case let .conflict(conflict) = error else { throw error }
         let fields = conflict.changedFields.map(\.rawValue).joined(separator: ", ")
         FileHandle.standardError.write(Data("carnet: overwriting changes to \(fields) made meanwhile\n".utf8))
         guard let saved = try edit.resolve(.overwrite) else { throw error }
-        return saved
+        return (saved, conflict.current.version)
     }
 }
 

@@ -17,7 +17,7 @@ struct FieldPrompts<Screen: AnyObject> {
     func fillAndConfirm(_ screen: Screen, subject: String) throws -> Bool {
         try fill(screen)
         guard isDirty(screen) else {
-            print("no changes; \(subject) unchanged")
+            print(SaveReport.unchanged(subject))
             return false
         }
         guard terminal.confirm("Save changes to \(subject)?") else {

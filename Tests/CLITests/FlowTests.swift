@@ -38,6 +38,25 @@ import Testing
         #expect(box.snapshot() == before)
     }
 
+    @Test func promptsAndInteractiveSavesThatChangeNothingSayUnchanged() {
+        box.carnet(["add", "--name", "Gary Edwards", "--email", "gary@example.com"])
+        let before = box.snapshot()
+        for answers in ["\n\n\n\n", "Gary Edwards\n\ngary@example.com\n\n"] {
+            let run = box.carnet(["edit", "1", "--prompt"], stdin: answers)
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout == "contact 1 unchanged (nothing to save)\n", "\(run)")
+        }
+        let quote = box.carnet(["quote", "edit", "--prompt"], stdin: "\n\n")
+        #expect(quote.status == 0, "\(quote)")
+        #expect(quote.stdout == "quote 1 unchanged (nothing to save)\n", "\(quote)")
+        let session = box.carnet(["interactive"], stdin: "open 1\nedit\nname Gary Edwards\nsave\nquote\nedit\nsave\nquit\n")
+        #expect(session.status == 0, "\(session)")
+        #expect(session.stdout.contains("contact 1 unchanged (nothing to save)"), "\(session)")
+        #expect(session.stdout.contains("quote 1 unchanged (nothing to save)"), "\(session)")
+        #expect(!session.stdout.contains("saved"), "\(session)")
+        #expect(box.snapshot() == before)
+    }
+
     @Test func editorFlowReopensWithErrorsUntilFixed() {
         box.carnet(["add", "--name", "Tyler Porter", "--email", "tyler@example.com"])
         let counter = box.path("passes")
