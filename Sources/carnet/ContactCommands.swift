@@ -174,12 +174,15 @@ struct EditCommand: StateCommand {
         discussion: """
             With field flags, changes those fields. With none on a terminal, asks for each field \
             showing the current value (Enter keeps it), then asks to save. With --editor, opens \
-            $VISUAL or $EDITOR on a template and checks it when you close it. Prints "saved contact \
-            ID" once the change is committed, or "contact ID unchanged (nothing to save)" when no \
-            value changed (nothing is written then).
+            $VISUAL or $EDITOR on a template and checks it when you close it; an empty value or a \
+            deleted line clears that field, and closing the file unchanged or emptied cancels (exit \
+            1). Prints "saved contact ID" once the change is committed, or "contact ID unchanged \
+            (nothing to save)" when no value changed (nothing is written then).
 
             If someone else saved the contact after this edit read it, nothing is written and the \
-            command stops with a conflict naming their changes (exit 67); --force overwrites.
+            command stops with a conflict naming their changes (exit 67); --force overwrites. What \
+            you typed in the editor is then kept in a file in the temporary directory, named in the \
+            message.
 
             EXAMPLES:
               carnet edit 3 --email gary@bluewares.example.com
@@ -206,11 +209,10 @@ struct EditCommand: StateCommand {
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let detail = try ContactsViewModel(state: state).detail(forID: contact.id)
         let edit = detail.edit()
+        var editedText: String?
         if editor {
-            guard try EditorSession(terminal: terminal).edit(edit) else {
-                print("cancelled; contact \(contact.id) unchanged")
-                return
-            }
+            editedText = try EditorSession(terminal: terminal).edit(edit)
+            guard editedText != nil else { throw CLIError.cancelled("cancelled; contact \(contact.id) unchanged") }
         } else if fields.isEmpty && !noPhoto {
             guard terminal.stdinIsTerminal || forcePrompt else {
                 throw CLIError.usage("nothing to change: give a field flag such as --name, or --editor (see carnet edit --help)")
@@ -221,9 +223,31 @@ struct EditCommand: StateCommand {
             try fields.apply(to: &edit.draft)
             if noPhoto { edit.draft.photo = nil }
         }
+        let line: String
+        do {
+            line = try save(edit)
+        } catch {
+            // What someone typed in their editor is not lost to a conflict: it is kept to redo.
+            guard let editedText, case let .conflict(conflict) = error else { throw error }
+            throw CLIError(message: "\(conflict); \(Self.keep(editedText, contactID: contact.id))", code: .conflict)
+        }
+        print(line)
+    }
+
+    /// Saves (over a conflict with --force) and returns the line to print.
+    @MainActor private func save(_ edit: EditContactViewModel) throws(CarnetError) -> String {
         let readVersion = edit.original?.version  // save() moves `original` on to what it saved
         let (saved, baseVersion) = force ? try saveOverwriting(edit) : (try edit.save(), readVersion)
-        print(SaveReport.line(.contact, id: saved.id, version: saved.version, baseVersion: baseVersion))
+        return SaveReport.line(.contact, id: saved.id, version: saved.version, baseVersion: baseVersion)
+    }
+
+    /// Where the edited text now is, said for the error line.
+    private static func keep(_ text: String, contactID: Int64) -> String {
+        do {
+            return "your edit is kept in " + (try EditorSession.keep(text, contactID: contactID))
+        } catch {
+            return "your edit could not be kept (\((error as? CLIError)?.message ?? "\(error)"))"
+        }
     }
 }
 

@@ -36,7 +36,7 @@ extension ExitCode {
 let exitCodeHelp = """
     EXIT CODES:
       0   success
-      1   cancelled, or another error
+      1   cancelled (you said no, or left the editor unchanged), or another error
       64  usage: a wrong flag, argument or number, or a search over 1000 characters
       65  invalid data: a value breaks a rule; nothing was written
       66  not found: no record has that id
