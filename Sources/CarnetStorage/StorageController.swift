@@ -35,8 +35,8 @@ public final class StorageController: Sendable {
     ///   to ``StorageOptions/busyTimeout`` in all: say so to the person waiting (the `carnet`
     ///   command prints a line on a terminal), don't block.
     /// - Throws: ``CarnetModels/CarnetError/notADatabase(path:)``, `.notCarnetDatabase`,
-    ///   `.corrupt`, `.newerSchema` (the file is left untouched), `.readOnly`, `.cannotOpen`,
-    ///   `.migrationFailed` (the file is left as it was).
+    ///   `.corrupt`, `.newerSchema` and `.schemaRecordChanged` (the file is left untouched),
+    ///   `.readOnly`, `.cannotOpen`, `.migrationFailed` (the file is left as it was).
     public convenience init(
         path: String, options: StorageOptions = StorageOptions(), onLockWait: (@Sendable () -> Void)? = nil
     ) throws(CarnetError) {
@@ -232,7 +232,8 @@ public final class StorageController: Sendable {
         )
         """
 
-    /// The migrations not yet applied to `db`; throws when the file is not Carnet's or is newer.
+    /// The migrations not yet applied to `db`; throws when the file is not Carnet's, is newer, or
+    /// its record of applied migrations was changed outside Carnet.
     static func pendingMigrations(_ db: Database, _ migrations: [Migration], path: String) throws -> [Migration] {
         let supported = migrations.last?.version ?? 0
         let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
@@ -244,13 +245,19 @@ public final class StorageController: Sendable {
             if tables > 0 || userVersion != 0 { throw CarnetError.notCarnetDatabase(path: path) }
             return migrations
         }
-        let applied = try String.fetchAll(db, sql: "SELECT name FROM schema_migrations ORDER BY version")
-        let known = Set(migrations.map(\.name))
-        if let unknown = applied.first(where: { !known.contains($0) }) {
-            let found = Int(unknown.prefix { $0.isNumber }) ?? userVersion
-            throw CarnetError.newerSchema(path: path, found: max(found, userVersion), supported: supported)
+        let applied = try Row.fetchAll(db, sql: "SELECT version, name FROM schema_migrations ORDER BY version")
+            .map { (version: $0[0] as Int, name: $0[1] as String) }
+        let known = Dictionary(migrations.map { ($0.version, $0.name) }, uniquingKeysWith: { first, _ in first })
+        for row in applied where known[row.version] != row.name {
+            // A step past this build's last is a newer Carnet's. A name this build never had at a
+            // version it knows is no Carnet's: someone changed the record by hand (or another
+            // program did), and guessing which schema the file really has could only do harm.
+            if row.version > supported {
+                throw CarnetError.newerSchema(path: path, found: max(row.version, userVersion), supported: supported)
+            }
+            throw CarnetError.schemaRecordChanged(path: path, version: row.version, found: row.name, expected: known[row.version])
         }
-        let done = Set(applied)
+        let done = Set(applied.map(\.name))
         return migrations.filter { !done.contains($0.name) }
     }
 }

@@ -13,8 +13,8 @@ extension ExitCode {
     static let notFound = ExitCode(66)
     /// Someone else saved the record since this edit started; nothing was written.
     static let conflict = ExitCode(67)
-    /// The database cannot be used: not SQLite, not Carnet's, damaged, newer, read-only,
-    /// cannot be created, or locked by another process for too long.
+    /// The database cannot be used: not SQLite, not Carnet's, damaged, newer, its schema record
+    /// changed by hand, read-only, cannot be created, or locked by another process for too long.
     static let databaseUnusable = ExitCode(69)
     /// The disk is full; nothing was written.
     static let diskFull = ExitCode(74)
@@ -26,7 +26,7 @@ extension ExitCode {
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .quoteConflict: self = .conflict
         case .diskFull: self = .diskFull
-        case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .readOnly, .cannotOpen, .busy,
+        case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .schemaRecordChanged, .readOnly, .cannotOpen, .busy,
              .migrationFailed, .database:
             self = .databaseUnusable
         }
