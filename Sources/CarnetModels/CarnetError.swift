@@ -17,6 +17,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case conflict(ContactConflict)
     /// Someone else saved the quote after the edit started; nothing was written.
     case quoteConflict(QuoteConflict)
+    /// A search the address book cannot run (longer than ``Limits/searchLength``); a usage error.
+    case invalidSearch(String)
     /// The operation would break a rule of the address book (e.g. deleting the only quote).
     case refused(String)
     /// The path is not an SQLite database (or is a directory).
@@ -27,6 +29,10 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case corrupt(path: String, detail: String)
     /// A newer Carnet wrote this file; it was left untouched.
     case newerSchema(path: String, found: Int, supported: Int)
+    /// The file's record of applied migrations (`schema_migrations`) names, at a schema version
+    /// this Carnet knows, a migration it never had (`expected` is the one it has there, if any):
+    /// the record was changed outside Carnet. The file was left untouched.
+    case schemaRecordChanged(path: String, version: Int, found: String, expected: String?)
     /// The file or its directory cannot be written.
     case readOnly(path: String)
     /// The file or its directory cannot be created or opened.
@@ -54,6 +60,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return conflict.description
         case let .quoteConflict(conflict):
             return conflict.description
+        case let .invalidSearch(reason):
+            return reason
         case let .refused(reason):
             return reason
         case let .notADatabase(path):
@@ -64,6 +72,9 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) is damaged (\(detail)); restore it from a backup (`carnet db backup` makes one)"
         case let .newerSchema(path, found, supported):
             return "\(path) was written by a newer Carnet (schema \(found); this Carnet knows up to \(supported)); upgrade Carnet to open it. The file was left untouched"
+        case let .schemaRecordChanged(path, version, found, expected):
+            let wanted = expected.map { "where this Carnet expects '\($0)'" } ?? "a version at which this Carnet has no migration"
+            return "\(path): its schema record was changed outside Carnet: schema_migrations has '\(found)' at version \(version), \(wanted). The file was left untouched; restore it from a backup, or put the row back with sqlite3"
         case let .readOnly(path):
             return "\(path) cannot be written (read-only file or directory); check its permissions"
         case let .cannotOpen(path, reason):

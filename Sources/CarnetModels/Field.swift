@@ -32,6 +32,18 @@ public enum Limits {
     public static let photoBytes = 1_048_576
     public static let quoteTextLength = 2000
     public static let authorLength = 200
+    /// A contacts search: longer text cannot match any field (the longest holds 254), and SQLite
+    /// refuses a LIKE pattern past 50,000 bytes as "too complex".
+    public static let searchLength = 1000
+
+    /// Refuses a search longer than ``searchLength`` (empty is no filter, and always fine).
+    public static func checkSearch(_ text: String) throws(CarnetError) {
+        guard text.utf8.count > searchLength else { return }  // never more scalars than bytes
+        let length = text.unicodeScalars.count
+        if length > searchLength {
+            throw .invalidSearch("search text must be at most \(searchLength) characters (got \(length))")
+        }
+    }
 }
 
 /// The characters Carnet's text rules single out, in one place: validation refuses them, the

@@ -191,7 +191,8 @@ public final class StateController {
         return lists.compactMap(\.list)
     }
 
-    /// How many contacts match `search` (all of them when empty).
+    /// How many contacts match `search` (all of them when empty); a search longer than
+    /// ``CarnetModels/Limits/searchLength`` throws ``CarnetModels/CarnetError/invalidSearch(_:)``.
     public func contactCount(matching search: String) throws(CarnetError) -> Int {
         search.isEmpty ? contactCount : try storage.contactCount(matching: search)
     }

@@ -170,6 +170,8 @@ extension StorageController {
 
     /// Up to `limit` contacts in name order that come after `key` (from the start when nil),
     /// optionally only those matching `search` (see ``CarnetModels/Contact/matches(search:)``).
+    /// A search longer than ``CarnetModels/Limits/searchLength`` throws
+    /// ``CarnetModels/CarnetError/invalidSearch(_:)``.
     ///
     /// Keyset pagination: the index `contacts_by_name` seeks straight to `key`, so every page
     /// costs the same whatever its depth and the table's size.
@@ -183,6 +185,7 @@ extension StorageController {
     }
 
     private func page(key: ContactSortKey?, forward: Bool, limit: Int, search: String) throws(CarnetError) -> ContactPage {
+        try Limits.checkSearch(search)
         guard limit > 0 else { return ContactPage(contacts: [], hasMore: false) }
         var conditions: [String] = []
         var arguments = StatementArguments()
@@ -219,7 +222,8 @@ extension StorageController {
 
     /// How many contacts there are, or how many match `search`.
     public func contactCount(matching search: String = "") throws(CarnetError) -> Int {
-        try read { db in
+        try Limits.checkSearch(search)
+        return try read { db in
             if search.isEmpty {
                 return try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0
             }

@@ -30,11 +30,17 @@ public final class StorageController: Sendable {
     /// Opens the Carnet database at `path`, creating it (and its directory, mode 0700; the file
     /// mode 0600) when missing, and brings its schema up to date in one transaction.
     ///
+    /// - Parameter onLockWait: called once per wait, on the thread that writes, when a write
+    ///   has waited about a second for another process's write lock. The write keeps waiting, up
+    ///   to ``StorageOptions/busyTimeout`` in all: say so to the person waiting (the `carnet`
+    ///   command prints a line on a terminal), don't block.
     /// - Throws: ``CarnetModels/CarnetError/notADatabase(path:)``, `.notCarnetDatabase`,
-    ///   `.corrupt`, `.newerSchema` (the file is left untouched), `.readOnly`, `.cannotOpen`,
-    ///   `.migrationFailed` (the file is left as it was).
-    public convenience init(path: String, options: StorageOptions = StorageOptions()) throws(CarnetError) {
-        try self.init(path: path, options: options, migrations: Migration.embedded)
+    ///   `.corrupt`, `.newerSchema` and `.schemaRecordChanged` (the file is left untouched),
+    ///   `.readOnly`, `.cannotOpen`, `.migrationFailed` (the file is left as it was).
+    public convenience init(
+        path: String, options: StorageOptions = StorageOptions(), onLockWait: (@Sendable () -> Void)? = nil
+    ) throws(CarnetError) {
+        try self.init(path: path, options: options, migrations: Migration.embedded, onLockWait: onLockWait)
     }
 
     /// A private database in memory, with the full schema: for tests and previews.
@@ -45,7 +51,7 @@ public final class StorageController: Sendable {
     /// The newest schema version this build knows.
     public static var supportedSchemaVersion: Int { Migration.embedded.last?.version ?? 0 }
 
-    init(path: String, options: StorageOptions, migrations: [Migration]) throws(CarnetError) {
+    init(path: String, options: StorageOptions, migrations: [Migration], onLockWait: (@Sendable () -> Void)? = nil) throws(CarnetError) {
         self.path = path
         self.options = options
         self.migrations = migrations
@@ -54,7 +60,7 @@ public final class StorageController: Sendable {
         do {
             switch options.connections {
             case .pool:
-                let pool = try DatabasePool(path: path, configuration: Self.configuration(options))
+                let pool = try DatabasePool(path: path, configuration: Self.configuration(options, onLockWait: onLockWait))
                 // GRDB switches a pool's writer to synchronous = NORMAL after prepareDatabase runs
                 // (when it turns WAL on), so the durability choice is applied again, last, on the
                 // one connection that writes.
@@ -65,7 +71,7 @@ public final class StorageController: Sendable {
                 // empty or missing (which it is after every single-connection process), so the
                 // queue leaves the journal mode alone and the mode, persistent in the file, is
                 // set here once for a new file.
-                var config = Self.configuration(options)
+                var config = Self.configuration(options, onLockWait: onLockWait)
                 config.journalMode = .default
                 config.prepareDatabase { db in
                     // When the last connection closes, SQLite checkpoints the log into the file;
@@ -107,10 +113,11 @@ public final class StorageController: Sendable {
         try migrate()
     }
 
-    static func configuration(_ options: StorageOptions) -> Configuration {
+    static func configuration(_ options: StorageOptions, onLockWait: (@Sendable () -> Void)? = nil) -> Configuration {
         var config = Configuration()
         config.foreignKeysEnabled = true
-        config.busyMode = .timeout(options.busyTimeout)
+        let lockWait = LockWait(timeout: options.busyTimeout, notice: onLockWait)
+        config.busyMode = .callback { tries in lockWait.shouldRetry(tries: tries) }
         config.label = "Carnet"
         let synchronous = options.durability.pragmaValue
         config.prepareDatabase { db in
@@ -237,7 +244,8 @@ public final class StorageController: Sendable {
         )
         """
 
-    /// The migrations not yet applied to `db`; throws when the file is not Carnet's or is newer.
+    /// The migrations not yet applied to `db`; throws when the file is not Carnet's, is newer, or
+    /// its record of applied migrations was changed outside Carnet.
     static func pendingMigrations(_ db: Database, _ migrations: [Migration], path: String) throws -> [Migration] {
         let supported = migrations.last?.version ?? 0
         let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
@@ -249,13 +257,19 @@ public final class StorageController: Sendable {
             if tables > 0 || userVersion != 0 { throw CarnetError.notCarnetDatabase(path: path) }
             return migrations
         }
-        let applied = try String.fetchAll(db, sql: "SELECT name FROM schema_migrations ORDER BY version")
-        let known = Set(migrations.map(\.name))
-        if let unknown = applied.first(where: { !known.contains($0) }) {
-            let found = Int(unknown.prefix { $0.isNumber }) ?? userVersion
-            throw CarnetError.newerSchema(path: path, found: max(found, userVersion), supported: supported)
+        let applied = try Row.fetchAll(db, sql: "SELECT version, name FROM schema_migrations ORDER BY version")
+            .map { (version: $0[0] as Int, name: $0[1] as String) }
+        let known = Dictionary(migrations.map { ($0.version, $0.name) }, uniquingKeysWith: { first, _ in first })
+        for row in applied where known[row.version] != row.name {
+            // A step past this build's last is a newer Carnet's. A name this build never had at a
+            // version it knows is no Carnet's: someone changed the record by hand (or another
+            // program did), and guessing which schema the file really has could only do harm.
+            if row.version > supported {
+                throw CarnetError.newerSchema(path: path, found: max(row.version, userVersion), supported: supported)
+            }
+            throw CarnetError.schemaRecordChanged(path: path, version: row.version, found: row.name, expected: known[row.version])
         }
-        let done = Set(applied)
+        let done = Set(applied.map(\.name))
         return migrations.filter { !done.contains($0.name) }
     }
 }

@@ -26,7 +26,8 @@ public struct StorageOptions: Sendable, Equatable {
     /// Default ``Durability/full``: an address book is small and people's data is not.
     public var durability: Durability
     /// How long a write waits for another process's write to finish before failing with
-    /// ``CarnetModels/CarnetError/busy(path:)``. Default 10 seconds.
+    /// ``CarnetModels/CarnetError/busy(path:)``. Default 10 seconds. To hear when a wait
+    /// passes a second, pass `onLockWait` to ``StorageController/init(path:options:onLockWait:)``.
     public var busyTimeout: TimeInterval
     /// Default ``Connections/pool``. Either way the file is in WAL mode, every write is one
     /// `BEGIN IMMEDIATE` transaction and other processes see the same file.

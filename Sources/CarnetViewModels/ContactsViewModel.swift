@@ -68,8 +68,11 @@ public final class ContactsViewModel {
         if !favoritesOnly { try list.loadPreviousPage() }
     }
 
-    /// Shows only contacts matching `text`, from the first page.
+    /// Shows only contacts matching `text`, from the first page; empty shows every contact. Text
+    /// longer than ``CarnetModels/Limits/searchLength`` throws
+    /// ``CarnetModels/CarnetError/invalidSearch(_:)`` and leaves the list as it was.
     public func setSearch(_ text: String) throws(CarnetError) {
+        try Limits.checkSearch(text)
         search = text
         guard !favoritesOnly else { return }
         list = state.makeContactList(search: text, pageSize: list.pageSize, maxRows: list.maxRows)

@@ -70,7 +70,9 @@ struct ListCommand: StateCommand {
 
     @OptionGroup var database: DatabaseOption
     @Flag(help: "Only favorites, in your order.") var favorites = false
-    @Option(help: ArgumentHelp("Only contacts whose name, position, email or phone contains this (ignores case).", valueName: "text"))
+    @Option(help: ArgumentHelp(
+        "Only contacts whose name, position, email or phone contains this (ignores case; at most \(Limits.searchLength) characters).",
+        valueName: "text"))
     var search: String?
     // `.unconditional`: `--limit -3` reaches the range check instead of reading as a missing value.
     @Option(parsing: .unconditional, help: "At most this many contacts.") var limit: Int?
@@ -78,6 +80,9 @@ struct ListCommand: StateCommand {
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more (got \(limit))") }
+        if let search {
+            do { try Limits.checkSearch(search) } catch { throw ValidationError(error.description) }
+        }
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
@@ -169,10 +174,15 @@ struct EditCommand: StateCommand {
         discussion: """
             With field flags, changes those fields. With none on a terminal, asks for each field \
             showing the current value (Enter keeps it), then asks to save. With --editor, opens \
-            $VISUAL or $EDITOR on a template and checks it when you close it.
+            $VISUAL or $EDITOR on a template and checks it when you close it; an empty value or a \
+            deleted line clears that field, and closing the file unchanged or emptied cancels (exit \
+            1). Prints "saved contact ID" once the change is committed, or "contact ID unchanged \
+            (nothing to save)" when no value changed (nothing is written then).
 
             If someone else saved the contact after this edit read it, nothing is written and the \
-            command stops with a conflict naming their changes (exit 67); --force overwrites.
+            command stops with a conflict naming their changes (exit 67); --force overwrites. What \
+            you typed in the editor is then kept in a file in the temporary directory, named in the \
+            message.
 
             EXAMPLES:
               carnet edit 3 --email gary@bluewares.example.com
@@ -199,11 +209,10 @@ struct EditCommand: StateCommand {
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let detail = try ContactsViewModel(state: state).detail(forID: contact.id)
         let edit = detail.edit()
+        var editedText: String?
         if editor {
-            guard try EditorSession(terminal: terminal).edit(edit) else {
-                print("cancelled; contact \(contact.id) unchanged")
-                return
-            }
+            editedText = try EditorSession(terminal: terminal).edit(edit)
+            guard editedText != nil else { throw CLIError.cancelled("cancelled; contact \(contact.id) unchanged") }
         } else if fields.isEmpty && !noPhoto {
             guard terminal.stdinIsTerminal || forcePrompt else {
                 throw CLIError.usage("nothing to change: give a field flag such as --name, or --editor (see carnet edit --help)")
@@ -214,26 +223,47 @@ struct EditCommand: StateCommand {
             try fields.apply(to: &edit.draft)
             if noPhoto { edit.draft.photo = nil }
         }
-        if force {
-            let saved = try saveOverwriting(edit)
-            print("saved contact \(saved.id)")
-        } else {
-            print("saved contact \(try edit.save().id)")
+        let line: String
+        do {
+            line = try save(edit)
+        } catch {
+            // What someone typed in their editor is not lost to a conflict: it is kept to redo.
+            guard let editedText, case let .conflict(conflict) = error else { throw error }
+            throw CLIError(message: "\(conflict); \(Self.keep(editedText, contactID: contact.id))", code: .conflict)
+        }
+        print(line)
+    }
+
+    /// Saves (over a conflict with --force) and returns the line to print.
+    @MainActor private func save(_ edit: EditContactViewModel) throws(CarnetError) -> String {
+        let readVersion = edit.original?.version  // save() moves `original` on to what it saved
+        let (saved, baseVersion) = force ? try saveOverwriting(edit) : (try edit.save(), readVersion)
+        return SaveReport.line(.contact, id: saved.id, version: saved.version, baseVersion: baseVersion)
+    }
+
+    /// Where the edited text now is, said for the error line.
+    private static func keep(_ text: String, contactID: Int64) -> String {
+        do {
+            return "your edit is kept in " + (try EditorSession.keep(text, contactID: contactID))
+        } catch {
+            return "your edit could not be kept (\((error as? CLIError)?.message ?? "\(error)"))"
         }
     }
 }
 
 /// Saves; on a conflict, overwrites the other writer's version (what `--force` asks for).
+/// Returns the saved contact and the version it was saved over (equal when nothing changed).
 @MainActor
-func saveOverwriting(_ edit: EditContactViewModel) throws(CarnetError) -> Contact {
+func saveOverwriting(_ edit: EditContactViewModel) throws(CarnetError) -> (Contact, baseVersion: Int?) {
+    let baseVersion = edit.original?.version
     do {
-        return try edit.save()
+        return (try edit.save(), baseVersion)
     } catch {
         guard case let .conflict(conflict) = error else { throw error }
         let fields = conflict.changedFields.map(\.rawValue).joined(separator: ", ")
         FileHandle.standardError.write(Data("carnet: overwriting changes to \(fields) made meanwhile\n".utf8))
         guard let saved = try edit.resolve(.overwrite) else { throw error }
-        return saved
+        return (saved, conflict.current.version)
     }
 }
 

@@ -5,7 +5,7 @@ import CarnetModels
 extension ExitCode {
     /// Something else went wrong, or the user answered no.
     static let other = ExitCode(1)
-    /// The command line is wrong: unknown flag, missing argument, bad number.
+    /// The command line is wrong: unknown flag, missing argument, bad number, overlong search.
     static let usage = ExitCode(64)
     /// A value breaks a rule (empty name, malformed email, …); nothing was written.
     static let invalidData = ExitCode(65)
@@ -13,8 +13,8 @@ extension ExitCode {
     static let notFound = ExitCode(66)
     /// Someone else saved the record since this edit started; nothing was written.
     static let conflict = ExitCode(67)
-    /// The database cannot be used: not SQLite, not Carnet's, damaged, newer, read-only,
-    /// cannot be created, or locked by another process for too long.
+    /// The database cannot be used: not SQLite, not Carnet's, damaged, newer, its schema record
+    /// changed by hand, read-only, cannot be created, or locked by another process for too long.
     static let databaseUnusable = ExitCode(69)
     /// The disk is full; nothing was written.
     static let diskFull = ExitCode(74)
@@ -22,10 +22,11 @@ extension ExitCode {
     init(for error: CarnetError) {
         switch error {
         case .notFound, .deleted: self = .notFound
+        case .invalidSearch: self = .usage
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .quoteConflict: self = .conflict
         case .diskFull: self = .diskFull
-        case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .readOnly, .cannotOpen, .busy,
+        case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .schemaRecordChanged, .readOnly, .cannotOpen, .busy,
              .migrationFailed, .database:
             self = .databaseUnusable
         }
@@ -35,8 +36,8 @@ extension ExitCode {
 let exitCodeHelp = """
     EXIT CODES:
       0   success
-      1   cancelled, or another error
-      64  usage: a wrong flag, argument or number
+      1   cancelled (you said no, or left the editor unchanged), or another error
+      64  usage: a wrong flag, argument or number, or a search over 1000 characters
       65  invalid data: a value breaks a rule; nothing was written
       66  not found: no record has that id, or it was deleted since it was read
       67  conflict: someone else saved the record meanwhile; nothing was written

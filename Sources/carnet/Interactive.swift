@@ -116,13 +116,17 @@ final class InteractiveSession {
             case "text": edit.draft.text = rest; try render()
             case "author": edit.draft.author = rest; try render()
             case "save", "s":
+                let baseVersion = edit.original?.version
                 if let saved = saveQuote(edit) {
-                    print("saved quote \(saved.id) version \(saved.version)")
+                    print(SaveReport.line(.quote, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
                     try render()
                 }
             case "reload": try edit.resolve(.reload); try render()
             case "overwrite":
-                if let saved = try edit.resolve(.overwrite) { print("saved quote \(saved.id) version \(saved.version)") }
+                let baseVersion = edit.conflict?.current.version
+                if let saved = try edit.resolve(.overwrite) {
+                    print(SaveReport.line(.quote, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
+                }
                 try render()
             case "cancel": edit.cancel(); print("cancelled"); try render()
             default: unknown(verb)
@@ -162,13 +166,17 @@ final class InteractiveSession {
         case "photo": edit.draft.photo = try PhotoFile.read(rest); try render()
         case "nophoto": edit.draft.photo = nil; try render()
         case "save", "s":
+            let baseVersion = edit.original?.version
             if let saved = try saveContact(edit) {
-                print("saved contact \(saved.id) version \(saved.version)")
+                print(SaveReport.line(.contact, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
                 try render()
             }
         case "reload": try edit.resolve(.reload); try render()
         case "overwrite":
-            if let saved = try edit.resolve(.overwrite) { print("saved contact \(saved.id) version \(saved.version)") }
+            let baseVersion = edit.conflict?.current.version
+            if let saved = try edit.resolve(.overwrite) {
+                print(SaveReport.line(.contact, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
+            }
             try render()
         case "cancel": edit.cancel(); print("cancelled"); try render()
         default: unknown(verb)

@@ -2,6 +2,12 @@ import CarnetModels
 import CarnetViewModels
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Field-by-field prompts over an edit screen's draft: Enter keeps the shown value, a lone `-`
 /// clears it; a field that breaks a rule is asked again with the reason. End of input cancels.
 @MainActor
@@ -17,7 +23,7 @@ struct FieldPrompts<Screen: AnyObject> {
     func fillAndConfirm(_ screen: Screen, subject: String) throws -> Bool {
         try fill(screen)
         guard isDirty(screen) else {
-            print("no changes; \(subject) unchanged")
+            print(SaveReport.unchanged(subject))
             return false
         }
         guard terminal.confirm("Save changes to \(subject)?") else {
@@ -97,9 +103,10 @@ struct EditorSession {
         ("name", \.name, .name), ("position", \.position, .position), ("email", \.email, .email), ("phone", \.phone, .phone),
     ]
 
-    /// Returns true when the draft was changed and is valid, false when the user cancelled
-    /// (closed the file unchanged or emptied it).
-    func edit(_ edit: EditContactViewModel) throws -> Bool {
+    /// Returns the file as the person left it when they changed the draft and it is valid; nil
+    /// when they cancelled: closed the file unchanged, left no field line in it (emptied it), or
+    /// changed no value. A field whose line they deleted is cleared.
+    func edit(_ edit: EditContactViewModel) throws -> String? {
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-edit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -124,21 +131,30 @@ struct EditorSession {
                 throw CLIError.cancelled("the editor exited with status \(process.terminationStatus); contact unchanged")
             }
             let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-            if text == template || text.split(separator: "\n").allSatisfy({ $0.hasPrefix("#") || $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            let (values, lines) = parse(text)
+            if text == template || values.isEmpty {
                 edit.cancel()
-                return false
+                return nil
             }
-            unknown = parse(text, into: edit)
+            for (key, keyPath, _) in Self.keys { edit.draft[keyPath: keyPath] = values[key] ?? "" }
+            unknown = lines
             errors = edit.issues
-            if errors.isEmpty && unknown.isEmpty { return edit.isDirty }
+            if errors.isEmpty && unknown.isEmpty {
+                guard edit.isDirty else {
+                    edit.cancel()
+                    return nil
+                }
+                return text
+            }
         }
     }
 
     private func render(_ edit: EditContactViewModel, errors: [FieldIssue], unknown: [String]) -> String {
         var lines = [
             "# Editing contact \(edit.original.map { "\($0.id) (version \($0.version))" } ?? "(new)").",
-            "# Change the values after the colons, then save and close the file.",
-            "# Lines starting with # are ignored. Close without changes, or empty the file, to cancel.",
+            "# Change the values after the colons, then save and close the file. An empty value, or",
+            "# a deleted line, clears that field. Lines starting with # are ignored.",
+            "# Close without changes, or empty the file, to cancel.",
         ]
         if let photo = edit.draft.photo {
             lines.append("# photo: \(ImageKind(of: photo)?.rawValue ?? "image"), \(photo.count) bytes (change it with --photo FILE or --no-photo)")
@@ -151,8 +167,10 @@ struct EditorSession {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Reads `key: value` lines into the draft; returns the lines that are not fields.
-    private func parse(_ text: String, into edit: EditContactViewModel) -> [String] {
+    /// The `key: value` lines of the file by key (the last wins), and the lines that are
+    /// neither fields, comments nor blank.
+    private func parse(_ text: String) -> (values: [String: String], unknown: [String]) {
+        var values: [String: String] = [:]
         var unknown: [String] = []
         for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
             let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
@@ -163,8 +181,31 @@ struct EditorSession {
                 unknown.append(String(line))
                 continue
             }
-            edit.draft[keyPath: entry.1] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            values[entry.0] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
         }
-        return unknown
+        return (values, unknown)
+    }
+
+    /// Keeps the text of an edit that could not be saved in a new private file (mode 0600) in
+    /// the temporary directory, `carnet-contact-ID-edit-TIME.txt`, and returns its path.
+    nonisolated static func keep(_ text: String, contactID: Int64) throws -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let stem = FileManager.default.temporaryDirectory
+            .appendingPathComponent("carnet-contact-\(contactID)-edit-\(formatter.string(from: Date()))").path
+        for attempt in 1...100 {
+            let path = stem + (attempt == 1 ? "" : "-\(attempt)") + ".txt"
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", code: .other)
+            }
+            let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+            try handle.write(contentsOf: Data(text.utf8))
+            try handle.close()
+            return path
+        }
+        throw CLIError(message: "cannot write \(stem).txt: too many files of that name", code: .other)
     }
 }

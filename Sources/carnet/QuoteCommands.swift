@@ -63,7 +63,8 @@ struct QuoteEdit: StateCommand {
         commandName: "edit",
         abstract: "Edit the current quote (or the one given by --id).",
         discussion: """
-            With no flags on a terminal, asks for the text and author (Enter keeps each).
+            With no flags on a terminal, asks for the text and author (Enter keeps each). Prints \
+            "saved quote ID", or "quote ID unchanged (nothing to save)" when no value changed.
 
             EXAMPLES:
               carnet quote edit --text "Imagination is more important than knowledge."
@@ -88,18 +89,21 @@ struct QuoteEdit: StateCommand {
         } else {
             fields.apply(to: &edit.draft)
         }
-        print("saved quote \(try save(edit).id)")
+        let (saved, baseVersion) = try save(edit)
+        print(SaveReport.line(.quote, id: saved.id, version: saved.version, baseVersion: baseVersion))
     }
 }
 
 extension QuoteEdit {
-    /// Saves; with --force, a conflict overwrites the other writer's version.
-    @MainActor func save(_ edit: EditQuoteViewModel) throws(CarnetError) -> Quote {
+    /// Saves; with --force, a conflict overwrites the other writer's version. Returns the saved
+    /// quote and the version it was saved over (equal when nothing changed).
+    @MainActor func save(_ edit: EditQuoteViewModel) throws(CarnetError) -> (Quote, baseVersion: Int?) {
+        let baseVersion = edit.original?.version
         do {
-            return try edit.save()
+            return (try edit.save(), baseVersion)
         } catch {
-            guard force, case .quoteConflict = error, let saved = try edit.resolve(.overwrite) else { throw error }
-            return saved
+            guard force, case let .quoteConflict(conflict) = error, let saved = try edit.resolve(.overwrite) else { throw error }
+            return (saved, conflict.current.version)
         }
     }
 }

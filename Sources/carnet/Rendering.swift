@@ -138,3 +138,18 @@ enum QuoteRendering {
         return "“\(quote.text.multiline)”" + author + "\n"
     }
 }
+
+/// The line a save prints. When the draft equals what is stored, the storage controller writes
+/// nothing and hands back the stored record with its version as it was: that is reported as
+/// unchanged, not as saved.
+enum SaveReport {
+    /// `saved contact 3` (with `version 4` when `showingVersion`), or
+    /// `contact 3 unchanged (nothing to save)` when `version` is still `baseVersion`, the
+    /// version the save was made over.
+    static func line(_ record: CarnetError.Record, id: Int64, version: Int, baseVersion: Int?, showingVersion: Bool = false) -> String {
+        if version == baseVersion { return unchanged("\(record.rawValue) \(id)") }
+        return "saved \(record.rawValue) \(id)" + (showingVersion ? " version \(version)" : "")
+    }
+
+    static func unchanged(_ subject: String) -> String { "\(subject) unchanged (nothing to save)" }
+}

@@ -12,16 +12,25 @@ import Darwin
 struct Terminal {
     let stdinIsTerminal: Bool
     let stdoutIsTerminal: Bool
+    let stderrIsTerminal: Bool
     let usesColor: Bool
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         stdinIsTerminal = isatty(STDIN_FILENO) == 1
         stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+        stderrIsTerminal = isatty(STDERR_FILENO) == 1
         usesColor = stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
     }
 
     func error(_ message: String) {
         FileHandle.standardError.write(Data("carnet: \(message.shown)\n".utf8))
+    }
+
+    /// What to do when a write has waited about a second for another process's lock: tell the
+    /// person at the terminal why nothing happens (the wait goes on); a script's stderr stays clean.
+    var lockWaitNotice: (@Sendable () -> Void)? {
+        guard stderrIsTerminal else { return nil }
+        return { FileHandle.standardError.write(Data("carnet: waiting for another carnet to finish…\n".utf8)) }
     }
 
     /// Bold on a colour terminal, plain otherwise.

@@ -26,7 +26,8 @@ func runCarnet() -> Int32 {
         // One connection: a command is one short process, and the last one to close folds the
         // write-ahead log into the file, so the next launch has nothing to recover.
         let storage = try StorageController(
-            path: DatabaseLocation.resolve(flag: dbFlag), options: StorageOptions(connections: .single))
+            path: DatabaseLocation.resolve(flag: dbFlag), options: StorageOptions(connections: .single),
+            onLockWait: terminal.lockWaitNotice)
         defer { try? storage.close() }
         let state = try StateController(storage: storage)
         try stateful.run(state: state, terminal: terminal)

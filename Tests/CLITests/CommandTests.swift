@@ -114,6 +114,37 @@ import Testing
         #expect(after["favorite"] as? Bool == true)
     }
 
+    @Test func aSaveThatChangesNothingSaysSoAndWritesNoVersion() throws {
+        box.carnet(["add", "--name", "Gary Edwards", "--email", "gary@example.com"])
+        let before = box.snapshot()
+        for arguments in [["edit", "1", "--name", "Gary Edwards"], ["edit", "1", "--name", "  Gary Edwards ", "--email", "gary@example.com"],
+                          ["edit", "1", "--email", "gary@example.com", "--force"], ["edit", "1", "--no-photo"]] {
+            let run = box.carnet(arguments)
+            #expect(run.status == 0, "\(arguments): \(run)")
+            #expect(run.stdout == "contact 1 unchanged (nothing to save)\n", "\(arguments): \(run)")
+            #expect(run.stderr.isEmpty, "\(arguments): \(run)")
+        }
+        #expect(box.snapshot() == before)
+        let shown = try #require(box.json(box.carnet(["show", "1", "--json"]).stdout) as? [String: Any])
+        #expect(shown["version"] as? Int == 1)
+        // A real change still says saved.
+        #expect(box.carnet(["edit", "1", "--name", "Gary R. Edwards"]).stdout == "saved contact 1\n")
+    }
+
+    @Test func aQuoteSaveThatChangesNothingSaysSo() throws {
+        #expect(box.carnet(["quote", "add", "--text", "Less is more.", "--author", "Mies van der Rohe", "--use"]).status == 0)
+        let before = box.snapshot()
+        for arguments in [["quote", "edit", "--text", "Less is more."], ["quote", "edit", "--id", "2", "--author", "Mies van der Rohe", "--force"]] {
+            let run = box.carnet(arguments)
+            #expect(run.status == 0, "\(arguments): \(run)")
+            #expect(run.stdout == "quote 2 unchanged (nothing to save)\n", "\(arguments): \(run)")
+        }
+        #expect(box.snapshot() == before)
+        let quote = try #require(box.json(box.carnet(["quote", "--json"]).stdout) as? [String: Any])
+        #expect(quote["version"] as? Int == 1)
+        #expect(box.carnet(["quote", "edit", "--text", "More is more."]).stdout == "saved quote 2\n")
+    }
+
     @Test func deleteAsksOrNeedsYes() {
         box.carnet(["add", "--name", "Rebecca Rogers"])
         let refused = box.carnet(["delete", "1"])

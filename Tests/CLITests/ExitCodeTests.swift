@@ -80,6 +80,23 @@ import Testing
         #expect(box.snapshot() == before)
     }
 
+    @Test func aRenamedMigrationRowIsNotCalledNewer() throws {
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [box.db, "UPDATE schema_migrations SET name = '0001_renamed' WHERE version = 1;"]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        let before = FileManager.default.contents(atPath: box.db)
+        let run = box.carnet(["list"])
+        #expect(run.status == 69, "\(run)")
+        #expect(run.stderr.hasPrefix("carnet: ") && run.stderr.split(separator: "\n").count == 1, "\(run)")
+        #expect(run.stderr.contains("0001_renamed") && run.stderr.contains("0001_initial"), "\(run)")
+        #expect(run.stderr.contains("changed outside Carnet") && !run.stderr.contains("newer Carnet"), "\(run)")
+        // The file is as sqlite3 left it; opening it to look leaves only SQLite's empty log beside it.
+        #expect(FileManager.default.contents(atPath: box.db) == before)
+        #expect(FileManager.default.contents(atPath: box.db + "-wal").map(\.isEmpty) ?? true)
+    }
+
     @Test func sqlTextIsStoredVerbatim() {
         let name = "Robert'); DROP TABLE contacts;--"
         #expect(box.carnet(["add", "--name", name]).status == 0)

@@ -38,6 +38,25 @@ import Testing
         #expect(box.snapshot() == before)
     }
 
+    @Test func promptsAndInteractiveSavesThatChangeNothingSayUnchanged() {
+        box.carnet(["add", "--name", "Gary Edwards", "--email", "gary@example.com"])
+        let before = box.snapshot()
+        for answers in ["\n\n\n\n", "Gary Edwards\n\ngary@example.com\n\n"] {
+            let run = box.carnet(["edit", "1", "--prompt"], stdin: answers)
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout == "contact 1 unchanged (nothing to save)\n", "\(run)")
+        }
+        let quote = box.carnet(["quote", "edit", "--prompt"], stdin: "\n\n")
+        #expect(quote.status == 0, "\(quote)")
+        #expect(quote.stdout == "quote 1 unchanged (nothing to save)\n", "\(quote)")
+        let session = box.carnet(["interactive"], stdin: "open 1\nedit\nname Gary Edwards\nsave\nquote\nedit\nsave\nquit\n")
+        #expect(session.status == 0, "\(session)")
+        #expect(session.stdout.contains("contact 1 unchanged (nothing to save)"), "\(session)")
+        #expect(session.stdout.contains("quote 1 unchanged (nothing to save)"), "\(session)")
+        #expect(!session.stdout.contains("saved"), "\(session)")
+        #expect(box.snapshot() == before)
+    }
+
     @Test func editorFlowReopensWithErrorsUntilFixed() {
         box.carnet(["add", "--name", "Tyler Porter", "--email", "tyler@example.com"])
         let counter = box.path("passes")
@@ -56,15 +75,54 @@ import Testing
         #expect(box.carnet(["list"]).lines[1] == "1\tTyler Porter\tSoftware developer, Prophecy\ttyler@prophecy.example.com\t\t0")
     }
 
-    @Test func editorClosedUnchangedCancels() {
-        box.carnet(["add", "--name", "Tyler Porter"])
+    @Test func editorClosedUnchangedOrEmptiedCancelsWithExit1() {
+        box.carnet(["add", "--name", "Tyler Porter", "--email", "tyler@example.com"])
         let before = box.snapshot()
-        let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": "true"])
-        #expect(run.status == 0)
-        #expect(run.stdout.contains("cancelled"))
+        let editors = [
+            "true",                                                    // closed unchanged
+            box.script("empty.sh", ": > \"$1\"\n"),                     // emptied
+            box.script("comments.sh", "sed -i '/^[a-z]*:/d' \"$1\"\n"),  // every field line deleted
+        ]
+        for editor in editors {
+            let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor, "VISUAL": ""])
+            #expect(run.status == 1, "\(editor): \(run)")
+            #expect(run.stderr == "carnet: cancelled; contact 1 unchanged\n", "\(editor): \(run)")
+            #expect(run.stdout.isEmpty, "\(editor): \(run)")
+        }
         let failing = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": "false"])
         #expect(failing.status == 1)
         #expect(box.snapshot() == before)
+    }
+
+    @Test func editorDeletingAFieldLineClearsThatField() throws {
+        box.carnet(["add", "--name", "Tyler Porter", "--email", "tyler@example.com", "--phone", "555 0102"])
+        let editor = box.script("editor.sh", "sed -i '/^email:/d' \"$1\"\n")
+        let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor, "VISUAL": ""])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout == "saved contact 1\n", "\(run)")
+        #expect(box.carnet(["list"]).lines[1] == "1\tTyler Porter\t\t\t555 0102\t0")
+    }
+
+    @Test func editorConflictKeepsTheEditedTextInAPrivateFile() throws {
+        box.carnet(["add", "--name", "Katherine Price", "--email", "katherine@example.com"])
+        let tmp = box.path("tmp")
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        let editor = box.script("editor.sh", """
+            "\(Sandbox.binary)" edit 1 --email kate@golden.example.com --db "\(box.db)" >/dev/null
+            sed -i 's/^phone:.*/phone: 555 0103/' "$1"
+            """)
+        let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor, "VISUAL": "", "TMPDIR": tmp])
+        #expect(run.status == 67, "\(run)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run)")
+        #expect(run.stderr.hasPrefix("carnet: contact 1 was changed by someone else"), "\(run)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: tmp).filter { $0.hasPrefix("carnet-contact-1-edit-") && $0.hasSuffix(".txt") }
+        try #require(kept.count == 1, "\(kept)")
+        let path = tmp + "/" + kept[0]
+        #expect(run.stderr.contains("your edit is kept in \(path)"), "\(run)")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("phone: 555 0103") && text.contains("email: katherine@example.com"), "\(text)")
     }
 
     @Test func conflictBetweenTwoProcessesNamesTheFieldsUnlessForced() {
@@ -75,7 +133,7 @@ import Testing
             sed -i 's/^phone:.*/phone: 555 0103/' "$1"
             """)
         let before = box.carnet(["show", "1", "--json"]).stdout
-        let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor])
+        let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor, "TMPDIR": box.dir.path])
         #expect(run.status == 67, "\(run)")
         #expect(run.stderr.contains("position, email"))
         let after = box.carnet(["show", "1", "--json"]).stdout

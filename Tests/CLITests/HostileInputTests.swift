@@ -59,6 +59,20 @@ import Testing
         expectRefused(["quote", "use", "0"], 64, mentioning: "positive")
     }
 
+    @Test func overlongSearchIsAUsageErrorNotADamagedDatabase() {
+        let huge = String(repeating: "x", count: 50_000)
+        expectRefused(["list", "--search", huge], 64, mentioning: "carnet: search text must be at most 1000 characters (got 50000)")
+        expectRefused(["list", "--favorites", "--search", huge], 64, mentioning: "at most 1000 characters")
+        // In the interactive session it is an error line; the session and its list carry on.
+        let run = box.carnet(["interactive"], stdin: "search \(huge)\nlist\nsearch madison\nquit\n")
+        #expect(run.status == 0, "\(run.stderr.prefix(300))")
+        #expect(run.stdout.contains("error: search text must be at most 1000 characters (got 50000)\n"), "\(run.stdout.prefix(2000))")
+        #expect(!run.stdout.contains("database"), "\(run.stdout.prefix(2000))")
+        #expect(run.stdout.components(separatedBy: "search: madison").count == 2)
+        // Empty is still "no filter".
+        #expect(box.carnet(["list", "--search", ""]).lines.count == 2)
+    }
+
     @Test func photosThatAreNotSmallImages() {
         let text = box.path("notes.txt")
         _ = FileManager.default.createFile(atPath: text, contents: Data("hello".utf8))

@@ -209,6 +209,21 @@ import Testing
         }
     }
 
+    @Test func overlongSearchIsAnInvalidSearchNotADatabaseError() throws {
+        let storage = try StorageController.inMemory()
+        try storage.insertContact(ContactDraft(name: "Madison Thompson"))
+        // 50,000 characters used to reach SQLite, which calls such a LIKE pattern "too complex".
+        let huge = String(repeating: "x", count: 50_000)
+        let expected = CarnetError.invalidSearch("search text must be at most \(Limits.searchLength) characters (got 50000)")
+        #expect(carnetError { try storage.contacts(limit: 10, matching: huge) } == expected)
+        #expect(carnetError { try storage.contacts(before: ContactSortKey(name: "z", id: 1), limit: 10, matching: huge) } == expected)
+        #expect(carnetError { try storage.contactCount(matching: huge) } == expected)
+        // Up to the limit is a search like any other (counted in Unicode scalars, as fields are).
+        let longest = String(repeating: "é", count: Limits.searchLength)
+        #expect(try storage.contacts(limit: 10, matching: longest).contacts.isEmpty)
+        #expect(try storage.contactCount(matching: "") == 1)
+    }
+
     @Test func staleUpdateIsAConflictAndWritesNothing() throws {
         let path = dir.path("book.sqlite")
         let mine = try StorageController(path: path)

@@ -150,4 +150,31 @@ import Testing
         try state.addContact(ContactDraft(name: "New Person", email: "new@example.com"))
         #expect(search.rows.count == 6)
     }
+
+    @Test func anOverlongSearchIsRefusedAndTheListKeepsItsRows() throws {
+        let state = try makeState(dir.database)
+        _ = try seed(state)
+        for favoritesOnly in [false, true] {
+            let list = ContactsViewModel(state: state, favoritesOnly: favoritesOnly)
+            try list.onAppear()
+            try list.setSearch("example.com")
+            let rows = list.rows
+            let error: CarnetError?
+            do {
+                try list.setSearch(String(repeating: "x", count: Limits.searchLength + 1))
+                error = nil
+            } catch let thrown {
+                error = thrown
+            }
+            guard case .invalidSearch = error else {
+                Issue.record("expected invalidSearch, got \(String(describing: error))")
+                continue
+            }
+            #expect(list.search == "example.com")
+            #expect(list.rows == rows)
+            try list.setSearch("")  // empty is "no filter"
+            #expect(list.search.isEmpty)
+        }
+        #expect(throws: CarnetError.self) { try state.contactCount(matching: String(repeating: "x", count: 50_000)) }
+    }
 }
