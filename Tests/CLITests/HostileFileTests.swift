@@ -91,6 +91,9 @@ import Testing
             let run = sqlite(sql)
             #expect(run.status != 0 && run.stderr.contains("CHECK constraint failed"), "\(sql): \(run)")
         }
+        // The constraint's name says which rule, for a person at the sqlite3 prompt.
+        #expect(sqlite("UPDATE contacts SET email = 'a b@c.de'").stderr.contains(
+            "CHECK constraint failed: email_like_name_at_example_com_without_spaces_or_invisible_characters"))
         #expect(box.carnet(["db", "check"]).stdout == "ok\n")
     }
 
