@@ -28,6 +28,9 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case readOnly(path: String)
     /// The file or its directory cannot be created or opened.
     case cannotOpen(path: String, reason: String)
+    /// Nothing is at the path and the caller asked not to create it
+    /// (`StorageOptions.createIfMissing` is false); nothing was created.
+    case noDatabase(path: String)
     /// The disk (or the database's size limit) is full; the write was rolled back.
     case diskFull(path: String)
     /// Another process held the database longer than the busy timeout.
@@ -63,6 +66,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) cannot be written (read-only file or directory); check its permissions"
         case let .cannotOpen(path, reason):
             return "cannot open \(path): \(reason)"
+        case let .noDatabase(path):
+            return "no address book at \(path); check the path (--db or CARNET_DB), or create it by adding a contact"
         case let .diskFull(path):
             return "the disk holding \(path) is full; nothing was written. Free some space and try again"
         case let .busy(path):

@@ -11,13 +11,14 @@ import Darwin
 /// What happens to the path before SQLite sees it: private directory and file on first use, and
 /// a look at the file's header so a foreign or newer file is refused before anything writes.
 enum FileSetup {
-    static func prepare(path: String) throws(CarnetError) {
+    static func prepare(path: String, createIfMissing: Bool = true) throws(CarnetError) {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         if fm.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw .cannotOpen(path: path, reason: "it is a directory, not a file") }
             return
         }
+        guard createIfMissing else { throw .noDatabase(path: path) }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty && !fm.fileExists(atPath: directory) {
             do {

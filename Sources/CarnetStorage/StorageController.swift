@@ -28,11 +28,12 @@ public final class StorageController: Sendable {
     private let isClosed = Mutex(false)
 
     /// Opens the Carnet database at `path`, creating it (and its directory, mode 0700; the file
-    /// mode 0600) when missing, and brings its schema up to date in one transaction.
+    /// mode 0600) when missing unless ``StorageOptions/createIfMissing`` is false, and brings its
+    /// schema up to date in one transaction.
     ///
     /// - Throws: ``CarnetModels/CarnetError/notADatabase(path:)``, `.notCarnetDatabase`,
     ///   `.corrupt`, `.newerSchema` (the file is left untouched), `.readOnly`, `.cannotOpen`,
-    ///   `.migrationFailed` (the file is left as it was).
+    ///   `.noDatabase` (nothing was created), `.migrationFailed` (the file is left as it was).
     public convenience init(path: String, options: StorageOptions = StorageOptions()) throws(CarnetError) {
         try self.init(path: path, options: options, migrations: Migration.embedded)
     }
@@ -49,7 +50,7 @@ public final class StorageController: Sendable {
         self.path = path
         self.options = options
         self.migrations = migrations
-        try FileSetup.prepare(path: path)
+        try FileSetup.prepare(path: path, createIfMissing: options.createIfMissing)
         try FileSetup.probe(path: path, supported: migrations.last?.version ?? 0)
         do {
             switch options.connections {

@@ -9,7 +9,7 @@ extension ExitCode {
     static let usage = ExitCode(64)
     /// A value breaks a rule (empty name, malformed email, …); nothing was written.
     static let invalidData = ExitCode(65)
-    /// No contact, quote or favorite has that id.
+    /// No contact, quote or favorite has that id, or no address book is at the path given.
     static let notFound = ExitCode(66)
     /// Someone else saved the record since this edit started; nothing was written.
     static let conflict = ExitCode(67)
@@ -21,7 +21,7 @@ extension ExitCode {
 
     init(for error: CarnetError) {
         switch error {
-        case .notFound: self = .notFound
+        case .notFound, .noDatabase: self = .notFound
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .quoteConflict: self = .conflict
         case .diskFull: self = .diskFull

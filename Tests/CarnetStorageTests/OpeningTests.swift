@@ -123,4 +123,19 @@ import Testing
         let storage = try StorageController(path: path)
         #expect(carnetError { try storage.insertContact(ContactDraft(name: "X")) } == .readOnly(path: path))
     }
+
+    // MARK: - Paths that are not a usable file
+
+    @Test func missingFileIsNotCreatedWhenAskedNotTo() throws {
+        for name in ["typo.sqlite", "nodir/sub/book.sqlite"] {
+            let path = dir.path(name)
+            let error = carnetError { try StorageController(path: path, options: StorageOptions(createIfMissing: false)) }
+            #expect(error == .noDatabase(path: path))
+            #expect(error.map { "\($0)" }?.hasPrefix("no address book at \(path)") == true)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == [])
+        // The same option opens an existing book as usual.
+        let path = try makeDatabase()
+        #expect(try StorageController(path: path, options: StorageOptions(createIfMissing: false)).contactCount() == 3)
+    }
 }
