@@ -31,6 +31,9 @@ public final class StorageController: Sendable {
     /// mode 0600) when missing unless ``StorageOptions/createIfMissing`` is false, and brings its
     /// schema up to date in one transaction.
     ///
+    /// Before SQLite opens anything it refuses a path that is not a regular file (a directory,
+    /// FIFO, device or socket), so such a path fails at once instead of hanging.
+    ///
     /// - Throws: ``CarnetModels/CarnetError/notADatabase(path:)``, `.notCarnetDatabase`,
     ///   `.corrupt`, `.newerSchema` (the file is left untouched), `.readOnly`, `.cannotOpen`,
     ///   `.noDatabase` (nothing was created), `.migrationFailed` (the file is left as it was).

@@ -1,8 +1,15 @@
 import CarnetModels
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 @testable import CarnetStorage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What happens when the file is not what Carnet expects: each refusal leaves it byte for byte.
 @Suite struct OpeningTests {
@@ -137,5 +144,70 @@ import Testing
         // The same option opens an existing book as usual.
         let path = try makeDatabase()
         #expect(try StorageController(path: path, options: StorageOptions(createIfMissing: false)).contactCount() == 3)
+    }
+
+    @Test func specialFilesAreRefusedAtOnceAndNothingIsCreatedBesideThem() throws {
+        let fifo = dir.path("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let socket = dir.path("socket")
+        let socketFD = try bindUnixSocket(socket)
+        defer { close(socketFD) }
+        let cases: [(String, String)] = [
+            (fifo, "FIFO"), ("/dev/null", "device"), (socket, "socket"), (dir.url.path, "directory"),
+        ]
+        for (path, kind) in cases {
+            for create in [true, false] {
+                let (error, seconds) = openingError(path, options: StorageOptions(createIfMissing: create))
+                guard case let .cannotOpen(_, reason)? = error else {
+                    Issue.record("\(path): expected cannotOpen, got \(String(describing: error))")
+                    continue
+                }
+                #expect(reason.contains(kind), "\(reason)")
+                #expect(seconds < 2, "\(path) took \(seconds) s")
+            }
+            for suffix in ["-wal", "-shm", "-journal"] {
+                #expect(!FileManager.default.fileExists(atPath: path + suffix), "\(path + suffix) was created")
+            }
+        }
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.url.path)) == ["fifo", "socket"])
+    }
+
+    /// Opens `path` on another thread and waits at most a few seconds: a FIFO blocks whoever
+    /// opens it for reading, and a test that hangs reports nothing.
+    func openingError(_ path: String, options: StorageOptions) -> (CarnetError?, Double) {
+        let outcome = Mutex<CarnetError??>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let start = Date()
+        Thread.detachNewThread {
+            let error = carnetError { try StorageController(path: path, options: options) }
+            outcome.withLock { $0 = .some(error) }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 5) == .success else {
+            return (.database("still opening \(path) after 5 s"), 5)
+        }
+        return (outcome.withLock { $0 } ?? nil, Date().timeIntervalSince(start))
+    }
+
+    /// A listening Unix domain socket at `path` (its descriptor; close it when done).
+    func bindUnixSocket(_ path: String) throws -> Int32 {
+        #if canImport(Glibc)
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = Darwin.socket(AF_UNIX, SOCK_STREAM, 0)
+        #endif
+        try #require(fd >= 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path))
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0, "bind: \(String(cString: strerror(errno)))")
+        return fd
     }
 }
