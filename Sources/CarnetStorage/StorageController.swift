@@ -32,11 +32,13 @@ public final class StorageController: Sendable {
     /// schema up to date in one transaction.
     ///
     /// Before SQLite opens anything it refuses a path that is not a regular file (a directory,
-    /// FIFO, device or socket), so such a path fails at once instead of hanging.
+    /// FIFO, device or socket) and, as ssh does with keys, a file or -wal/-shm/-journal file that
+    /// another user owns (other than root) or that group or others may write.
     ///
     /// - Throws: ``CarnetModels/CarnetError/notADatabase(path:)``, `.notCarnetDatabase`,
     ///   `.corrupt`, `.newerSchema` (the file is left untouched), `.readOnly`, `.cannotOpen`,
-    ///   `.noDatabase` (nothing was created), `.migrationFailed` (the file is left as it was).
+    ///   `.noDatabase`, `.unsafeFile` (nothing was opened or created), `.migrationFailed` (the
+    ///   file is left as it was).
     public convenience init(path: String, options: StorageOptions = StorageOptions()) throws(CarnetError) {
         try self.init(path: path, options: options, migrations: Migration.embedded)
     }

@@ -25,8 +25,8 @@ extension ExitCode {
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .quoteConflict: self = .conflict
         case .diskFull: self = .diskFull
-        case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .readOnly, .cannotOpen, .busy,
-             .migrationFailed, .database:
+        case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .readOnly, .cannotOpen, .unsafeFile,
+             .busy, .migrationFailed, .database:
             self = .databaseUnusable
         }
     }

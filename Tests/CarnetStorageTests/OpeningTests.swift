@@ -172,6 +172,82 @@ import Darwin
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.url.path)) == ["fifo", "socket"])
     }
 
+    // MARK: - Files someone else could have planted
+
+    @Test func filesOthersMayWriteAreRefusedUntouched() throws {
+        let path = try makeDatabase()
+        for planted in [path, path + "-wal", path + "-shm"] {
+            if planted != path { #expect(FileManager.default.createFile(atPath: planted, contents: nil)) }
+            #expect(chmod(planted, 0o666) == 0)
+            let before = [path, path + "-wal", path + "-shm"].map(bytes)
+            for create in [true, false] {
+                let error = carnetError { try StorageController(path: path, options: StorageOptions(createIfMissing: create)) }
+                #expect(error == .unsafeFile(path: planted, reason: .writableByOthers(mode: 0o666)), "\(planted)")
+                #expect(error.map { "\($0)" }?.contains("chmod go-w") == true)
+            }
+            #expect([path, path + "-wal", path + "-shm"].map(bytes) == before)
+            if planted == path { #expect(chmod(path, 0o600) == 0) } else { try? FileManager.default.removeItem(atPath: planted) }
+        }
+        #expect(try StorageController(path: path).contactCount() == 3)
+    }
+
+    @Test func aPlantedLogBesideAMissingFileStopsItsCreation() throws {
+        let path = dir.path("w.sqlite")
+        #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data("planted".utf8)))
+        #expect(chmod(path + "-wal", 0o666) == 0)
+        #expect(carnetError { try StorageController(path: path) } == .unsafeFile(path: path + "-wal", reason: .writableByOthers(mode: 0o666)))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+
+    @Test func symbolicLinksAreFineForTheFileButNotForItsLog() throws {
+        let path = try makeDatabase()
+        let link = dir.path("link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        #expect(try StorageController(path: link, options: StorageOptions(connections: .single)).contactCount() == 3)
+        try? FileManager.default.removeItem(atPath: path + "-shm")  // a single connection leaves it, empty
+        let elsewhere = dir.path("elsewhere")
+        #expect(FileManager.default.createFile(atPath: elsewhere, contents: Data("mine".utf8), attributes: [.posixPermissions: 0o600]))
+        try FileManager.default.createSymbolicLink(atPath: path + "-shm", withDestinationPath: elsewhere)
+        #expect(carnetError { try StorageController(path: link) } == .unsafeFile(path: path + "-shm", reason: .symbolicLink))
+        #expect(bytes(elsewhere).data == Data("mine".utf8))
+        let dangling = dir.path("dangling.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: dir.path("nowhere/x.sqlite"))
+        guard case .cannotOpen = carnetError({ try StorageController(path: dangling) }) else {
+            Issue.record("expected cannotOpen for a dangling symbolic link")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.path("nowhere")))
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to give a file to another user"))
+    func filesOfAnotherUserAreRefused() throws {
+        let path = try makeDatabase()
+        for planted in [path, path + "-wal", path + "-shm"] {
+            if planted != path { #expect(FileManager.default.createFile(atPath: planted, contents: nil, attributes: [.posixPermissions: 0o600])) }
+            #expect(chown(planted, 65534, 65534) == 0)
+            let before = bytes(planted)
+            #expect(carnetError { try StorageController(path: path) } == .unsafeFile(path: planted, reason: .ownedByAnotherUser(uid: 65534)))
+            #expect(bytes(planted) == before)
+            if planted == path { #expect(chown(path, 0, 0) == 0) } else { try? FileManager.default.removeItem(atPath: planted) }
+        }
+        #expect(try StorageController(path: path).contactCount() == 3)
+    }
+
+    @Test func aNewBookAndItsLogAreReadableByItsOwnerOnly() throws {
+        for connections in [StorageOptions.Connections.single, .pool] {
+            let path = dir.path("new-\(connections).sqlite")
+            let storage = try StorageController(path: path, options: StorageOptions(connections: connections))
+            try storage.insertContact(ContactDraft(name: "Ada"))
+            for file in [path, path + "-wal", path + "-shm"] {
+                var info = stat()
+                #expect(stat(file, &info) == 0, "\(file) is missing")
+                #expect(info.st_mode & 0o777 == 0o600, "\(file): \(String(info.st_mode & 0o777, radix: 8))")
+            }
+            try storage.close()
+        }
+    }
+
     /// Opens `path` on another thread and waits at most a few seconds: a FIFO blocks whoever
     /// opens it for reading, and a test that hangs reports nothing.
     func openingError(_ path: String, options: StorageOptions) -> (CarnetError?, Double) {
