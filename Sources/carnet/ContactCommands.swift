@@ -143,6 +143,7 @@ struct AddCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var fields: ContactFieldOptions
     @Flag(name: .customLong("prompt"), help: "Ask for each field even when standard input is not a terminal.")
     var forcePrompt = false
@@ -182,6 +183,7 @@ struct EditCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var contact: ContactID
     @OptionGroup var fields: ContactFieldOptions
     @Flag(help: "Remove the photo.") var noPhoto = false
@@ -250,6 +252,7 @@ struct DeleteCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var contact: ContactID
     @Flag(name: [.short, .long], help: "Do not ask.") var yes = false
 
@@ -279,6 +282,7 @@ struct FavoriteCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var contact: ContactID
     @Option(parsing: .unconditional, help: ArgumentHelp("Its place among the favorites, 1 for first.", valueName: "position"))
     var at: Int?
@@ -302,6 +306,7 @@ struct UnfavoriteCommand: StateCommand {
         discussion: "EXAMPLE:\n  carnet unfavorite 3")
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var contact: ContactID
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {

@@ -38,7 +38,8 @@ let exitCodeHelp = """
       1   cancelled, or another error
       64  usage: a wrong flag, argument or number
       65  invalid data: a value breaks a rule; nothing was written
-      66  not found: no record has that id
+      66  not found: no record has that id, or no address book at the path
+          named by --db or CARNET_DB (only a command that writes creates it)
       67  conflict: someone else saved the record meanwhile; nothing was written
       69  database unusable: not a Carnet database, damaged, newer, read-only or locked
       74  disk full: nothing was written
