@@ -13,8 +13,9 @@ extension ExitCode {
     static let notFound = ExitCode(66)
     /// Someone else saved the record since this edit started; nothing was written.
     static let conflict = ExitCode(67)
-    /// The database cannot be used: not SQLite, not Carnet's, damaged, newer, read-only,
-    /// cannot be created, or locked by another process for too long.
+    /// The database cannot be used: not a regular file, not SQLite, not Carnet's, damaged,
+    /// newer, read-only, cannot be created, locked by another process for too long, or refused
+    /// because another user owns it (or its -wal/-shm) or others may write it.
     static let databaseUnusable = ExitCode(69)
     /// The disk is full; nothing was written.
     static let diskFull = ExitCode(74)
@@ -41,7 +42,10 @@ let exitCodeHelp = """
       66  not found: no record has that id, or no address book at the path
           named by --db or CARNET_DB (only a command that writes creates it)
       67  conflict: someone else saved the record meanwhile; nothing was written
-      69  database unusable: not a Carnet database, damaged, newer, read-only or locked
+      69  database unusable: not a file, not a Carnet database, damaged, newer,
+          read-only or locked; or refused because the file, its -wal or its -shm
+          belongs to another user or others may write it (it could have been
+          planted): chmod go-w your own, remove any other
       74  disk full: nothing was written
     """
 
