@@ -37,6 +37,12 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case readOnly(path: String)
     /// The file or its directory cannot be created or opened.
     case cannotOpen(path: String, reason: String)
+    /// Nothing is at the path and the caller asked not to create it
+    /// (`StorageOptions.createIfMissing` is false); nothing was created.
+    case noDatabase(path: String)
+    /// The database file, or its `-wal` or `-shm` file, could have been planted or changed by
+    /// someone else; it was not opened. See ``UnsafeFileReason``.
+    case unsafeFile(path: String, reason: UnsafeFileReason)
     /// The disk (or the database's size limit) is full; the write was rolled back.
     case diskFull(path: String)
     /// Another process held the database longer than the busy timeout.
@@ -79,6 +85,10 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path) cannot be written (read-only file or directory); check its permissions"
         case let .cannotOpen(path, reason):
             return "cannot open \(path): \(reason)"
+        case let .noDatabase(path):
+            return "no address book at \(path); check the path (--db or CARNET_DB), or create it by adding a contact"
+        case let .unsafeFile(path, reason):
+            return "refusing \(path): \(reason)"
         case let .diskFull(path):
             return "the disk holding \(path) is full; nothing was written. Free some space and try again"
         case let .busy(path):
@@ -89,6 +99,28 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(source):\(line): \(reason); nothing was imported"
         case let .database(message):
             return "database error: \(message)"
+        }
+    }
+}
+
+/// Why a file Carnet would open is not trusted, as ssh distrusts a key file others could write.
+public enum UnsafeFileReason: Sendable, Equatable, CustomStringConvertible {
+    /// Owned by a user other than this process's effective user (or root).
+    case ownedByAnotherUser(uid: UInt32)
+    /// Group or others may write it (`mode & 0o022`); `mode` is the permission bits.
+    case writableByOthers(mode: UInt32)
+    /// A `-wal` or `-shm` file that is a symbolic link (SQLite would write through it).
+    case symbolicLink
+
+    public var description: String {
+        switch self {
+        case let .ownedByAnotherUser(uid):
+            return "it belongs to another user (uid \(uid)), who could have planted or changed it; remove it, or copy it to a file of your own if you trust it"
+        case let .writableByOthers(mode):
+            let octal = String(mode & 0o7777, radix: 8)
+            return "group or others may write it (mode \(String(repeating: "0", count: max(0, 4 - octal.count)) + octal)), so anyone could have planted or changed it; if it is yours, `chmod go-w` it, otherwise remove it"
+        case .symbolicLink:
+            return "it is a symbolic link where SQLite expects a plain file of its own; remove it"
         }
     }
 }

@@ -28,7 +28,12 @@ public final class StorageController: Sendable {
     private let isClosed = Mutex(false)
 
     /// Opens the Carnet database at `path`, creating it (and its directory, mode 0700; the file
-    /// mode 0600) when missing, and brings its schema up to date in one transaction.
+    /// mode 0600) when missing unless ``StorageOptions/createIfMissing`` is false, and brings its
+    /// schema up to date in one transaction.
+    ///
+    /// Before SQLite opens anything it refuses a path that is not a regular file (a directory,
+    /// FIFO, device or socket) and, as ssh does with keys, a file or -wal/-shm/-journal file that
+    /// another user owns (other than root) or that group or others may write.
     ///
     /// - Parameter onLockWait: called once per wait, on the thread that writes, when a write
     ///   has waited about a second for another process's write lock. The write keeps waiting, up
@@ -36,7 +41,8 @@ public final class StorageController: Sendable {
     ///   command prints a line on a terminal), don't block.
     /// - Throws: ``CarnetModels/CarnetError/notADatabase(path:)``, `.notCarnetDatabase`,
     ///   `.corrupt`, `.newerSchema` and `.schemaRecordChanged` (the file is left untouched),
-    ///   `.readOnly`, `.cannotOpen`, `.migrationFailed` (the file is left as it was).
+    ///   `.readOnly`, `.cannotOpen`, `.noDatabase`, `.unsafeFile` (nothing was opened or created),
+    ///   `.migrationFailed` (the file is left as it was).
     public convenience init(
         path: String, options: StorageOptions = StorageOptions(), onLockWait: (@Sendable () -> Void)? = nil
     ) throws(CarnetError) {
@@ -55,7 +61,7 @@ public final class StorageController: Sendable {
         self.path = path
         self.options = options
         self.migrations = migrations
-        try FileSetup.prepare(path: path)
+        try FileSetup.prepare(path: path, createIfMissing: options.createIfMissing)
         try FileSetup.probe(path: path, supported: migrations.last?.version ?? 0)
         do {
             switch options.connections {

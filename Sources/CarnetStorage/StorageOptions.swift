@@ -32,11 +32,19 @@ public struct StorageOptions: Sendable, Equatable {
     /// Default ``Connections/pool``. Either way the file is in WAL mode, every write is one
     /// `BEGIN IMMEDIATE` transaction and other processes see the same file.
     public var connections: Connections
+    /// Whether a missing file is created (with its directory). Default `true`. With `false`, a
+    /// missing file throws ``CarnetModels/CarnetError/noDatabase(path:)`` and nothing is created:
+    /// for a program that only reads, so a mistyped path is an error instead of a new, empty book.
+    public var createIfMissing: Bool
 
-    public init(durability: Durability = .full, busyTimeout: TimeInterval = 10, connections: Connections = .pool) {
+    public init(
+        durability: Durability = .full, busyTimeout: TimeInterval = 10, connections: Connections = .pool,
+        createIfMissing: Bool = true
+    ) {
         self.durability = durability
         self.busyTimeout = busyTimeout
         self.connections = connections
+        self.createIfMissing = createIfMissing
     }
 }
 

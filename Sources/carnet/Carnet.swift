@@ -7,7 +7,14 @@ import Foundation
 /// A command that shows or changes the address book: the composition root opens the database
 /// once and hands it the state controller.
 protocol StateCommand: ParsableCommand {
+    /// Whether this command (as parsed) may change the address book, and so may create a
+    /// missing file named with --db or CARNET_DB. Default false: a reading command refuses it.
+    var writes: Bool { get }
     @MainActor func run(state: StateController, terminal: Terminal) throws
+}
+
+extension StateCommand {
+    var writes: Bool { false }
 }
 
 /// A command that needs only where the database is, not to open it.

@@ -148,6 +148,7 @@ struct AddCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var fields: ContactFieldOptions
     @Flag(name: .customLong("prompt"), help: "Ask for each field even when standard input is not a terminal.")
     var forcePrompt = false
@@ -192,6 +193,7 @@ struct EditCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var contact: ContactID
     @OptionGroup var fields: ContactFieldOptions
     @Flag(help: "Remove the photo.") var noPhoto = false
@@ -280,6 +282,7 @@ struct DeleteCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var contact: ContactID
     @Flag(name: [.short, .long], help: "Do not ask.") var yes = false
 
@@ -309,6 +312,7 @@ struct FavoriteCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var contact: ContactID
     @Option(parsing: .unconditional, help: ArgumentHelp("Its place among the favorites, 1 for first.", valueName: "position"))
     var at: Int?
@@ -332,6 +336,7 @@ struct UnfavoriteCommand: StateCommand {
         discussion: "EXAMPLE:\n  carnet unfavorite 3")
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var contact: ContactID
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {

@@ -2,13 +2,23 @@ import Foundation
 
 /// Where the database lives: `--db PATH`, else `$CARNET_DB`, else
 /// `$XDG_DATA_HOME/carnet/carnet.sqlite` (`~/.local/share/carnet/carnet.sqlite`).
-enum DatabaseLocation {
-    static func resolve(flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let flag, !flag.isEmpty { return expand(flag) }
-        if let env = environment["CARNET_DB"], !env.isEmpty { return expand(env) }
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.local/share"
-        return data + "/carnet/carnet.sqlite"
+struct DatabaseLocation {
+    let path: String
+    /// Whether the person named the file (`--db` or `CARNET_DB`) rather than taking the default.
+    /// A named file that is missing is more likely a typo than a first run, so only a command
+    /// that writes creates it; the default file is created by whichever command comes first.
+    let isExplicit: Bool
+
+    init(flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        if let flag, !flag.isEmpty {
+            (path, isExplicit) = (Self.expand(flag), true)
+        } else if let env = environment["CARNET_DB"], !env.isEmpty {
+            (path, isExplicit) = (Self.expand(env), true)
+        } else {
+            let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.local/share"
+            (path, isExplicit) = (data + "/carnet/carnet.sqlite", false)
+        }
     }
 
     private static func expand(_ path: String) -> String {

@@ -9,25 +9,27 @@ extension ExitCode {
     static let usage = ExitCode(64)
     /// A value breaks a rule (empty name, malformed email, …); nothing was written.
     static let invalidData = ExitCode(65)
-    /// No contact, quote or favorite has that id.
+    /// No contact, quote or favorite has that id, or no address book is at the path given.
     static let notFound = ExitCode(66)
     /// Someone else saved the record since this edit started; nothing was written.
     static let conflict = ExitCode(67)
-    /// The database cannot be used: not SQLite, not Carnet's, damaged, newer, its schema record
-    /// changed by hand, read-only, cannot be created, or locked by another process for too long.
+    /// The database cannot be used: not a regular file, not SQLite, not Carnet's, damaged,
+    /// newer, its schema record changed by hand, read-only, cannot be created, locked by another
+    /// process for too long, or refused because another user owns it (or its -wal/-shm) or others
+    /// may write it.
     static let databaseUnusable = ExitCode(69)
     /// The disk is full; nothing was written.
     static let diskFull = ExitCode(74)
 
     init(for error: CarnetError) {
         switch error {
-        case .notFound, .deleted: self = .notFound
+        case .notFound, .deleted, .noDatabase: self = .notFound
         case .invalidSearch: self = .usage
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .quoteConflict: self = .conflict
         case .diskFull: self = .diskFull
-        case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .schemaRecordChanged, .readOnly, .cannotOpen, .busy,
-             .migrationFailed, .database:
+        case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .schemaRecordChanged, .readOnly, .cannotOpen,
+             .unsafeFile, .busy, .migrationFailed, .database:
             self = .databaseUnusable
         }
     }
@@ -39,9 +41,14 @@ let exitCodeHelp = """
       1   cancelled (you said no, or left the editor unchanged), or another error
       64  usage: a wrong flag, argument or number, or a search over 1000 characters
       65  invalid data: a value breaks a rule; nothing was written
-      66  not found: no record has that id, or it was deleted since it was read
+      66  not found: no record has that id, or it was deleted since it was read;
+          or no address book at the path named by --db or CARNET_DB (only a
+          command that writes creates it)
       67  conflict: someone else saved the record meanwhile; nothing was written
-      69  database unusable: not a Carnet database, damaged, newer, read-only or locked
+      69  database unusable: not a file, not a Carnet database, damaged, newer,
+          read-only or locked; or refused because the file, its -wal or its -shm
+          belongs to another user or others may write it (it could have been
+          planted): chmod go-w your own, remove any other
       74  disk full: nothing was written
     """
 

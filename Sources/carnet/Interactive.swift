@@ -16,6 +16,7 @@ struct InteractiveCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         try InteractiveSession(app: AppCoordinator(state: state, pageSize: 20), terminal: terminal).run()

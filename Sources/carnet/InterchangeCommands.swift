@@ -72,6 +72,7 @@ struct ImportCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { !dryRun }
     @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file")) var file: String
     @Option(help: "vcf, csv or json (default: from the file's extension).") var format: InterchangeFormat?
     @Flag(help: "Report what would be added, updated and skipped; write nothing.") var dryRun = false
@@ -205,6 +206,7 @@ struct SampleCommand: StateCommand {
         discussion: "Running it again changes nothing (the samples have fixed UIDs).\n\nEXAMPLE:\n  carnet sample && carnet list")
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
 
     static let contacts: [(String, String, String, String)] = [
         ("Madison Thompson", "Sales, Gale Foods", "madison.thompson@example.com", "+1 555 0101"),

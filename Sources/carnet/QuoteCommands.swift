@@ -72,6 +72,7 @@ struct QuoteEdit: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var fields: QuoteFieldOptions
     @Option(help: "Edit this quote instead of the current one.") var id: Int64?
     @Flag(help: "Save even if someone else changed the quote meanwhile.") var force = false
@@ -115,6 +116,7 @@ struct QuoteAdd: StateCommand {
         discussion: "EXAMPLE:\n  carnet quote add --text \"Less is more.\" --author \"Mies van der Rohe\" --use")
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var fields: QuoteFieldOptions
     @Flag(help: "Make it the current quote.") var use = false
 
@@ -159,6 +161,7 @@ struct QuoteUse: StateCommand {
     static let configuration = CommandConfiguration(commandName: "use", abstract: "Make a quote the current one.")
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var quote: QuoteID
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
@@ -172,6 +175,7 @@ struct QuoteDelete: StateCommand {
         commandName: "delete", abstract: "Delete a quote (not the last one; the quote screen is never empty).")
 
     @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
     @OptionGroup var quote: QuoteID
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {

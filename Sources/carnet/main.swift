@@ -14,20 +14,22 @@ func runCarnet() -> Int32 {
         // `--db PATH` may stand anywhere (`carnet --db x list` as well as `carnet list --db x`).
         let dbFlag = try DatabaseLocation.extractFlag(from: &arguments)
         let command = try Carnet.parseAsRoot(arguments)
+        let location = DatabaseLocation(flag: dbFlag)
         guard let stateful = command as? StateCommand else {
             var plain = command
             if let located = plain as? DatabasePathCommand {
-                try located.run(path: DatabaseLocation.resolve(flag: dbFlag))
+                try located.run(path: location.path)
             } else {
                 try plain.run()
             }
             return 0
         }
         // One connection: a command is one short process, and the last one to close folds the
-        // write-ahead log into the file, so the next launch has nothing to recover.
-        let storage = try StorageController(
-            path: DatabaseLocation.resolve(flag: dbFlag), options: StorageOptions(connections: .single),
-            onLockWait: terminal.lockWaitNotice)
+        // write-ahead log into the file, so the next launch has nothing to recover. A file named
+        // with --db or CARNET_DB that is missing is created only by a command that writes; a
+        // reading command reports it (exit 66) instead of showing an empty book made from a typo.
+        let options = StorageOptions(connections: .single, createIfMissing: !location.isExplicit || stateful.writes)
+        let storage = try StorageController(path: location.path, options: options, onLockWait: terminal.lockWaitNotice)
         defer { try? storage.close() }
         let state = try StateController(storage: storage)
         try stateful.run(state: state, terminal: terminal)

@@ -1,8 +1,15 @@
 import CarnetModels
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 @testable import CarnetStorage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What happens when the file is not what Carnet expects: each refusal leaves it byte for byte.
 @Suite struct OpeningTests {
@@ -152,5 +159,161 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: path)
         let storage = try StorageController(path: path)
         #expect(carnetError { try storage.insertContact(ContactDraft(name: "X")) } == .readOnly(path: path))
+    }
+
+    // MARK: - Paths that are not a usable file
+
+    @Test func missingFileIsNotCreatedWhenAskedNotTo() throws {
+        for name in ["typo.sqlite", "nodir/sub/book.sqlite"] {
+            let path = dir.path(name)
+            let error = carnetError { try StorageController(path: path, options: StorageOptions(createIfMissing: false)) }
+            #expect(error == .noDatabase(path: path))
+            #expect(error.map { "\($0)" }?.hasPrefix("no address book at \(path)") == true)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == [])
+        // The same option opens an existing book as usual.
+        let path = try makeDatabase()
+        #expect(try StorageController(path: path, options: StorageOptions(createIfMissing: false)).contactCount() == 3)
+    }
+
+    @Test func specialFilesAreRefusedAtOnceAndNothingIsCreatedBesideThem() throws {
+        let fifo = dir.path("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let socket = dir.path("socket")
+        let socketFD = try bindUnixSocket(socket)
+        defer { close(socketFD) }
+        let cases: [(String, String)] = [
+            (fifo, "FIFO"), ("/dev/null", "device"), (socket, "socket"), (dir.url.path, "directory"),
+        ]
+        for (path, kind) in cases {
+            for create in [true, false] {
+                let (error, seconds) = openingError(path, options: StorageOptions(createIfMissing: create))
+                guard case let .cannotOpen(_, reason)? = error else {
+                    Issue.record("\(path): expected cannotOpen, got \(String(describing: error))")
+                    continue
+                }
+                #expect(reason.contains(kind), "\(reason)")
+                #expect(seconds < 2, "\(path) took \(seconds) s")
+            }
+            for suffix in ["-wal", "-shm", "-journal"] {
+                #expect(!FileManager.default.fileExists(atPath: path + suffix), "\(path + suffix) was created")
+            }
+        }
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.url.path)) == ["fifo", "socket"])
+    }
+
+    // MARK: - Files someone else could have planted
+
+    @Test func filesOthersMayWriteAreRefusedUntouched() throws {
+        let path = try makeDatabase()
+        for planted in [path, path + "-wal", path + "-shm"] {
+            if planted != path { #expect(FileManager.default.createFile(atPath: planted, contents: nil)) }
+            #expect(chmod(planted, 0o666) == 0)
+            let before = [path, path + "-wal", path + "-shm"].map(bytes)
+            for create in [true, false] {
+                let error = carnetError { try StorageController(path: path, options: StorageOptions(createIfMissing: create)) }
+                #expect(error == .unsafeFile(path: planted, reason: .writableByOthers(mode: 0o666)), "\(planted)")
+                #expect(error.map { "\($0)" }?.contains("chmod go-w") == true)
+            }
+            #expect([path, path + "-wal", path + "-shm"].map(bytes) == before)
+            if planted == path { #expect(chmod(path, 0o600) == 0) } else { try? FileManager.default.removeItem(atPath: planted) }
+        }
+        #expect(try StorageController(path: path).contactCount() == 3)
+    }
+
+    @Test func aPlantedLogBesideAMissingFileStopsItsCreation() throws {
+        let path = dir.path("w.sqlite")
+        #expect(FileManager.default.createFile(atPath: path + "-wal", contents: Data("planted".utf8)))
+        #expect(chmod(path + "-wal", 0o666) == 0)
+        #expect(carnetError { try StorageController(path: path) } == .unsafeFile(path: path + "-wal", reason: .writableByOthers(mode: 0o666)))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+
+    @Test func symbolicLinksAreFineForTheFileButNotForItsLog() throws {
+        let path = try makeDatabase()
+        let link = dir.path("link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        #expect(try StorageController(path: link, options: StorageOptions(connections: .single)).contactCount() == 3)
+        try? FileManager.default.removeItem(atPath: path + "-shm")  // a single connection leaves it, empty
+        let elsewhere = dir.path("elsewhere")
+        #expect(FileManager.default.createFile(atPath: elsewhere, contents: Data("mine".utf8), attributes: [.posixPermissions: 0o600]))
+        try FileManager.default.createSymbolicLink(atPath: path + "-shm", withDestinationPath: elsewhere)
+        #expect(carnetError { try StorageController(path: link) } == .unsafeFile(path: path + "-shm", reason: .symbolicLink))
+        #expect(bytes(elsewhere).data == Data("mine".utf8))
+        let dangling = dir.path("dangling.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: dir.path("nowhere/x.sqlite"))
+        guard case .cannotOpen = carnetError({ try StorageController(path: dangling) }) else {
+            Issue.record("expected cannotOpen for a dangling symbolic link")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.path("nowhere")))
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to give a file to another user"))
+    func filesOfAnotherUserAreRefused() throws {
+        let path = try makeDatabase()
+        for planted in [path, path + "-wal", path + "-shm"] {
+            if planted != path { #expect(FileManager.default.createFile(atPath: planted, contents: nil, attributes: [.posixPermissions: 0o600])) }
+            #expect(chown(planted, 65534, 65534) == 0)
+            let before = bytes(planted)
+            #expect(carnetError { try StorageController(path: path) } == .unsafeFile(path: planted, reason: .ownedByAnotherUser(uid: 65534)))
+            #expect(bytes(planted) == before)
+            if planted == path { #expect(chown(path, 0, 0) == 0) } else { try? FileManager.default.removeItem(atPath: planted) }
+        }
+        #expect(try StorageController(path: path).contactCount() == 3)
+    }
+
+    @Test func aNewBookAndItsLogAreReadableByItsOwnerOnly() throws {
+        for connections in [StorageOptions.Connections.single, .pool] {
+            let path = dir.path("new-\(connections).sqlite")
+            let storage = try StorageController(path: path, options: StorageOptions(connections: connections))
+            try storage.insertContact(ContactDraft(name: "Ada"))
+            for file in [path, path + "-wal", path + "-shm"] {
+                var info = stat()
+                #expect(stat(file, &info) == 0, "\(file) is missing")
+                #expect(info.st_mode & 0o777 == 0o600, "\(file): \(String(info.st_mode & 0o777, radix: 8))")
+            }
+            try storage.close()
+        }
+    }
+
+    /// Opens `path` on another thread and waits at most a few seconds: a FIFO blocks whoever
+    /// opens it for reading, and a test that hangs reports nothing.
+    func openingError(_ path: String, options: StorageOptions) -> (CarnetError?, Double) {
+        let outcome = Mutex<CarnetError??>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let start = Date()
+        Thread.detachNewThread {
+            let error = carnetError { try StorageController(path: path, options: options) }
+            outcome.withLock { $0 = .some(error) }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 5) == .success else {
+            return (.database("still opening \(path) after 5 s"), 5)
+        }
+        return (outcome.withLock { $0 } ?? nil, Date().timeIntervalSince(start))
+    }
+
+    /// A listening Unix domain socket at `path` (its descriptor; close it when done).
+    func bindUnixSocket(_ path: String) throws -> Int32 {
+        #if canImport(Glibc)
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = Darwin.socket(AF_UNIX, SOCK_STREAM, 0)
+        #endif
+        try #require(fd >= 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path))
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0, "bind: \(String(cString: strerror(errno)))")
+        return fd
     }
 }
