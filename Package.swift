@@ -44,11 +44,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // One seeded generator for the benchmark, the stress tool and generated-input tests.
+        .target(name: "SeededRandom", path: "Support/SeededRandom"),
+
         // `make bench`: Carnet's layers against the raw SQLite C API in the same run.
         .executableTarget(
             name: "CarnetBenchmarks",
             dependencies: [
-                "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels",
+                "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "SeededRandom",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -56,7 +59,7 @@ let package = Package(
         // `make stress`: SIGKILLed writers and concurrent processes against one file (issue 5).
         .executableTarget(
             name: "carnet-stress",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SeededRandom", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Stress"),
         // The startup floor `carnet quote` is compared with: a Swift "hello, world".
         .executableTarget(name: "Hello", path: "Benchmarks/Hello"),
@@ -67,10 +70,10 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedMigrationsTool"]),
 
-        .testTarget(name: "CarnetModelsTests", dependencies: ["CarnetModels"]),
+        .testTarget(name: "CarnetModelsTests", dependencies: ["CarnetModels", "SeededRandom"]),
         .testTarget(
             name: "CarnetStorageTests",
-            dependencies: ["CarnetModels", "CarnetStorage", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["CarnetModels", "CarnetStorage", "SeededRandom", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels"]),
         // Runs the built `carnet` binary as a person would (it depends on it so it is built first).
         .testTarget(name: "CLITests", dependencies: ["carnet"]),

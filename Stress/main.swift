@@ -1,3 +1,4 @@
+import SeededRandom
 import Foundation
 import GRDB
 
@@ -43,17 +44,8 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-/// A small seeded generator, so a failing run can be replayed with --seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A seeded generator (SplitMix64), so a failing run can be replayed with --seed.
+typealias SplitMix = SplitMix64
 
 /// A running `carnet` with a pipe on stdin and a pipe on stdout.
 final class Child: @unchecked Sendable {
@@ -130,7 +122,7 @@ enum Saved {
 }
 
 func crash(_ options: Options) -> Int32 {
-    var random = SplitMix(state: options.seed)
+    var random = SplitMix(seed: options.seed)
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-stress-\(UUID().uuidString)")
     try! FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
@@ -277,13 +269,13 @@ func concurrent(_ options: Options) -> Int32 {
     let children = (0..<options.processes).map { _ in Child(options.carnet, ["interactive", "--db", db]) }
     var plans: [[(Int64, String)]] = []
     for p in 0..<options.processes {
-        var random = SplitMix(state: options.seed &+ UInt64(p))
+        var random = SplitMix(seed: options.seed &+ UInt64(p))
         plans.append((0..<options.edits).map { m in (Int64.random(in: 1...contactCount, using: &random), "\(p + 1)0\(m)") })
     }
     let feeders = zip(children, plans).enumerated().map { index, pair in
         let (child, plan) = pair
         let thread = Thread {
-            var random = SplitMix(state: options.seed &+ 1000 &+ UInt64(index))
+            var random = SplitMix(seed: options.seed &+ 1000 &+ UInt64(index))
             for (id, phone) in plan {
                 child.send("contacts\nopen \(id)\nedit\nphone \(phone)\n")
                 usleep(UInt32.random(in: 0...3000, using: &random))

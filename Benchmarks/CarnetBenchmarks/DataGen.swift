@@ -1,17 +1,8 @@
+import SeededRandom
 import CarnetModels
 
-/// SplitMix64: a fixed seed gives the same contacts on every run and on both sides.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476C_E5B9_E6D5
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A fixed seed gives the same contacts on every run and on both sides.
+typealias SeededGenerator = SplitMix64
 
 /// Plausible, valid contacts: many distinct names (so the name index is realistic), some
 /// non-ASCII, positions like "Sales, Gale Foods", emails and phones that pass Carnet's rules.

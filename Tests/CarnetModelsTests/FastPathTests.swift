@@ -1,3 +1,4 @@
+import SeededRandom
 @testable import CarnetModels
 import Testing
 
@@ -13,17 +14,14 @@ import Testing
         "\u{200B}", "\u{200D}", "\u{202E}", "\u{FEFF}", "\u{AD}",
     ]
 
-    /// A xorshift generator: the same strings on every run and every machine.
+    /// Seeded: the same strings on every run and every machine.
     struct Strings: Sequence, IteratorProtocol {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var generator = SplitMix64(seed: 0x9E37_79B9_7F4A_7C15)
         var remaining: Int
         mutating func next() -> String? {
             guard remaining > 0 else { return nil }
             remaining -= 1
-            func random(_ bound: Int) -> Int {
-                state ^= state << 13; state ^= state >> 7; state ^= state << 17
-                return Int(state % UInt64(bound))
-            }
+            func random(_ bound: Int) -> Int { generator.below(bound) }
             // Mostly ASCII, as real input is, so both paths are exercised heavily.
             let asciiOnly = random(3) > 0
             let pool = asciiOnly ? FastPathTests.alphabet.filter { $0.utf8.allSatisfy { $0 < 0x80 } } : FastPathTests.alphabet

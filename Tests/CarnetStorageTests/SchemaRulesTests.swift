@@ -1,3 +1,4 @@
+import SeededRandom
 import CarnetModels
 import Foundation
 import GRDB
@@ -17,15 +18,12 @@ import Testing
 
     /// Strings from a fixed seed, a third of them shaped like email addresses.
     struct Strings: Sequence, IteratorProtocol {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        var generator = SplitMix64(seed: 0x2545_F491_4F6C_DD1D)
         var remaining: Int
         mutating func next() -> String? {
             guard remaining > 0 else { return nil }
             remaining -= 1
-            func random(_ bound: Int) -> Int {
-                state ^= state << 13; state ^= state >> 7; state ^= state << 17
-                return Int(state % UInt64(bound))
-            }
+            func random(_ bound: Int) -> Int { generator.below(bound) }
             let plain = random(2) == 0
             let pool = plain ? Array(SchemaRulesTests.alphabet.prefix(12)) : SchemaRulesTests.alphabet
             func piece(_ length: Int) -> String { (0..<random(length)).map { _ in pool[random(pool.count)] }.joined() }
