@@ -54,7 +54,8 @@ public struct Contact: Sendable, Codable, Equatable, Hashable, Identifiable {
     public func matches(search: String) -> Bool {
         let needle = search.asciiLowercased
         if needle.isEmpty { return true }
-        return [name, position, email, phone].contains { $0.asciiLowercased.contains(needle) }
+        let draft = draft
+        return ContactFields.searchable.contains { draft[keyPath: $0].asciiLowercased.contains(needle) }
     }
 }
 
@@ -120,15 +121,9 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
         return issues
     }
 
-    /// The fields whose values differ between two drafts.
+    /// The fields whose values differ between two drafts, in ``ContactFields/all`` order.
     public func differences(from other: ContactDraft) -> [Field] {
-        var fields: [Field] = []
-        if name != other.name { fields.append(.name) }
-        if position != other.position { fields.append(.position) }
-        if email != other.email { fields.append(.email) }
-        if phone != other.phone { fields.append(.phone) }
-        if photo != other.photo { fields.append(.photo) }
-        return fields
+        ContactFields.all.filter { $0.differs(self, other) }.map(\.field)
     }
 }
 

@@ -62,8 +62,9 @@ extension FieldPrompts where Screen == EditContactViewModel {
     init(terminal: Terminal) {
         self.init(
             terminal: terminal,
-            fields: [(.name, "Name", \.draft.name), (.position, "Position", \.draft.position),
-                     (.email, "Email", \.draft.email), (.phone, "Phone", \.draft.phone)],
+            fields: ContactFields.text.map { text in
+                (text.spec.field, text.spec.label, (\EditContactViewModel.draft).appending(path: text.keyPath))
+            },
             issues: { $0.issues }, isDirty: { $0.isDirty }, cancel: { $0.cancel() })
     }
 
@@ -99,9 +100,9 @@ struct EditorSession {
     let terminal: Terminal
     var environment = ProcessInfo.processInfo.environment
 
-    static let keys: [(String, WritableKeyPath<ContactDraft, String>, Field)] = [
-        ("name", \.name, .name), ("position", \.position, .position), ("email", \.email, .email), ("phone", \.phone, .phone),
-    ]
+    /// The template's `key: value` lines: every text field of ``ContactFields``.
+    static let keys: [(String, WritableKeyPath<ContactDraft, String>, Field)] =
+        ContactFields.text.map { ($0.spec.key, $0.keyPath, $0.spec.field) }
 
     /// Returns the file as the person left it when they changed the draft and it is valid; nil
     /// when they cancelled: closed the file unchanged, left no field line in it (emptied it), or
@@ -159,7 +160,7 @@ struct EditorSession {
         if let photo = edit.draft.photo {
             lines.append("# photo: \(ImageKind(of: photo)?.rawValue ?? "image"), \(photo.count) bytes (change it with --photo FILE or --no-photo)")
         }
-        for line in unknown { lines.append("# ERROR not a field (use name, position, email, phone): \(line)") }
+        for line in unknown { lines.append("# ERROR not a field (use \(Self.keys.map(\.0).joined(separator: ", "))): \(line)") }
         for (key, keyPath, field) in Self.keys {
             for issue in errors where issue.field == field { lines.append("# ERROR \(issue)") }
             lines.append("\(key): \(edit.draft[keyPath: keyPath])")

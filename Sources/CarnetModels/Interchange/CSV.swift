@@ -1,15 +1,28 @@
 import Foundation
 
-/// The columns Carnet's CSV files have, in the order ``CSVWriter`` writes them.
-public enum CSVColumn: String, Sendable, CaseIterable {
-    case uid, name, position, email, phone, photo
-    case updatedAt = "updated_at"
+/// The columns Carnet's CSV files have, in the order ``CSVWriter`` writes them: `uid`, then each
+/// of ``ContactFields/all`` under its key, then `updated_at`.
+public enum CSVColumn: Sendable, Equatable {
+    case uid
+    case field(Field)
+    case updatedAt
+
+    public static let all: [CSVColumn] = [.uid] + ContactFields.all.map { .field($0.field) } + [.updatedAt]
+
+    /// The name in the header.
+    public var name: String {
+        switch self {
+        case .uid: return "uid"
+        case let .field(field): return field.rawValue
+        case .updatedAt: return "updated_at"
+        }
+    }
 
     /// The column a header cell names: case, spaces, `_` and `-` do not matter, so `Name`,
     /// `updated_at` and `updatedAt` all match.
     init?(header: String) {
         let key = String(header.unicodeScalars.filter { $0 != "_" && $0 != "-" && $0 != " " }).asciiLowercased
-        guard let column = Self.allCases.first(where: { $0.rawValue.replacingOccurrences(of: "_", with: "") == key }) else {
+        guard let column = Self.all.first(where: { $0.name.replacingOccurrences(of: "_", with: "") == key }) else {
             return nil
         }
         self = column
@@ -154,15 +167,17 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
             case .uid:
                 let value = InterchangeText.string(bytes)
                 uid = value.isEmpty ? nil : value
-            case .name: draft.name = InterchangeText.string(bytes)
-            case .position: draft.position = InterchangeText.string(bytes)
-            case .email: draft.email = InterchangeText.string(bytes)
-            case .phone: draft.phone = InterchangeText.string(bytes)
-            case .photo:
-                guard let data = InterchangeBase64.decode(bytes) else {
-                    throw InterchangeError(line: rowLine, message: "photo is not valid base64")
+            case let .field(field):
+                guard let spec = ContactFields.all.first(where: { $0.field == field }) else { continue }
+                switch spec.value {
+                case let .text(keyPath):
+                    draft[keyPath: keyPath] = InterchangeText.string(bytes)
+                case let .photo(keyPath):
+                    guard let data = InterchangeBase64.decode(bytes) else {
+                        throw InterchangeError(line: rowLine, message: "\(spec.key) is not valid base64")
+                    }
+                    draft[keyPath: keyPath] = data.isEmpty ? nil : data
                 }
-                draft.photo = data.isEmpty ? nil : data
             case .updatedAt:
                 let text = InterchangeText.string(bytes)
                 if VCardText.isBlank(text) { break }
@@ -183,11 +198,11 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
             let column = CSVColumn(header: VCardText.trimmed(InterchangeText.string(cell)))
             if let column, found.contains(column) {
                 headerFailed = true
-                throw InterchangeError(line: rowLine, message: "the header names the column \"\(column.rawValue)\" twice")
+                throw InterchangeError(line: rowLine, message: "the header names the column \"\(column.name)\" twice")
             }
             found.append(column)
         }
-        guard found.contains(.name) else {
+        guard found.contains(.field(.name)) else {
             headerFailed = true
             throw InterchangeError(
                 line: rowLine,
@@ -204,14 +219,18 @@ public enum CSVWriter {
     /// The header row, with its CRLF.
     public static let header = columnNames + "\r\n"
 
-    static let columnNames = CSVColumn.allCases.map(\.rawValue).joined(separator: ",")
+    static let columnNames = CSVColumn.all.map(\.name).joined(separator: ",")
 
     /// One row, with its CRLF: `photo` as base64, `updated_at` as `2026-11-23T08:55:07.123Z`.
     public static func row(uid: String?, draft: ContactDraft, updatedAt: Date?) -> String {
-        let cells = [
-            uid ?? "", draft.name, draft.position, draft.email, draft.phone,
-            draft.photo?.base64EncodedString() ?? "", updatedAt.map(InterchangeDate.extended) ?? "",
-        ]
+        var cells = [uid ?? ""]
+        for spec in ContactFields.all {
+            switch spec.value {
+            case let .text(keyPath): cells.append(draft[keyPath: keyPath])
+            case let .photo(keyPath): cells.append(draft[keyPath: keyPath]?.base64EncodedString() ?? "")
+            }
+        }
+        cells.append(updatedAt.map(InterchangeDate.extended) ?? "")
         return cells.map(quoted).joined(separator: ",") + "\r\n"
     }
 

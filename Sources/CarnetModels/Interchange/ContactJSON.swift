@@ -18,28 +18,20 @@ import Foundation
 public struct ContactJSON: Codable, Sendable, Equatable {
     public var id: Int64?
     public var uid: String?
-    public var name: String
-    public var position: String
-    public var email: String
-    public var phone: String
-    public var photo: Data?
+    /// The editable fields, each under its ``ContactFieldSpec/key`` (see ``ContactFields``).
+    public var draft: ContactDraft
     public var favorite: Bool?
     public var createdAt: Date?
     public var updatedAt: Date?
     public var version: Int?
 
     public init(
-        id: Int64? = nil, uid: String? = nil, name: String, position: String = "", email: String = "",
-        phone: String = "", photo: Data? = nil, favorite: Bool? = nil, createdAt: Date? = nil,
+        id: Int64? = nil, uid: String? = nil, draft: ContactDraft, favorite: Bool? = nil, createdAt: Date? = nil,
         updatedAt: Date? = nil, version: Int? = nil
     ) {
         self.id = id
         self.uid = uid
-        self.name = name
-        self.position = position
-        self.email = email
-        self.phone = phone
-        self.photo = photo
+        self.draft = draft
         self.favorite = favorite
         self.createdAt = createdAt
         self.updatedAt = updatedAt
@@ -48,10 +40,11 @@ public struct ContactJSON: Codable, Sendable, Equatable {
 
     public init(contact: Contact, favorite: Bool) {
         self.init(
-            id: contact.id, uid: contact.uid, name: contact.name, position: contact.position, email: contact.email,
-            phone: contact.phone, photo: contact.photo, favorite: favorite, createdAt: contact.createdAt,
+            id: contact.id, uid: contact.uid, draft: contact.draft, favorite: favorite, createdAt: contact.createdAt,
             updatedAt: contact.updatedAt, version: contact.version)
     }
+
+    public var name: String { draft.name }
 
     /// The fields an import uses, with ``InterchangeRecord/line`` 1 (``ContactJSONCoding/decode(_:)``
     /// sets the real line).
@@ -59,26 +52,41 @@ public struct ContactJSON: Codable, Sendable, Equatable {
 
     /// The fields an import uses, at the given line.
     public func record(line: Int) -> InterchangeRecord {
-        let draft = ContactDraft(
-            name: name, position: position, email: email, phone: phone, photo: photo?.isEmpty == true ? nil : photo)
+        var draft = draft
+        if draft.photo?.isEmpty == true { draft.photo = nil }
         return InterchangeRecord(
             uid: uid?.isEmpty == true ? nil : uid, draft: draft, updatedAt: updatedAt, line: line,
             id: id, createdAt: createdAt, version: version, favorite: favorite)
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, uid, name, position, email, phone, photo, favorite, createdAt, updatedAt, version
+    /// The record's own keys; each field of ``draft`` is keyed by its ``ContactFieldSpec/key``.
+    struct Key: CodingKey {
+        let stringValue: String
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+
+        static let id = Key("id"), uid = Key("uid"), favorite = Key("favorite")
+        static let createdAt = Key("createdAt"), updatedAt = Key("updatedAt"), version = Key("version")
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.container(keyedBy: Key.self)
         id = try c.decodeIfPresent(Int64.self, forKey: .id)
         uid = try c.decodeIfPresent(String.self, forKey: .uid)
-        name = try c.decode(String.self, forKey: .name)
-        position = try c.decodeIfPresent(String.self, forKey: .position) ?? ""
-        email = try c.decodeIfPresent(String.self, forKey: .email) ?? ""
-        phone = try c.decodeIfPresent(String.self, forKey: .phone) ?? ""
-        photo = try c.decodeIfPresent(Data.self, forKey: .photo)
+        draft = ContactDraft()
+        for spec in ContactFields.all {
+            let key = Key(spec.key)
+            switch spec.value {
+            case let .text(keyPath):
+                // The name is required; every other field may be left out by a hand-written file.
+                draft[keyPath: keyPath] = spec.field == .name
+                    ? try c.decode(String.self, forKey: key) : try c.decodeIfPresent(String.self, forKey: key) ?? ""
+            case let .photo(keyPath):
+                draft[keyPath: keyPath] = try c.decodeIfPresent(Data.self, forKey: key)
+            }
+        }
         favorite = try c.decodeIfPresent(Bool.self, forKey: .favorite)
         createdAt = try c.decodeIfPresent(Date.self, forKey: .createdAt)
         updatedAt = try c.decodeIfPresent(Date.self, forKey: .updatedAt)
@@ -86,17 +94,18 @@ public struct ContactJSON: Codable, Sendable, Equatable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        func put<T: Encodable>(_ value: T?, _ key: CodingKeys) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        func put<T: Encodable>(_ value: T?, _ key: Key) throws {
             if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
         }
         try put(id, .id)
         try put(uid, .uid)
-        try c.encode(name, forKey: .name)
-        try c.encode(position, forKey: .position)
-        try c.encode(email, forKey: .email)
-        try c.encode(phone, forKey: .phone)
-        try put(photo, .photo)
+        for spec in ContactFields.all {
+            switch spec.value {
+            case let .text(keyPath): try c.encode(draft[keyPath: keyPath], forKey: Key(spec.key))
+            case let .photo(keyPath): try put(draft[keyPath: keyPath], Key(spec.key))
+            }
+        }
         try put(favorite, .favorite)
         try put(createdAt, .createdAt)
         try put(updatedAt, .updatedAt)

@@ -1,0 +1,40 @@
+import CarnetModels
+import Foundation
+import Testing
+
+/// The one description of a contact's fields is what every format and summary reads.
+@Suite struct ContactFieldsTests {
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+
+    /// A draft with every field set, and the same draft with `spec`'s field changed.
+    func changed(_ spec: ContactFieldSpec) -> (ContactDraft, ContactDraft) {
+        let base = ContactDraft(name: "Ada", position: "Analyst", email: "ada@example.com", phone: "555 0100", photo: Self.png)
+        var other = base
+        switch spec.value {
+        case let .text(keyPath): other[keyPath: keyPath] += " 2"
+        case let .photo(keyPath): other[keyPath: keyPath] = nil
+        }
+        return (base, other)
+    }
+
+    @Test func everyFieldIsNamedOnceAndDrivesTheChangeSummary() {
+        let keys = ContactFields.all.map(\.key)
+        #expect(keys == ["name", "position", "email", "phone", "photo"])
+        #expect(Set(keys).count == keys.count)
+        for spec in ContactFields.all {
+            let (base, other) = changed(spec)
+            #expect(other.differences(from: base) == [spec.field], "\(spec.key)")
+            var copy = base
+            spec.copy(from: other, into: &copy)
+            #expect(copy == other)
+            #expect(ContactFields.named(spec.key.uppercased())?.field == spec.field)
+        }
+    }
+
+    @Test func csvColumnsAndJSONKeysAreTheFieldKeys() throws {
+        #expect(CSVWriter.header == "uid," + ContactFields.all.map(\.key).joined(separator: ",") + ",updated_at\r\n")
+        let json = try ContactJSONCoding.encoder().encode(ContactJSON(draft: ContactDraft(name: "Ada")))
+        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect(Set(object.keys) == Set(ContactFields.all.map(\.key)).union(["id", "uid", "favorite", "createdAt", "updatedAt", "version"]))
+    }
+}
