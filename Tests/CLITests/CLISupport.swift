@@ -63,14 +63,30 @@ final class Sandbox {
         process.standardInput = FileHandle(forReadingAtPath: inPath)
         process.standardOutput = FileHandle(forWritingAtPath: outPath)
         process.standardError = FileHandle(forWritingAtPath: errPath)
-        do {
-            try process.run()
-        } catch {
-            return Run(status: -1, stdout: "", stderr: "could not start \(executable): \(error)")
+        // A binary a test just copied can be "busy" for a moment: a process another test forked
+        // meanwhile may still hold the copy's write descriptor until it execs. Try again briefly.
+        var attempts = 0
+        while true {
+            do {
+                try process.run()
+                break
+            } catch let error as NSError where Self.isTextFileBusy(error) && attempts < 50 {
+                attempts += 1
+                usleep(20_000)
+            } catch {
+                return Run(status: -1, stdout: "", stderr: "could not start \(executable): \(error)")
+            }
         }
         process.waitUntilExit()
         let read = { (p: String) in String(decoding: FileManager.default.contents(atPath: p) ?? Data(), as: UTF8.self) }
         return Run(status: process.terminationStatus, stdout: read(outPath), stderr: read(errPath))
+    }
+
+    /// ETXTBSY, as Foundation reports it (a Cocoa error whose underlying error is the errno).
+    static func isTextFileBusy(_ error: NSError) -> Bool {
+        if error.domain == NSPOSIXErrorDomain && error.code == Int(ETXTBSY) { return true }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError { return isTextFileBusy(underlying) }
+        return false
     }
 
     /// The database's files, to check that a refused command changed nothing.
