@@ -10,8 +10,12 @@ public enum Timestamp {
         date(milliseconds: milliseconds(Date()))
     }
 
+    /// Milliseconds since 1970, rounded down (the one rounding rule of every Carnet date: the
+    /// database, JSON, CSV and vCard agree to the millisecond). Dates past ±285,000 years clamp.
     public static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        guard value.isFinite else { return 0 }
+        return Int64(max(-9e15, min(9e15, value)))
     }
 
     public static func date(milliseconds: Int64) -> Date {

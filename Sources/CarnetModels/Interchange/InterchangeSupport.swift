@@ -10,20 +10,10 @@ enum InterchangeLimits {
 /// Timestamps as interchange files write them, in UTC, computed with integers so a
 /// millisecond-precise `Date` (as `Contact` holds) survives a write and a read unchanged.
 enum InterchangeDate {
-    static func milliseconds(_ date: Date) -> Int64 {
-        let value = (date.timeIntervalSince1970 * 1000).rounded()
-        guard value.isFinite else { return 0 }
-        return Int64(max(-9e15, min(9e15, value)))
-    }
-
-    static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
-    }
-
-    /// `2026-11-23T08:55:07.123Z`: ISO 8601 extended, milliseconds, UTC.
+    /// `2026-11-23T08:55:07.123Z`: ISO 8601 extended, milliseconds, UTC; the same text (and the
+    /// same rounding) as the database's ``Timestamp``.
     static func extended(_ date: Date) -> String {
-        let (y, mo, d, h, mi, s, ms) = parts(date)
-        return "\(pad(y, 4))-\(pad(mo, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2)).\(pad(ms, 3))Z"
+        Timestamp.string(date)
     }
 
     /// `20261123T085507Z`: the RFC 6350 timestamp (whole seconds, UTC).
@@ -101,11 +91,11 @@ enum InterchangeDate {
         else { return nil }
         let days = days(fromCivil: year, month, day)
         let ms = ((days * 24 + hour) * 60 + minute - offset) * 60_000 + second * 1000 + millis
-        return date(milliseconds: ms)
+        return Timestamp.date(milliseconds: ms)
     }
 
     private static func parts(_ date: Date) -> (Int64, Int64, Int64, Int64, Int64, Int64, Int64) {
-        let ms = milliseconds(date)
+        let ms = Timestamp.milliseconds(date)
         var days = ms / 86_400_000
         var msOfDay = ms % 86_400_000
         if msOfDay < 0 {
