@@ -206,9 +206,14 @@ public enum ImageKind: String, Sendable {
     }
 }
 
+/// Lowercases one byte of A-Z, the folding SQLite's NOCASE and LIKE use; every other byte
+/// (and so every byte of a non-ASCII character) stays as it is.
+@inline(__always)
+func asciiLower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
+
 extension String {
     /// Lowercases A-Z only, the folding SQLite's NOCASE and LIKE use.
-    var asciiLowercased: String {
-        String(decoding: utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+    public var asciiLowercased: String {
+        String(decoding: utf8.map(asciiLower), as: UTF8.self)
     }
 }

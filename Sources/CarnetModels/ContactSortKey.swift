@@ -30,8 +30,8 @@ public struct ContactSortKey: Sendable, Codable, Hashable, Comparable, CustomStr
             case (nil, _): return true
             case (_, nil): return false
             case let (x?, y?):
-                let fx = x >= 65 && x <= 90 ? x + 32 : x
-                let fy = y >= 65 && y <= 90 ? y + 32 : y
+                let fx = asciiLower(x)
+                let fy = asciiLower(y)
                 if fx != fy { return fx < fy }
             }
         }

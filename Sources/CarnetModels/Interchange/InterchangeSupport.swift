@@ -234,8 +234,6 @@ extension Array where Element == UInt8 {
     }
 }
 
-func asciiLower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
-
 extension String {
     /// `hasPrefix` ignoring ASCII case, without lower-casing a copy of the whole string.
     func hasASCIIPrefixIgnoringCase(_ prefix: String) -> Bool {
