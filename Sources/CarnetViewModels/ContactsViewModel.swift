@@ -79,8 +79,12 @@ public final class ContactsViewModel {
         try list.loadNextPage()
     }
 
-    public func favorite(_ id: Int64, at position: Int? = nil) throws(CarnetError) {
+    /// Makes contact `id` a favorite (last, or at `position`, 1 for first) and returns the
+    /// place it has now.
+    @discardableResult
+    public func favorite(_ id: Int64, at position: Int? = nil) throws(CarnetError) -> Int {
         try state.favorite(id, at: position)
+        return state.favorites.first { $0.contact.id == id }?.position ?? 0
     }
 
     public func unfavorite(_ id: Int64) throws(CarnetError) {

@@ -38,6 +38,11 @@ public final class QuoteViewModel {
         return edit
     }
 
+    /// One quote by id, read from the file (for an edit screen opened on it).
+    public func quote(id: Int64) throws(CarnetError) -> Quote {
+        try state.quote(id: id)
+    }
+
     public func use(_ id: Int64) throws(CarnetError) {
         try state.useQuote(id: id)
         try reloadQuotes()

@@ -63,7 +63,7 @@ struct Carnet: StateCommand {
     @OptionGroup var database: DatabaseOption
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let home = HomeScreen(state: state, terminal: terminal)
+        let home = HomeScreen(home: HomeViewModel(state: state), terminal: terminal)
         print(home.render(), terminator: "")
     }
 }
@@ -71,25 +71,26 @@ struct Carnet: StateCommand {
 /// The home screen: quote, favorites, count.
 @MainActor
 struct HomeScreen {
-    let state: StateController
+    let home: HomeViewModel
     let terminal: Terminal
 
     func render() -> String {
         var out = ""
-        if let quote = state.currentQuote {
+        if let quote = home.quote {
             out += QuoteRendering.text(quote, terminal: terminal) + "\n"
         }
-        let favorites = ContactsViewModel(state: state, favoritesOnly: true).rows
+        let favorites = home.favorites
         if favorites.isEmpty {
             out += terminal.bold("Favorites") + ": none yet (carnet favorite ID)\n"
         } else {
             out += terminal.bold("Favorites") + "\n"
-            for row in favorites {
-                let position = row.contact.position.isEmpty ? "" : " — \(row.contact.position.shown)"
-                out += "  \(row.favoritePosition ?? 0). \(row.contact.name.shown)\(position)  [\(row.id)]\n"
+            for favorite in favorites {
+                let contact = favorite.contact
+                let position = contact.position.isEmpty ? "" : " — \(contact.position.shown)"
+                out += "  \(favorite.position). \(contact.name.shown)\(position)  [\(contact.id)]\n"
             }
         }
-        let count = state.contactCount
+        let count = home.contactCount
         out += "\n\(count) contact\(count == 1 ? "" : "s")"
         if count == 0 { out += " (carnet add --name NAME, or carnet interactive)" }
         return out + "\n"

@@ -322,9 +322,7 @@ struct FavoriteCommand: StateCommand {
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let list = ContactsViewModel(state: state)
-        try list.favorite(contact.id, at: at)
-        let position = state.favorites.first { $0.contact.id == contact.id }?.position ?? 0
+        let position = try ContactsViewModel(state: state).favorite(contact.id, at: at)
         print("saved favorite \(contact.id) at \(position)")
     }
 }

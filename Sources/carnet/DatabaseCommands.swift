@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarnetModels
 import CarnetState
+import CarnetViewModels
 import Foundation
 
 struct DatabaseCommand: ParsableCommand {
@@ -36,7 +37,7 @@ struct DatabaseInfoCommand: StateCommand {
     @Flag(help: "Print a JSON object.") var json = false
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let info = try state.databaseInfo()
+        let info = try DatabaseViewModel(state: state).info()
         if json {
             print(try JSONOutput.string(info))
             return
@@ -70,12 +71,13 @@ struct DatabaseCheck: StateCommand {
     @OptionGroup var database: DatabaseOption
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let problems = try state.integrityCheck()
+        let database = DatabaseViewModel(state: state)
+        let problems = try database.check()
         if problems == ["ok"] {
             print("ok")
         } else {
             for problem in problems { print(problem.shown) }
-            throw CLIError(message: "\(state.databasePath) failed its integrity check", code: .databaseUnusable)
+            throw CLIError(message: "\(database.path) failed its integrity check", code: .databaseUnusable)
         }
     }
 }
@@ -90,7 +92,7 @@ struct DatabaseBackup: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let path = (file as NSString).expandingTildeInPath
-        try state.backup(to: path)
+        try DatabaseViewModel(state: state).backup(to: path)
         print("saved backup \(path)")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarnetModels
 import CarnetState
+import CarnetViewModels
 import Foundation
 
 extension InterchangeFormat: ExpressibleByArgument {}
@@ -94,7 +95,7 @@ struct ImportCommand: StateCommand {
         }
         let stream = try RecordStream(handle: handle, format: format)
         let showsProgress = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        let report = try state.importContacts(
+        let report = try InterchangeViewModel(state: state).importContacts(
             source: file == "-" ? "stdin" : file,
             options: ImportOptions(dryRun: dryRun, skipInvalid: skipInvalid, force: force),
             progress: showsProgress ? { count in FileHandle.standardError.write(Data("\rimporting… \(count) records".utf8)) } : nil,
@@ -143,7 +144,7 @@ struct ExportCommand: StateCommand {
         if format == .csv { try sink.write(CSVWriter.header) }
         if format == .json { try sink.write("[\n") }
         var count = 0
-        try state.forEachContact(favoritesOnly: favorites) { contact, isFavorite in
+        try InterchangeViewModel(state: state).forEachContact(favoritesOnly: favorites) { contact, isFavorite in
             switch format {
             case .vcf: try sink.write(VCardWriter.card(contact: contact, version: vcardVersion))
             case .csv: try sink.write(CSVWriter.row(contact: contact))
@@ -223,7 +224,7 @@ struct SampleCommand: StateCommand {
                 draft: ContactDraft(name: contact.0, position: contact.1, email: contact.2, phone: contact.3),
                 line: index + 1)
         }[...]
-        let report = try state.importContacts(source: "sample", next: { records.popFirst() })
+        let report = try InterchangeViewModel(state: state).importContacts(source: "sample", next: { records.popFirst() })
         print("saved sample: \(report.summary)")
     }
 }

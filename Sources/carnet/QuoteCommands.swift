@@ -79,7 +79,7 @@ struct QuoteEdit: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let screen = QuoteViewModel(state: state)
-        let quote = try id.map { id throws(CarnetError) in try state.quote(id: id) } ?? screen.quote
+        let quote = try id.map { id throws(CarnetError) in try screen.quote(id: id) } ?? screen.quote
         let edit = screen.edit(quote)
         if fields.isEmpty {
             guard terminal.stdinIsTerminal || fields.forcePrompt else {

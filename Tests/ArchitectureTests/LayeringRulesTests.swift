@@ -68,6 +68,13 @@ import Testing
         #expect(storageImports.count <= 1, "\(storageImports)")
     }
 
+    @Test func cliCommandsGoThroughViewModels() {
+        // A command hands the state controller to a view model and renders that; it never reads or
+        // changes the state itself (the composition root only creates it).
+        let direct = Self.offending(#"\bstate\.[a-zA-Z]"#, under: "Sources/carnet").filter { !$0.hasPrefix("Sources/carnet/main.swift") }
+        #expect(direct == [])
+    }
+
     @Test func sqlLivesOnlyInStorage() {
         for module in ["CarnetModels", "CarnetState", "CarnetViewModels"] {
             #expect(Self.offending(#"\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE TABLE)\b"#, under: "Sources/\(module)") == [])

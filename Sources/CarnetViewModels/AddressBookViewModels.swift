@@ -1,0 +1,73 @@
+import CarnetModels
+import CarnetState
+import Observation
+
+/// The home screen: the current quote, the favorites in order and how many contacts there are.
+@MainActor
+@Observable
+public final class HomeViewModel {
+    @ObservationIgnored private let state: StateController
+
+    public init(state: StateController) {
+        self.state = state
+    }
+
+    public var quote: Quote? { state.currentQuote }
+    public var favorites: [Favorite] { state.favorites }
+    public var contactCount: Int { state.contactCount }
+
+    /// The screen appears: pick up changes made elsewhere.
+    public func onAppear() throws(CarnetError) {
+        try state.refresh()
+    }
+}
+
+/// Moving contacts in and out: imports (one transaction, every screen refreshed after) and
+/// exports (a page at a time, never the whole table in memory).
+@MainActor
+public final class InterchangeViewModel {
+    private let state: StateController
+
+    public init(state: StateController) {
+        self.state = state
+    }
+
+    /// Imports `next`'s records from `source` (see ``ImportOptions``); the report says what was
+    /// added, updated, unchanged and skipped.
+    public func importContacts(
+        source: String, options: ImportOptions = ImportOptions(), progress: ((Int) -> Void)? = nil,
+        next: @escaping () throws(InterchangeError) -> InterchangeRecord?
+    ) throws(CarnetError) -> ImportReport {
+        try state.importContacts(source: source, options: options, progress: progress, next: next)
+    }
+
+    /// Every contact in name order (or the favorites in theirs), with whether it is a favorite.
+    public func forEachContact(favoritesOnly: Bool = false, _ body: (Contact, Bool) throws -> Void) throws(CarnetError) {
+        try state.forEachContact(favoritesOnly: favoritesOnly, body)
+    }
+}
+
+/// The file itself: where it is, what is in it, whether it is sound, and a copy.
+@MainActor
+public final class DatabaseViewModel {
+    private let state: StateController
+
+    public init(state: StateController) {
+        self.state = state
+    }
+
+    public var path: String { state.databasePath }
+
+    public func info() throws(CarnetError) -> DatabaseInfo {
+        try state.databaseInfo()
+    }
+
+    /// `["ok"]`, or one line per problem (see `StorageController.integrityCheck()`).
+    public func check() throws(CarnetError) -> [String] {
+        try state.integrityCheck()
+    }
+
+    public func backup(to path: String) throws(CarnetError) {
+        try state.backup(to: path)
+    }
+}
