@@ -6,7 +6,12 @@ import Foundation
 
 /// A command that shows or changes the address book: the composition root opens the database
 /// once and hands it the state controller.
-protocol StateCommand: ParsableCommand {
+/// A command that takes `--db PATH` after its name (see ``DatabaseOption``).
+protocol DatabaseLocated: ParsableCommand {
+    var database: DatabaseOption { get }
+}
+
+protocol StateCommand: DatabaseLocated {
     /// Whether this command (as parsed) may change the address book, and so may create a
     /// missing file named with --db or CARNET_DB. Default false: a reading command refuses it.
     var writes: Bool { get }
@@ -18,7 +23,7 @@ extension StateCommand {
 }
 
 /// A command that needs only where the database is, not to open it.
-protocol DatabasePathCommand: ParsableCommand {
+protocol DatabasePathCommand: DatabaseLocated {
     func run(path: String) throws
 }
 
@@ -30,6 +35,10 @@ struct DatabaseOption: ParsableArguments {
             "The address book file. Default: $CARNET_DB, else $XDG_DATA_HOME/carnet/carnet.sqlite (~/.local/share/carnet/carnet.sqlite).",
             valueName: "path"))
     var db: String?
+
+    func validate() throws {
+        if db?.isEmpty == true { throw ValidationError("--db needs a file path") }
+    }
 }
 
 struct Carnet: StateCommand {

@@ -25,13 +25,15 @@ struct DatabaseLocation {
         (path as NSString).expandingTildeInPath
     }
 
-    /// Removes `--db PATH` / `--db=PATH` from anywhere in `arguments` (before a `--`).
+    /// Removes `--db PATH` / `--db=PATH` standing before the command's name (`carnet --db x
+    /// list`), where the argument parser would hand it to the top command rather than to the one
+    /// that runs. After the name, each command's own `--db` option (``DatabaseOption``) reads it.
     static func extractFlag(from arguments: inout [String]) throws -> String? {
         var value: String?
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if argument == "--" { break }
+            if argument == "--" || !argument.hasPrefix("-") { break }
             if argument == "--db" {
                 guard index + 1 < arguments.count else { throw CLIError.usage("--db needs a file path") }
                 value = arguments[index + 1]

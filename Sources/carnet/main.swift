@@ -11,10 +11,11 @@ func runCarnet() -> Int32 {
     let terminal = Terminal()
     do {
         var arguments = try validatedArguments()
-        // `--db PATH` may stand anywhere (`carnet --db x list` as well as `carnet list --db x`).
-        let dbFlag = try DatabaseLocation.extractFlag(from: &arguments)
+        // `--db PATH` may stand before the command's name (`carnet --db x list`) or after it
+        // (`carnet list --db x`), where the command's own option reads it.
+        let leadingFlag = try DatabaseLocation.extractFlag(from: &arguments)
         let command = try Carnet.parseAsRoot(arguments)
-        let location = DatabaseLocation(flag: dbFlag)
+        let location = DatabaseLocation(flag: (command as? DatabaseLocated)?.database.db ?? leadingFlag)
         guard let stateful = command as? StateCommand else {
             var plain = command
             if let located = plain as? DatabasePathCommand {
