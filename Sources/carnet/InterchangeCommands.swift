@@ -203,7 +203,14 @@ struct SampleCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "sample",
         abstract: "Load the five contacts of the classic demo app, to have something to look at.",
-        discussion: "Running it again changes nothing (the samples have fixed UIDs).\n\nEXAMPLE:\n  carnet sample && carnet list")
+        discussion: """
+            Running it again never changes a contact (the samples have fixed UIDs): a sample you \
+            edited is left as you made it, and the report names it; only a sample you deleted is \
+            added back.
+
+            EXAMPLE:
+              carnet sample && carnet list
+            """)
 
     @OptionGroup var database: DatabaseOption
     var writes: Bool { true }
@@ -223,7 +230,8 @@ struct SampleCommand: StateCommand {
                 draft: ContactDraft(name: contact.0, position: contact.1, email: contact.2, phone: contact.3),
                 line: index + 1)
         }[...]
-        let report = try state.importContacts(source: "sample", next: { records.popFirst() })
+        let report = try state.importContacts(
+            source: "sample", options: ImportOptions(keepsExisting: true), next: { records.popFirst() })
         print("saved sample: \(report.summary)")
     }
 }
