@@ -60,6 +60,8 @@ public final class EditQuoteViewModel {
     public var draft: QuoteDraft
     public private(set) var original: Quote?
     public private(set) var conflict: QuoteConflict?
+    /// After a reload, the fields both edits changed (see ``EditContactViewModel/clashes``).
+    public private(set) var clashes: [Field] = []
     /// Whether a new quote becomes the current one when saved (default true).
     public var makesCurrent = true
     @ObservationIgnored public var onSave: ((Quote) -> Void)?
@@ -99,8 +101,10 @@ public final class EditQuoteViewModel {
         guard let conflict else { return nil }
         switch resolution {
         case .reload:
+            let merge = DraftMerge.merge(base: conflict.base.draft, theirs: conflict.current.draft, mine: draft.normalized())
             original = conflict.current
-            draft = conflict.current.draft
+            draft = merge.draft
+            clashes = merge.clashes
             self.conflict = nil
             return nil
         case .overwrite:
@@ -113,9 +117,20 @@ public final class EditQuoteViewModel {
         }
     }
 
+    public func keepMine(_ field: Field) {
+        clashes.removeAll { $0 == field }
+    }
+
+    public func takeTheirs(_ field: Field) {
+        guard clashes.contains(field), let theirs = original?.draft else { return }
+        draft.take(field, from: theirs)
+        clashes.removeAll { $0 == field }
+    }
+
     public func cancel() {
         draft = original?.draft ?? QuoteDraft()
         conflict = nil
+        clashes = []
         onCancel?()
     }
 
@@ -123,6 +138,7 @@ public final class EditQuoteViewModel {
         original = saved
         draft = saved.draft
         conflict = nil
+        clashes = []
         onSave?(saved)
     }
 }
