@@ -28,19 +28,19 @@ struct InteractiveCommand: StateCommand {
 final class InteractiveSession {
     let app: AppCoordinator
     let terminal: Terminal
+    let input: LineInput
 
     init(app: AppCoordinator, terminal: Terminal) {
         self.app = app
         self.terminal = terminal
+        input = LineInput(terminal: terminal)
     }
 
     func run() throws {
         try app.start(on: .contacts)
         try render()
         while true {
-            if terminal.stdinIsTerminal { print(terminal.bold("\(screenName)> "), terminator: "") }
-            fflush(nil)
-            guard let line = readLine(strippingNewline: true) else { break }
+            guard let line = input.line(prompt: terminal.stdinIsTerminal ? "\(screenName)> " : nil) else { break }
             let input = line.trimmingCharacters(in: .whitespaces)
             if ["quit", "exit", "q"].contains(input) { break }
             do {
