@@ -13,6 +13,11 @@ struct InteractiveCommand: StateCommand {
               printf 'open 3\\nfav\\nfavorites\\nquit\\n' | carnet interactive
             Every screen re-reads the address book when it appears, so changes made meanwhile by \
             another carnet show up. Type help for the commands of the current screen.
+
+            An edit screen with unsaved changes is never left silently: on a terminal, back, \
+            another tab, quit and Ctrl-D ask first; from a script, back and tab switches are \
+            refused until you save or cancel, and quit or the end of input says the draft was \
+            discarded. delete asks on a terminal; from a script it needs delete --yes.
             """)
 
     @OptionGroup var database: DatabaseOption
@@ -40,9 +45,17 @@ final class InteractiveSession {
         try app.start(on: .contacts)
         try render()
         while true {
-            guard let line = input.line(prompt: terminal.stdinIsTerminal ? "\(screenName)> " : nil) else { break }
+            guard let line = input.line(prompt: terminal.stdinIsTerminal ? "\(screenName)> " : nil) else {
+                // End of input (Ctrl-D on a terminal, which leaves the cursor on the prompt's line).
+                if terminal.stdinIsTerminal { print("") }
+                if mayQuit() { break }
+                continue
+            }
             let input = line.trimmingCharacters(in: .whitespaces)
-            if ["quit", "exit", "q"].contains(input) { break }
+            if ["quit", "exit", "q"].contains(input) {
+                if mayQuit() { break }
+                continue
+            }
             do {
                 try handle(input)
             } catch let error as CarnetError {
@@ -53,6 +66,48 @@ final class InteractiveSession {
             // A "saved" line leaves the process as soon as its commit is done.
             fflush(nil)
         }
+    }
+
+    // MARK: Unsaved drafts
+
+    /// What the unsaved draft on the stack is of ("contact 3", "a new contact"), if any.
+    private var unsavedDraft: String? {
+        switch app.unsavedEdit {
+        case let .editContact(edit): edit.original.map { "contact \($0.id)" } ?? "a new contact"
+        case let .editQuote(edit): edit.original.map { "quote \($0.id)" } ?? "a new quote"
+        default: nil
+        }
+    }
+
+    /// Whether a command may leave the edit screen (back, another tab) and drop its draft: yes
+    /// if nothing is unsaved; on a terminal, if the user says so; from a script, never (it must
+    /// save or cancel, so a script's typo cannot lose its edits).
+    private func mayDropDraft() throws -> Bool {
+        guard let draft = unsavedDraft else { return true }
+        guard terminal.stdinIsTerminal else {
+            throw CLIError.usage("unsaved changes to \(draft): save them, or cancel to drop them, first")
+        }
+        return confirm("discard unsaved changes to \(draft)?")
+    }
+
+    /// Whether the session may end now (quit, end of input). An unsaved draft is discarded only
+    /// when the user says so on a terminal (a second Ctrl-D says so too); a script is told.
+    private func mayQuit() -> Bool {
+        guard let draft = unsavedDraft else { return true }
+        if terminal.stdinIsTerminal {
+            guard confirm("discard unsaved changes to \(draft)?", endOfInputMeans: true) else { return false }
+        }
+        print("discarded the unsaved changes to \(draft)")
+        return true
+    }
+
+    /// A yes/no question on the terminal; only an explicit yes counts.
+    private func confirm(_ question: String, endOfInputMeans atEnd: Bool = false) -> Bool {
+        guard let answer = input.line(prompt: "\(question) [y/N] ") else {
+            print("")
+            return atEnd
+        }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
     private var screenName: String {
@@ -73,10 +128,13 @@ final class InteractiveSession {
         switch verb {
         case "": try render()
         case "help", "?": printHelp()
-        case "contacts", "c": try app.select(.contacts); try render()
-        case "favorites", "f": try app.select(.favorites); try render()
-        case "quote": try app.select(.quote); try render()
-        case "back", "b": try app.back(); try render()
+        case "contacts", "c", "favorites", "f", "quote":
+            let tab: AppCoordinator.Tab = verb.hasPrefix("c") ? .contacts : verb.hasPrefix("f") ? .favorites : .quote
+            guard try mayDropDraft() else { return try render() }
+            try app.select(tab); try render()
+        case "back", "b":
+            guard try mayDropDraft() else { return try render() }
+            try app.back(); try render()
         case "refresh", "r", "show": try render()
         default: try handleOnScreen(verb, rest)
         }
@@ -91,8 +149,18 @@ final class InteractiveSession {
             case "edit", "e": try app.editContact(); try render()
             case "fav", "favorite", "unfav", "unfavorite": try detail.toggleFavorite(); try render()
             case "delete":
+                let id = detail.contact.id
+                if !["--yes", "-y"].contains(rest) {
+                    guard terminal.stdinIsTerminal else {
+                        throw CLIError.usage("not deleting contact \(id) without --yes (standard input is not a terminal): type delete --yes")
+                    }
+                    guard confirm("delete contact \(id), \(detail.contact.name.shown)?") else {
+                        print("cancelled; contact \(id) kept")
+                        return
+                    }
+                }
                 try detail.delete()
-                print("deleted contact \(detail.contact.id)")
+                print("deleted contact \(id)")
                 try app.back()
                 try render()
             default: unknown(verb)
@@ -257,7 +325,7 @@ final class InteractiveSession {
         case .contacts, .favorites:
             help = "ID or open ID · next · prev · search TEXT · fav ID · unfav ID · add"
         case .contactDetail:
-            help = "edit · fav (toggle) · delete · back"
+            help = "edit · fav (toggle) · delete (asks; delete --yes from a script) · back"
         case .editContact:
             help = "name|position|email|phone VALUE · photo FILE · nophoto · save · cancel (on conflict: reload · overwrite · cancel)"
         case .quote:

@@ -10,6 +10,10 @@ import Testing
         box.carnet(["sample"])
     }
 
+    func session(_ lines: String) -> Run {
+        box.carnet(["interactive"], stdin: lines)
+    }
+
     /// Types each step into a pseudo-terminal after a pause, as a person would (a control
     /// character sent with the text before it could reach the terminal before carnet reads).
     func terminalSession(_ steps: [String]) -> Run {
@@ -20,11 +24,65 @@ import Testing
         return Run(status: run.status, stdout: run.stdout.replacingOccurrences(of: "\r\n", with: "\n"), stderr: run.stderr)
     }
 
+    @Test func aScriptCannotLeaveAnUnsavedDraftByBackOrTabAndIsToldAtQuit() {
+        let before = box.snapshot()
+        let run = session("open 2\nedit\nphone 555 9999\nback\ncontacts\nfavorites\nquote\nquit\n")
+        #expect(run.status == 0, "\(run)")
+        let refusals = run.lines.filter { $0 == "error: unsaved changes to contact 2: save them, or cancel to drop them, first" }
+        #expect(refusals.count == 4, "\(run)")
+        #expect(!run.stdout.contains("── Contacts (5) ──\n    4", after: "phone 555 9999"), "\(run)")
+        #expect(run.lines.last == "discarded the unsaved changes to contact 2", "\(run)")
+        // The end of input says the same; a clean session ends without a word.
+        let eof = session("add\nname Ada\n")
+        #expect(eof.lines.last == "discarded the unsaved changes to a new contact", "\(eof)")
+        #expect(!session("open 2\nedit\nback\nquote\n").stdout.contains("discarded"))
+        #expect(box.snapshot() == before)
+    }
+
+    @Test func deleteOnTheDetailScreenNeedsYesFromAScript() {
+        let run = session("open 3\ndelete\n")
+        #expect(run.stdout.contains("error: not deleting contact 3 without --yes (standard input is not a terminal): type delete --yes"), "\(run)")
+        #expect(box.carnet(["show", "3"]).status == 0)
+        let yes = session("open 3\ndelete --yes\n")
+        #expect(yes.stdout.contains("deleted contact 3"), "\(yes)")
+        #expect(box.carnet(["show", "3"]).status == 66)
+    }
+
+    @Test func onATerminalLeavingADraftOrDeletingAsksFirst() {
+        let run = terminalSession([
+            "open 2\\n", "edit\\n", "phone 555 9999\\n",
+            "back\\n", "n\\n",          // stays on the edit screen, draft kept
+            "contacts\\n", "y\\n",      // leaves, draft dropped
+            "open 3\\n", "delete\\n", "n\\n", "delete\\n", "y\\n",
+            "open 1\\n", "edit\\n", "name Madison T.\\n",
+            "\\004", "n\\n",             // Ctrl-D asks; no: the session goes on
+            "\\004", "\\004",            // Ctrl-D asks again; Ctrl-D at the question: leave
+        ])
+        #expect(run.status == 0, "\(run)")
+        let out = run.stdout
+        #expect(out.components(separatedBy: "discard unsaved changes to contact 2? [y/N]").count == 3, "\(out)")
+        #expect(out.contains("delete contact 3, Katherine Price? [y/N] n\ncancelled; contact 3 kept"), "\(out)")
+        #expect(out.contains("deleted contact 3"), "\(out)")
+        #expect(out.components(separatedBy: "discard unsaved changes to contact 1? [y/N]").count == 3, "\(out)")
+        #expect(out.hasSuffix("discarded the unsaved changes to contact 1\n"), "\(out)")
+        let list = box.carnet(["list"]).stdout
+        #expect(list.contains("+1 555 0102") && !list.contains("555 9999") && !list.contains("Madison T.\t"), "\(list)")
+        #expect(box.carnet(["show", "3"]).status == 66)
+    }
+
     @Test func onATerminalArrowsEditTheLineInsteadOfTypingEscapes() {
         // "ope 2", two steps left, "n": "open 2".
         let run = terminalSession(["ope 2\\033[D\\033[Dn\\n", "quit\\n"])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("── Contact ──\nTyler Porter"), "\(run)")
         #expect(!run.stdout.contains("unknown command"), "\(run)")
+    }
+}
+
+private extension String {
+    /// Whether `text` occurs after the first occurrence of `marker`.
+    func contains(_ text: String, after marker: String) -> Bool {
+        guard let start = range(of: marker)?.upperBound else { return false }
+        return self[start...].contains(text)
     }
 }
