@@ -147,7 +147,19 @@ final class InteractiveSession {
         case let .contactDetail(detail):
             switch verb {
             case "edit", "e": try app.editContact(); try render()
-            case "fav", "favorite", "unfav", "unfavorite": try detail.toggleFavorite(); try render()
+            case "fav", "favorite", "unfav", "unfavorite":
+                let id = detail.contact.id
+                if !rest.isEmpty, try number(rest) != id {
+                    throw CLIError.usage("this screen shows contact \(id); for contact \(rest), type back, then \(verb) \(rest)")
+                }
+                let makesFavorite = verb.hasPrefix("fav")
+                if detail.isFavorite == makesFavorite {
+                    print("contact \(id) is \(makesFavorite ? "already" : "not") a favorite")
+                } else {
+                    try detail.toggleFavorite()
+                    print("saved \(makesFavorite ? "favorite" : "unfavorite") \(id)")
+                }
+                try render()
             case "delete":
                 let id = detail.contact.id
                 if !["--yes", "-y"].contains(rest) {
@@ -325,7 +337,7 @@ final class InteractiveSession {
         case .contacts, .favorites:
             help = "ID or open ID · next · prev · search TEXT · fav ID · unfav ID · add"
         case .contactDetail:
-            help = "edit · fav (toggle) · delete (asks; delete --yes from a script) · back"
+            help = "edit · fav · unfav · delete (asks; delete --yes from a script) · back"
         case .editContact:
             help = "name|position|email|phone VALUE · photo FILE · nophoto · save · cancel (on conflict: reload · overwrite · cancel)"
         case .quote:

@@ -24,6 +24,15 @@ import Testing
         return Run(status: run.status, stdout: run.stdout.replacingOccurrences(of: "\r\n", with: "\n"), stderr: run.stderr)
     }
 
+    @Test func favOnADetailScreenActsOnThatContactOnly() {
+        let run = session("open 5\nfav 4\nunfav\nfav 5\nfav\n")
+        #expect(run.stdout.contains("error: this screen shows contact 5; for contact 4, type back, then fav 4"), "\(run)")
+        #expect(run.stdout.contains("contact 5 is not a favorite"), "\(run)")  // unfav never makes one
+        #expect(run.stdout.contains("saved favorite 5"), "\(run)")
+        #expect(run.stdout.contains("contact 5 is already a favorite"), "\(run)")
+        #expect(box.carnet(["favorites"]).lines.dropFirst().map { $0.split(separator: "\t")[0] } == ["5"])
+    }
+
     @Test func aScriptCannotLeaveAnUnsavedDraftByBackOrTabAndIsToldAtQuit() {
         let before = box.snapshot()
         let run = session("open 2\nedit\nphone 555 9999\nback\ncontacts\nfavorites\nquote\nquit\n")
