@@ -44,6 +44,7 @@ final class InteractiveSession {
     func run() throws {
         try app.start(on: .contacts)
         try render()
+        print("type help for the commands of this screen, quit to leave")
         while true {
             guard let line = input.line(prompt: terminal.stdinIsTerminal ? "\(screenName)> " : nil) else {
                 // End of input (Ctrl-D on a terminal, which leaves the cursor on the prompt's line).
@@ -294,13 +295,13 @@ final class InteractiveSession {
         try app.reappear()
         switch app.current {
         case let .contacts(list):
-            print(terminal.bold("── Contacts (\(list.totalCount)) ──") + (list.search.isEmpty ? "" : "  search: \(list.search.shown)"))
+            print(terminal.bold("── Contacts (\(countLabel(list))) ──") + (list.search.isEmpty ? "" : "  search: \(list.search.shown)"))
             if list.hasEarlier { print("  … (prev)") }
             for row in list.rows { print(listLine(row)) }
             if list.rows.isEmpty { print("  no contacts (add)") }
             if list.hasMore { print("  … (next)") }
         case let .favorites(list):
-            print(terminal.bold("── Favorites (\(list.totalCount)) ──"))
+            print(terminal.bold("── Favorites (\(countLabel(list))) ──") + (list.search.isEmpty ? "" : "  search: \(list.search.shown)"))
             for row in list.rows { print("  \(row.favoritePosition ?? 0). \(row.contact.name.shown)  [\(row.id)]") }
             if list.rows.isEmpty { print("  no favorites (fav ID)") }
         case let .contactDetail(detail):
@@ -326,6 +327,11 @@ final class InteractiveSession {
     }
 
     private func describe(_ contact: Contact) -> String { describe(contact.draft) }
+
+    /// The header's count: the matches of a search out of the whole tab, else the whole tab.
+    private func countLabel(_ list: ContactsViewModel) -> String {
+        list.search.isEmpty ? "\(list.totalCount)" : "\(list.matchCount) of \(list.totalCount)"
+    }
 
     private func describe(_ draft: ContactDraft) -> String {
         [draft.name, draft.position, draft.email, draft.phone].filter { !$0.isEmpty }.joined(separator: " | ")

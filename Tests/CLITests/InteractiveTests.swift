@@ -24,6 +24,12 @@ import Testing
         return Run(status: run.status, stdout: run.stdout.replacingOccurrences(of: "\r\n", with: "\n"), stderr: run.stderr)
     }
 
+    @Test func theFirstScreenSaysHowToGetHelp() {
+        let run = session("quit\n")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("type help for the commands of this screen, quit to leave"), "\(run)")
+    }
+
     @Test func favOnADetailScreenActsOnThatContactOnly() {
         let run = session("open 5\nfav 4\nunfav\nfav 5\nfav\n")
         #expect(run.stdout.contains("error: this screen shows contact 5; for contact 4, type back, then fav 4"), "\(run)")
@@ -31,6 +37,12 @@ import Testing
         #expect(run.stdout.contains("saved favorite 5"), "\(run)")
         #expect(run.stdout.contains("contact 5 is already a favorite"), "\(run)")
         #expect(box.carnet(["favorites"]).lines.dropFirst().map { $0.split(separator: "\t")[0] } == ["5"])
+    }
+
+    @Test func aSearchHeaderCountsTheMatches() {
+        let run = session("search gale\nfavorites\nsearch x\n")
+        #expect(run.stdout.contains("── Contacts (1 of 5) ──  search: gale"), "\(run)")
+        #expect(run.stdout.contains("── Favorites (0 of 0) ──  search: x"), "\(run)")
     }
 
     @Test func aScriptCannotLeaveAnUnsavedDraftByBackOrTabAndIsToldAtQuit() {
