@@ -91,9 +91,16 @@ public final class EditContactViewModel {
             self.conflict = nil
             return nil
         case .overwrite:
-            let saved = try state.updateContact(conflict.current, with: conflict.mine)
-            finish(saved)
-            return saved
+            do {
+                let saved = try state.updateContact(conflict.current, with: conflict.mine)
+                finish(saved)
+                return saved
+            } catch let .conflict(found) {
+                // Saved again meanwhile: the new conflict replaces the old one, so a second
+                // overwrite goes over the version that is there now.
+                self.conflict = found
+                throw .conflict(found)
+            }
         case .cancel:
             cancel()
             return nil

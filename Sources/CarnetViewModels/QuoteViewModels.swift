@@ -108,9 +108,16 @@ public final class EditQuoteViewModel {
             self.conflict = nil
             return nil
         case .overwrite:
-            let saved = try state.updateQuote(conflict.current, with: conflict.mine)
-            finish(saved)
-            return saved
+            do {
+                let saved = try state.updateQuote(conflict.current, with: conflict.mine)
+                finish(saved)
+                return saved
+            } catch let .quoteConflict(found) {
+                // Saved again meanwhile: the new conflict replaces the old one, so a second
+                // overwrite goes over the version that is there now.
+                self.conflict = found
+                throw .quoteConflict(found)
+            }
         case .cancel:
             cancel()
             return nil

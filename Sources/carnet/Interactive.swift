@@ -60,7 +60,11 @@ final class InteractiveSession {
             do {
                 try handle(input)
             } catch let error as CarnetError {
-                print("error: \(error.description.shown)")
+                switch error {
+                case let .conflict(conflict): print("conflict: \(conflict.summary.shown); \(Self.conflictWaysOut)")
+                case let .quoteConflict(conflict): print("conflict: \(conflict.summary.shown); \(Self.conflictWaysOut)")
+                default: print("error: \(error.description.shown)")
+                }
             } catch let error as CLIError {
                 print("error: \(error.message.shown)")
             }
@@ -68,6 +72,8 @@ final class InteractiveSession {
             fflush(nil)
         }
     }
+
+    static let conflictWaysOut = "type reload (merge their changes into yours), overwrite (save yours over theirs) or cancel"
 
     // MARK: Unsaved drafts
 
@@ -198,12 +204,22 @@ final class InteractiveSession {
             case "text": edit.draft.text = rest; try render()
             case "author": edit.draft.author = rest; try render()
             case "save", "s":
+                try requireNoClashes(edit.clashes)
                 let baseVersion = edit.original?.version
                 if let saved = saveQuote(edit) {
                     print(SaveReport.line(.quote, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
                     try render()
                 }
-            case "reload": try edit.resolve(.reload); try render()
+            case "reload":
+                let theirs = edit.conflict?.changedFields ?? []
+                try edit.resolve(.reload)
+                reportMerge(theirs: theirs, clashes: edit.clashes)
+                try render()
+            case "theirs", "mine":
+                for field in try clashFields(rest, edit.clashes) {
+                    if verb == "theirs" { edit.takeTheirs(field) } else { edit.keepMine(field) }
+                }
+                try render()
             case "overwrite":
                 let baseVersion = edit.conflict?.current.version
                 if let saved = try edit.resolve(.overwrite) {
@@ -248,12 +264,22 @@ final class InteractiveSession {
         case "photo": edit.draft.photo = try PhotoFile.read(rest); try render()
         case "nophoto": edit.draft.photo = nil; try render()
         case "save", "s":
+            try requireNoClashes(edit.clashes)
             let baseVersion = edit.original?.version
             if let saved = try saveContact(edit) {
                 print(SaveReport.line(.contact, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
                 try render()
             }
-        case "reload": try edit.resolve(.reload); try render()
+        case "reload":
+            let theirs = edit.conflict?.changedFields ?? []
+            try edit.resolve(.reload)
+            reportMerge(theirs: theirs, clashes: edit.clashes)
+            try render()
+        case "theirs", "mine":
+            for field in try clashFields(rest, edit.clashes) {
+                if verb == "theirs" { edit.takeTheirs(field) } else { edit.keepMine(field) }
+            }
+            try render()
         case "overwrite":
             let baseVersion = edit.conflict?.current.version
             if let saved = try edit.resolve(.overwrite) {
@@ -271,9 +297,34 @@ final class InteractiveSession {
             return try edit.save()
         } catch {
             guard case let .conflict(conflict) = error else { throw error }
-            print("conflict: \(conflict)\n  theirs: \(describe(conflict.current).shown)\n  yours:  \(describe(conflict.mine).shown)\n  type reload, overwrite or cancel")
+            print("conflict: \(conflict.summary.shown)\n  theirs: \(describe(conflict.current).shown)\n  yours:  \(describe(conflict.mine).shown)\n  \(Self.conflictWaysOut)")
             return nil
         }
+    }
+
+    /// After a reload: what was merged, and which fields still need a choice.
+    private func reportMerge(theirs: [Field], clashes: [Field]) {
+        let taken = theirs.filter { !clashes.contains($0) }
+        print("reloaded: " + (taken.isEmpty ? "" : "their \(taken.map(\.rawValue).joined(separator: ", ")) taken, ") + "your changes kept")
+        if !clashes.isEmpty {
+            let names = clashes.map(\.rawValue).joined(separator: ", ")
+            print("both changed \(names): type theirs FIELD or mine FIELD for each (or theirs / mine for all), then save")
+        }
+    }
+
+    private func clashFields(_ text: String, _ clashes: [Field]) throws -> [Field] {
+        guard !clashes.isEmpty else { throw CLIError.usage("nothing to choose: no field was changed both here and elsewhere") }
+        if text.isEmpty { return clashes }
+        guard let field = Field(rawValue: text.lowercased()), clashes.contains(field) else {
+            throw CLIError.usage("choose one of \(clashes.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"")
+        }
+        return [field]
+    }
+
+    private func requireNoClashes(_ clashes: [Field]) throws {
+        guard !clashes.isEmpty else { return }
+        let names = clashes.map(\.rawValue).joined(separator: ", ")
+        throw CLIError.usage("both edits changed \(names): type theirs FIELD or mine FIELD for each before saving")
     }
 
     private func saveQuote(_ edit: EditQuoteViewModel) -> Quote? {
@@ -281,7 +332,7 @@ final class InteractiveSession {
             return try edit.save()
         } catch {
             if case let .quoteConflict(conflict) = error {
-                print("conflict: \(conflict)\n  type reload, overwrite or cancel")
+                print("conflict: \(conflict.summary.shown)\n  \(Self.conflictWaysOut)")
             } else {
                 print("error: \(error.description.shown)")
             }
@@ -311,6 +362,11 @@ final class InteractiveSession {
             print(terminal.bold(edit.isNew ? "── New contact ──" : "── Edit contact ──") + (edit.isDirty ? "  (unsaved)" : ""))
             print("  name:     \(edit.draft.name.shown)\n  position: \(edit.draft.position.shown)\n  email:    \(edit.draft.email.shown)\n  phone:    \(edit.draft.phone.shown)")
             for issue in edit.issues { print("  ! \(issue)") }
+            if let theirs = edit.original?.draft {
+                for field in edit.clashes {
+                    print("  ? \(field): theirs \(describe(field, of: theirs).shown), yours \(describe(field, of: edit.draft).shown)")
+                }
+            }
         case let .quote(quote):
             print(terminal.bold("── Quote ──"))
             if let q = quote.quote { print(QuoteRendering.text(q, terminal: terminal), terminator: "") }
@@ -318,6 +374,12 @@ final class InteractiveSession {
             print(terminal.bold(edit.isNew ? "── New quote ──" : "── Edit quote ──") + (edit.isDirty ? "  (unsaved)" : ""))
             print("  text:   \(edit.draft.text.multiline)\n  author: \(edit.draft.author.shown)")
             for issue in edit.issues { print("  ! \(issue)") }
+            if let theirs = edit.original?.draft {
+                for field in edit.clashes {
+                    let value = { (draft: QuoteDraft) in "\"" + (field == .text ? draft.text : draft.author) + "\"" }
+                    print("  ? \(field): theirs \(value(theirs).shown), yours \(value(edit.draft).shown)")
+                }
+            }
         }
     }
 
@@ -327,6 +389,17 @@ final class InteractiveSession {
     }
 
     private func describe(_ contact: Contact) -> String { describe(contact.draft) }
+
+    private func describe(_ field: Field, of draft: ContactDraft) -> String {
+        switch field {
+        case .name: "\"\(draft.name)\""
+        case .position: "\"\(draft.position)\""
+        case .email: "\"\(draft.email)\""
+        case .phone: "\"\(draft.phone)\""
+        case .photo: draft.photo.map { "a photo of \($0.count) bytes" } ?? "no photo"
+        default: ""
+        }
+    }
 
     /// The header's count: the matches of a search out of the whole tab, else the whole tab.
     private func countLabel(_ list: ContactsViewModel) -> String {
@@ -345,11 +418,11 @@ final class InteractiveSession {
         case .contactDetail:
             help = "edit · fav · unfav · delete (asks; delete --yes from a script) · back"
         case .editContact:
-            help = "name|position|email|phone VALUE · photo FILE · nophoto · save · cancel (on conflict: reload · overwrite · cancel)"
+            help = "name|position|email|phone VALUE · photo FILE · nophoto · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
         case .quote:
             help = "edit · add · list · use ID · delete ID"
         case .editQuote:
-            help = "text VALUE · author VALUE · save · cancel"
+            help = "text VALUE · author VALUE · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
         }
         print("\(help)\nanywhere: contacts (c) · favorites (f) · quote · back (b) · refresh (r) · help · quit (q)")
     }

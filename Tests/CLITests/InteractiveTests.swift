@@ -30,21 +30,6 @@ import Testing
         #expect(run.stdout.contains("type help for the commands of this screen, quit to leave"), "\(run)")
     }
 
-    @Test func favOnADetailScreenActsOnThatContactOnly() {
-        let run = session("open 5\nfav 4\nunfav\nfav 5\nfav\n")
-        #expect(run.stdout.contains("error: this screen shows contact 5; for contact 4, type back, then fav 4"), "\(run)")
-        #expect(run.stdout.contains("contact 5 is not a favorite"), "\(run)")  // unfav never makes one
-        #expect(run.stdout.contains("saved favorite 5"), "\(run)")
-        #expect(run.stdout.contains("contact 5 is already a favorite"), "\(run)")
-        #expect(box.carnet(["favorites"]).lines.dropFirst().map { $0.split(separator: "\t")[0] } == ["5"])
-    }
-
-    @Test func aSearchHeaderCountsTheMatches() {
-        let run = session("search gale\nfavorites\nsearch x\n")
-        #expect(run.stdout.contains("── Contacts (1 of 5) ──  search: gale"), "\(run)")
-        #expect(run.stdout.contains("── Favorites (0 of 0) ──  search: x"), "\(run)")
-    }
-
     @Test func aScriptCannotLeaveAnUnsavedDraftByBackOrTabAndIsToldAtQuit() {
         let before = box.snapshot()
         let run = session("open 2\nedit\nphone 555 9999\nback\ncontacts\nfavorites\nquote\nquit\n")
@@ -67,6 +52,57 @@ import Testing
         let yes = session("open 3\ndelete --yes\n")
         #expect(yes.stdout.contains("deleted contact 3"), "\(yes)")
         #expect(box.carnet(["show", "3"]).status == 66)
+    }
+
+    @Test func favOnADetailScreenActsOnThatContactOnly() {
+        let run = session("open 5\nfav 4\nunfav\nfav 5\nfav\n")
+        #expect(run.stdout.contains("error: this screen shows contact 5; for contact 4, type back, then fav 4"), "\(run)")
+        #expect(run.stdout.contains("contact 5 is not a favorite"), "\(run)")  // unfav never makes one
+        #expect(run.stdout.contains("saved favorite 5"), "\(run)")
+        #expect(run.stdout.contains("contact 5 is already a favorite"), "\(run)")
+        #expect(box.carnet(["favorites"]).lines.dropFirst().map { $0.split(separator: "\t")[0] } == ["5"])
+    }
+
+    @Test func aSearchHeaderCountsTheMatches() {
+        let run = session("search gale\nfavorites\nsearch x\n")
+        #expect(run.stdout.contains("── Contacts (1 of 5) ──  search: gale"), "\(run)")
+        #expect(run.stdout.contains("── Favorites (0 of 0) ──  search: x"), "\(run)")
+    }
+
+    @Test func reloadAfterAConflictMergesAndTheConflictNamesTheCommandsNotFlags() throws {
+        // Another carnet changes the email while this session's edit of the phone is open.
+        let other = box.script("other.sh", "\"\(Sandbox.binary)\" edit 2 --email tyler@prophecy.example.com --db \"\(box.db)\" >/dev/null\n")
+        let feeder = box.script("feed.sh", """
+            printf 'open 2\\nedit\\nphone 555 9999\\n'; sleep 0.3; "\(other)"
+            printf 'save\\nreload\\nsave\\nquit\\n'
+            """)
+        let run = box.run("/bin/sh", ["-c", "\"\(feeder)\" | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\""])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("conflict: contact 2 was changed by someone else since this edit started (changed: email)"), "\(run)")
+        #expect(run.stdout.contains("type reload (merge their changes into yours), overwrite (save yours over theirs) or cancel"), "\(run)")
+        #expect(!run.stdout.contains("--force"), "\(run)")
+        #expect(run.stdout.contains("reloaded: their email taken, your changes kept"), "\(run)")
+        #expect(run.stdout.contains("saved contact 2 version 3"), "\(run)")
+        let shown = try #require(box.json(box.carnet(["show", "2", "--json"]).stdout) as? [String: Any])
+        #expect(shown["email"] as? String == "tyler@prophecy.example.com")
+        #expect(shown["phone"] as? String == "555 9999")
+    }
+
+    @Test func reloadAsksOnlyAboutAFieldBothChanged() throws {
+        let other = box.script("other.sh", "\"\(Sandbox.binary)\" edit 2 --phone '555 1234' --name 'Tyler J. Porter' --db \"\(box.db)\" >/dev/null\n")
+        let feeder = box.script("feed.sh", """
+            printf 'open 2\\nedit\\nphone 555 9999\\nposition CTO, Prophecy\\n'; sleep 0.3; "\(other)"
+            printf 'save\\nreload\\nsave\\ntheirs phone\\nsave\\nquit\\n'
+            """)
+        let run = box.run("/bin/sh", ["-c", "\"\(feeder)\" | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\""])
+        #expect(run.stdout.contains("reloaded: their name taken, your changes kept"), "\(run)")
+        #expect(run.stdout.contains("both changed phone: type theirs FIELD or mine FIELD for each (or theirs / mine for all), then save"), "\(run)")
+        #expect(run.stdout.contains("  ? phone: theirs \"555 1234\", yours \"555 9999\""), "\(run)")
+        #expect(run.stdout.contains("error: both edits changed phone: type theirs FIELD or mine FIELD for each before saving"), "\(run)")
+        let shown = try #require(box.json(box.carnet(["show", "2", "--json"]).stdout) as? [String: Any])
+        #expect(shown["name"] as? String == "Tyler J. Porter")
+        #expect(shown["position"] as? String == "CTO, Prophecy")
+        #expect(shown["phone"] as? String == "555 1234")
     }
 
     @Test func onATerminalLeavingADraftOrDeletingAsksFirst() {
