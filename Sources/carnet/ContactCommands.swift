@@ -341,7 +341,7 @@ struct UnfavoriteCommand: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         try ContactsViewModel(state: state).unfavorite(contact.id)
-        print("saved: contact \(contact.id) is no longer a favorite")
+        print("saved unfavorite \(contact.id)")
     }
 }
 

@@ -153,7 +153,8 @@ struct ExportCommand: StateCommand {
         }
         if format == .json { try sink.write(count == 0 ? "]\n" : "\n]\n") }
         try sink.commit()
-        if let output { FileHandle.standardError.write(Data("saved export: \(count) contacts to \(output)\n".utf8)) }
+        // Confirmations go to stdout, unless stdout carries the data (then there is none).
+        if let output { print("saved export: \(count) contacts to \(output)") }
     }
 }
 
