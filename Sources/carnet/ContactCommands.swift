@@ -142,7 +142,7 @@ struct AddCommand: StateCommand {
             the contact is committed.
 
             EXAMPLES:
-              carnet add --name "Madison Thompson" --position "Sales, Gale Foods" --email madison@example.com
+              carnet add --name "Madison Thompson" --email madison@example.com
               carnet add --name "Tyler Porter" --photo tyler.jpg
               carnet add          # asks field by field
             """)

@@ -11,6 +11,7 @@ struct InteractiveCommand: StateCommand {
         discussion: """
             Reads one command per line from standard input, so it can be scripted too:
               printf 'open 3\\nfav\\nfavorites\\nquit\\n' | carnet interactive
+
             Every screen re-reads the address book when it appears, so changes made meanwhile by \
             another carnet show up. Type help for the commands of the current screen.
 
