@@ -33,7 +33,8 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --package-path Examples/EmbedCarnet
-	Examples/EmbedCarnet/.build/debug/EmbedCarnet
+	@scratch=$$(mktemp -d) && TMPDIR=$$scratch Examples/EmbedCarnet/.build/debug/EmbedCarnet && \
+		{ rmdir $$scratch 2>/dev/null || { echo "EmbedCarnet left files behind:"; ls -lA $$scratch; exit 1; }; }
 	$(SWIFT) test --skip-build
 
 # The binary to install: release, Swift runtime linked in (starts in 10 ms instead of 16 and
