@@ -85,12 +85,20 @@ struct ImportCommand: StateCommand {
         if file == "-" {
             handle = FileHandle.standardInput
         } else {
+            // Exit 66 like any other name that leads nowhere (sysexits' EX_NOINPUT: an input file
+            // that does not exist or cannot be read), with the reason.
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  let opened = FileHandle(forReadingAtPath: file) else {
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
                 throw CLIError(message: "cannot read \(file): no such file", code: .notFound)
             }
-            handle = opened
+            guard !isDirectory.boolValue else {
+                throw CLIError(message: "cannot read \(file): it is a directory", code: .notFound)
+            }
+            let descriptor = open(file, O_RDONLY)
+            guard descriptor >= 0 else {
+                throw CLIError(message: "cannot read \(file): \(String(cString: strerror(errno)))", code: .notFound)
+            }
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }
         let stream = try RecordStream(handle: handle, format: format)
         let showsProgress = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
