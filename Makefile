@@ -8,12 +8,18 @@ BIN = .build/$(CONFIG)/carnet
 all: build
 
 # System packages the build and the tests need (libsqlite3 headers for GRDB, the sqlite3 CLI
-# that tests and the benchmark compare with). Installed only when missing.
+# that tests and the benchmark compare with, libedit headers for line editing in `carnet
+# interactive`). Installed only when missing.
 deps:
 	@if ! command -v sqlite3 >/dev/null 2>&1 || [ ! -f /usr/include/sqlite3.h ]; then \
 		echo "Installing libsqlite3-dev and sqlite3..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libsqlite3-dev sqlite3; \
+	fi
+	@if [ ! -f /usr/include/editline/readline.h ]; then \
+		echo "Installing libedit-dev..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libedit-dev; \
 	fi
 
 build: deps
@@ -27,7 +33,8 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --package-path Examples/EmbedCarnet
-	Examples/EmbedCarnet/.build/debug/EmbedCarnet
+	@scratch=$$(mktemp -d) && TMPDIR=$$scratch Examples/EmbedCarnet/.build/debug/EmbedCarnet && \
+		{ rmdir $$scratch 2>/dev/null || { echo "EmbedCarnet left files behind:"; ls -lA $$scratch; exit 1; }; }
 	$(SWIFT) test --skip-build
 
 # The binary to install: release, Swift runtime linked in (starts in 10 ms instead of 16 and

@@ -40,9 +40,11 @@ let package = Package(
         .executableTarget(
             name: "carnet",
             dependencies: [
-                "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels",
+                "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // BSD libedit, for line editing in `carnet interactive` on a terminal (`make deps`).
+        .systemLibrary(name: "CEditLine", providers: [.apt(["libedit-dev"])]),
 
         // One seeded generator for the benchmark, the stress tool and generated-input tests.
         .target(name: "SeededRandom", path: "Support/SeededRandom"),

@@ -143,11 +143,15 @@ public struct ContactConflict: Sendable, Equatable, CustomStringConvertible {
     /// The fields the other writer changed since the edit started.
     public var changedFields: [Field] { current.differences(from: base) }
 
-    public var description: String {
+    /// What happened, without the way out (which depends on the screen: a flag, a command).
+    public var summary: String {
         let fields = changedFields.map(\.rawValue).joined(separator: ", ")
         let what = fields.isEmpty ? "it was saved again" : "changed: \(fields)"
-        return "contact \(current.id) was changed by someone else since this edit started (\(what)); reload it, or overwrite with --force"
+        return "contact \(current.id) was changed by someone else since this edit started (\(what))"
     }
+
+    /// The summary and the command line's ways out.
+    public var description: String { summary + "; reload it, or overwrite with --force" }
 }
 
 /// Two versions of a quote that both moved on from the same starting point.
@@ -169,9 +173,13 @@ public struct QuoteConflict: Sendable, Equatable, CustomStringConvertible {
         return fields
     }
 
-    public var description: String {
+    /// What happened, without the way out (which depends on the screen: a flag, a command).
+    public var summary: String {
         let fields = changedFields.map(\.rawValue).joined(separator: ", ")
         let what = fields.isEmpty ? "it was saved again" : "changed: \(fields)"
-        return "quote \(current.id) was changed by someone else since this edit started (\(what)); reload it, or overwrite with --force"
+        return "quote \(current.id) was changed by someone else since this edit started (\(what))"
     }
+
+    /// The summary and the command line's ways out.
+    public var description: String { summary + "; reload it, or overwrite with --force" }
 }

@@ -19,6 +19,9 @@ public struct ImportReport: Sendable, Equatable {
     /// Records whose UID matched a contact with the same values.
     public var unchanged = 0
     public var skipped: [Skipped] = []
+    /// Contacts a record matched but, with ``ImportOptions/keepsExisting``, did not change
+    /// because their values differ from the record's (someone edited them): their ids.
+    public var kept: [Int64] = []
     /// True when nothing was written (`--dry-run`).
     public var dryRun = false
 
@@ -26,7 +29,10 @@ public struct ImportReport: Sendable, Equatable {
 
     public var summary: String {
         let verb = dryRun ? "would add" : "added"
-        return "\(verb) \(added), \(dryRun ? "would update" : "updated") \(updated), unchanged \(unchanged), skipped \(skipped.count)"
+        let counts = "\(verb) \(added), \(dryRun ? "would update" : "updated") \(updated), unchanged \(unchanged), skipped \(skipped.count)"
+        guard !kept.isEmpty else { return counts }
+        let ids = kept.map(String.init).joined(separator: ", ")
+        return counts + ", kept \(kept.count) edited (contact\(kept.count == 1 ? "" : "s") \(ids) left as you changed \(kept.count == 1 ? "it" : "them"))"
     }
 }
 
@@ -38,10 +44,15 @@ public struct ImportOptions: Sendable, Equatable {
     public var skipInvalid: Bool
     /// Overwrite contacts changed after the record's REV / updated_at (as `edit --force`).
     public var force: Bool
+    /// Only add: a record whose UID is already in the address book never changes that contact,
+    /// and one whose values differ is listed in ``ImportReport/kept``. For data Carnet itself
+    /// supplies (`carnet sample`), which must never undo what the user made of it.
+    public var keepsExisting: Bool
 
-    public init(dryRun: Bool = false, skipInvalid: Bool = false, force: Bool = false) {
+    public init(dryRun: Bool = false, skipInvalid: Bool = false, force: Bool = false, keepsExisting: Bool = false) {
         self.dryRun = dryRun
         self.skipInvalid = skipInvalid
         self.force = force
+        self.keepsExisting = keepsExisting
     }
 }

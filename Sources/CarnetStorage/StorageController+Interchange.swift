@@ -82,6 +82,8 @@ extension StorageController {
         if let current = try fetchContact(db, uid: uid) {
             if current.draft == draft {
                 report.unchanged += 1
+            } else if options.keepsExisting {
+                report.kept.append(current.id)
             } else {
                 if !options.force, let stamp = record.updatedAt, current.updatedAt > stamp.addingTimeInterval(1) {
                     let fields = draft.differences(from: current.draft).map(\.rawValue).joined(separator: ", ")

@@ -19,7 +19,9 @@ public struct StorageOptions: Sendable, Equatable {
         case pool
         /// One connection (GRDB's `DatabaseQueue`) that reads and writes in turn. Opens and
         /// closes faster, and the last process to close folds the write-ahead log back into the
-        /// file and removes it: for one-shot processes such as the `carnet` command.
+        /// file and empties it (the `-wal` and `-shm` files stay, empty, so someone who may read
+        /// the file but not write its directory can still open it): for one-shot processes such
+        /// as the `carnet` command.
         case single
     }
 

@@ -44,6 +44,18 @@ public final class AppCoordinator {
     /// The screen on top.
     public var current: Screen { stack.last ?? root(tab) }
 
+    /// The edit screen whose draft holds changes not saved yet (or a conflict not settled), if
+    /// any. ``back()`` and ``select(_:)`` drop it, so a screen asks the user first.
+    public var unsavedEdit: Screen? {
+        stack.first { screen in
+            switch screen {
+            case let .editContact(edit): edit.isDirty || edit.conflict != nil
+            case let .editQuote(edit): edit.isDirty || edit.conflict != nil
+            default: false
+            }
+        }
+    }
+
     private func root(_ tab: Tab) -> Screen {
         switch tab {
         case .contacts: .contacts(contacts)
@@ -57,7 +69,8 @@ public final class AppCoordinator {
         try select(tab)
     }
 
-    /// Switches tab; the tab's root screen appears.
+    /// Switches tab; the tab's root screen appears. An edit screen open on the tab left is
+    /// dropped with its draft (see ``unsavedEdit``).
     public func select(_ tab: Tab) throws(CarnetError) {
         self.tab = tab
         stack = []
@@ -123,7 +136,7 @@ public final class AppCoordinator {
     }
 
     /// Leaves the screen on top; the one below appears again. An edit screen left this way is
-    /// cancelled (its draft dropped).
+    /// cancelled (its draft dropped: see ``unsavedEdit``).
     public func back() throws(CarnetError) {
         guard let top = stack.popLast() else { return }
         if case let .editContact(edit) = top, edit.isDirty { edit.onCancel = nil; edit.cancel() }

@@ -53,11 +53,23 @@ public final class ContactsViewModel {
     public var hasEarlier: Bool { favoritesOnly ? false : list.hasEarlier }
     /// How many contacts the tab holds in all (not just the rows loaded).
     public var totalCount: Int { favoritesOnly ? state.favorites.count : state.contactCount }
+    /// How many contacts match ``search`` (all the rows, not just those loaded), as of the last
+    /// ``onAppear()`` or ``setSearch(_:)``; ``totalCount`` when there is no search.
+    public var matchCount: Int {
+        if search.isEmpty { return totalCount }
+        return favoritesOnly ? rows.count : searchCount
+    }
+    private var searchCount = 0
 
     /// The screen appears: pick up changes made elsewhere, and load the first page if needed.
     public func onAppear() throws(CarnetError) {
         try state.refresh()
         if !favoritesOnly && list.rows.isEmpty && list.hasMore { try list.loadNextPage() }
+        try countMatches()
+    }
+
+    private func countMatches() throws(CarnetError) {
+        searchCount = favoritesOnly || search.isEmpty ? 0 : try state.contactCount(matching: search)
     }
 
     public func loadNextPage() throws(CarnetError) {
@@ -77,6 +89,7 @@ public final class ContactsViewModel {
         guard !favoritesOnly else { return }
         list = state.makeContactList(search: text, pageSize: list.pageSize, maxRows: list.maxRows)
         try list.loadNextPage()
+        try countMatches()
     }
 
     /// Makes contact `id` a favorite (last, or at `position`, 1 for first) and returns the

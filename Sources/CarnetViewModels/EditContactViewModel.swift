@@ -4,7 +4,10 @@ import Observation
 
 /// How to settle a save that found someone else's newer version.
 public enum ConflictResolution: Sendable, Equatable {
-    /// Take their version: the draft becomes the stored contact; this edit's changes are dropped.
+    /// Start again from their version, merged with this edit: fields only they changed take
+    /// their values, fields only this edit changed keep it, and fields both changed to different
+    /// values are listed in `clashes` for the screen to ask about (the draft keeps mine there
+    /// until `takeTheirs(_:)`). Nothing is written.
     case reload
     /// Save this draft over theirs, knowingly.
     case overwrite
@@ -23,6 +26,10 @@ public final class EditContactViewModel {
     public private(set) var original: Contact?
     /// Set when ``save()`` found that someone else saved the contact since the edit started.
     public private(set) var conflict: ContactConflict?
+    /// After ``resolve(_:)`` with ``ConflictResolution/reload``: the fields both edits changed,
+    /// each its own way. The draft holds this edit's value for them and ``original`` theirs;
+    /// settle each with ``keepMine(_:)`` or ``takeTheirs(_:)`` (a save keeps the draft as it is).
+    public private(set) var clashes: [Field] = []
     /// Called after a save commits, with the saved contact.
     @ObservationIgnored public var onSave: ((Contact) -> Void)?
     /// Called when the user leaves without saving.
@@ -77,24 +84,46 @@ public final class EditContactViewModel {
         guard let conflict else { return nil }
         switch resolution {
         case .reload:
+            let merge = DraftMerge.merge(base: conflict.base.draft, theirs: conflict.current.draft, mine: draft.normalized())
             original = conflict.current
-            draft = conflict.current.draft
+            draft = merge.draft
+            clashes = merge.clashes
             self.conflict = nil
             return nil
         case .overwrite:
-            let saved = try state.updateContact(conflict.current, with: conflict.mine)
-            finish(saved)
-            return saved
+            do {
+                let saved = try state.updateContact(conflict.current, with: conflict.mine)
+                finish(saved)
+                return saved
+            } catch let .conflict(found) {
+                // Saved again meanwhile: the new conflict replaces the old one, so a second
+                // overwrite goes over the version that is there now.
+                self.conflict = found
+                throw .conflict(found)
+            }
         case .cancel:
             cancel()
             return nil
         }
     }
 
+    /// Settles a clash with this edit's value (the one the draft already holds).
+    public func keepMine(_ field: Field) {
+        clashes.removeAll { $0 == field }
+    }
+
+    /// Settles a clash with the other writer's value.
+    public func takeTheirs(_ field: Field) {
+        guard clashes.contains(field), let theirs = original?.draft else { return }
+        draft.take(field, from: theirs)
+        clashes.removeAll { $0 == field }
+    }
+
     /// Leaves without saving: the draft is dropped, nothing was written.
     public func cancel() {
         draft = original?.draft ?? ContactDraft()
         conflict = nil
+        clashes = []
         onCancel?()
     }
 
@@ -102,6 +131,7 @@ public final class EditContactViewModel {
         original = saved
         draft = saved.draft
         conflict = nil
+        clashes = []
         onSave?(saved)
     }
 }

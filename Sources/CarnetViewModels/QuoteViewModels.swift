@@ -65,6 +65,8 @@ public final class EditQuoteViewModel {
     public var draft: QuoteDraft
     public private(set) var original: Quote?
     public private(set) var conflict: QuoteConflict?
+    /// After a reload, the fields both edits changed (see ``EditContactViewModel/clashes``).
+    public private(set) var clashes: [Field] = []
     /// Whether a new quote becomes the current one when saved (default true).
     public var makesCurrent = true
     @ObservationIgnored public var onSave: ((Quote) -> Void)?
@@ -104,23 +106,43 @@ public final class EditQuoteViewModel {
         guard let conflict else { return nil }
         switch resolution {
         case .reload:
+            let merge = DraftMerge.merge(base: conflict.base.draft, theirs: conflict.current.draft, mine: draft.normalized())
             original = conflict.current
-            draft = conflict.current.draft
+            draft = merge.draft
+            clashes = merge.clashes
             self.conflict = nil
             return nil
         case .overwrite:
-            let saved = try state.updateQuote(conflict.current, with: conflict.mine)
-            finish(saved)
-            return saved
+            do {
+                let saved = try state.updateQuote(conflict.current, with: conflict.mine)
+                finish(saved)
+                return saved
+            } catch let .quoteConflict(found) {
+                // Saved again meanwhile: the new conflict replaces the old one, so a second
+                // overwrite goes over the version that is there now.
+                self.conflict = found
+                throw .quoteConflict(found)
+            }
         case .cancel:
             cancel()
             return nil
         }
     }
 
+    public func keepMine(_ field: Field) {
+        clashes.removeAll { $0 == field }
+    }
+
+    public func takeTheirs(_ field: Field) {
+        guard clashes.contains(field), let theirs = original?.draft else { return }
+        draft.take(field, from: theirs)
+        clashes.removeAll { $0 == field }
+    }
+
     public func cancel() {
         draft = original?.draft ?? QuoteDraft()
         conflict = nil
+        clashes = []
         onCancel?()
     }
 
@@ -128,6 +150,7 @@ public final class EditQuoteViewModel {
         original = saved
         draft = saved.draft
         conflict = nil
+        clashes = []
         onSave?(saved)
     }
 }

@@ -142,7 +142,7 @@ struct AddCommand: StateCommand {
             the contact is committed.
 
             EXAMPLES:
-              carnet add --name "Madison Thompson" --position "Sales, Gale Foods" --email madison@example.com
+              carnet add --name "Madison Thompson" --email madison@example.com
               carnet add --name "Tyler Porter" --photo tyler.jpg
               carnet add          # asks field by field
             """)
@@ -339,7 +339,7 @@ struct UnfavoriteCommand: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         try ContactsViewModel(state: state).unfavorite(contact.id)
-        print("saved: contact \(contact.id) is no longer a favorite")
+        print("saved unfavorite \(contact.id)")
     }
 }
 

@@ -9,7 +9,8 @@ extension ExitCode {
     static let usage = ExitCode(64)
     /// A value breaks a rule (empty name, malformed email, …); nothing was written.
     static let invalidData = ExitCode(65)
-    /// No contact, quote or favorite has that id, or no address book is at the path given.
+    /// No contact, quote or favorite has that id, no address book is at the path given, or the
+    /// file to import does not exist or cannot be read (sysexits' EX_NOINPUT).
     static let notFound = ExitCode(66)
     /// Someone else saved the record since this edit started; nothing was written.
     static let conflict = ExitCode(67)
@@ -43,7 +44,8 @@ let exitCodeHelp = """
       65  invalid data: a value breaks a rule; nothing was written
       66  not found: no record has that id, or it was deleted since it was read;
           or no address book at the path named by --db or CARNET_DB (only a
-          command that writes creates it)
+          command that writes creates it); or the file to import does not
+          exist or cannot be read
       67  conflict: someone else saved the record meanwhile; nothing was written
       69  database unusable: not a file, not a Carnet database, damaged, newer,
           read-only or locked; or refused because the file, its -wal or its -shm

@@ -11,8 +11,14 @@ struct InteractiveCommand: StateCommand {
         discussion: """
             Reads one command per line from standard input, so it can be scripted too:
               printf 'open 3\\nfav\\nfavorites\\nquit\\n' | carnet interactive
+
             Every screen re-reads the address book when it appears, so changes made meanwhile by \
             another carnet show up. Type help for the commands of the current screen.
+
+            An edit screen with unsaved changes is never left silently: on a terminal, back, \
+            another tab, quit and Ctrl-D ask first; from a script, back and tab switches are \
+            refused until you save or cancel, and quit or the end of input says the draft was \
+            discarded. delete asks on a terminal; from a script it needs delete --yes.
             """)
 
     @OptionGroup var database: DatabaseOption
@@ -28,31 +34,88 @@ struct InteractiveCommand: StateCommand {
 final class InteractiveSession {
     let app: AppCoordinator
     let terminal: Terminal
+    let input: LineInput
 
     init(app: AppCoordinator, terminal: Terminal) {
         self.app = app
         self.terminal = terminal
+        input = LineInput(terminal: terminal)
     }
 
     func run() throws {
         try app.start(on: .contacts)
         try render()
+        print("type help for the commands of this screen, quit to leave")
         while true {
-            if terminal.stdinIsTerminal { print(terminal.bold("\(screenName)> "), terminator: "") }
-            fflush(nil)
-            guard let line = readLine(strippingNewline: true) else { break }
+            guard let line = input.line(prompt: terminal.stdinIsTerminal ? "\(screenName)> " : nil) else {
+                // End of input (Ctrl-D on a terminal, which leaves the cursor on the prompt's line).
+                if terminal.stdinIsTerminal { print("") }
+                if mayQuit() { break }
+                continue
+            }
             let input = line.trimmingCharacters(in: .whitespaces)
-            if ["quit", "exit", "q"].contains(input) { break }
+            if ["quit", "exit", "q"].contains(input) {
+                if mayQuit() { break }
+                continue
+            }
             do {
                 try handle(input)
             } catch let error as CarnetError {
-                print("error: \(error.description.shown)")
+                switch error {
+                case let .conflict(conflict): print("conflict: \(conflict.summary.shown); \(Self.conflictWaysOut)")
+                case let .quoteConflict(conflict): print("conflict: \(conflict.summary.shown); \(Self.conflictWaysOut)")
+                default: print("error: \(error.description.shown)")
+                }
             } catch let error as CLIError {
                 print("error: \(error.message.shown)")
             }
             // A "saved" line leaves the process as soon as its commit is done.
             fflush(nil)
         }
+    }
+
+    static let conflictWaysOut = "type reload (merge their changes into yours), overwrite (save yours over theirs) or cancel"
+
+    // MARK: Unsaved drafts
+
+    /// What the unsaved draft on the stack is of ("contact 3", "a new contact"), if any.
+    private var unsavedDraft: String? {
+        switch app.unsavedEdit {
+        case let .editContact(edit): edit.original.map { "contact \($0.id)" } ?? "a new contact"
+        case let .editQuote(edit): edit.original.map { "quote \($0.id)" } ?? "a new quote"
+        default: nil
+        }
+    }
+
+    /// Whether a command may leave the edit screen (back, another tab) and drop its draft: yes
+    /// if nothing is unsaved; on a terminal, if the user says so; from a script, never (it must
+    /// save or cancel, so a script's typo cannot lose its edits).
+    private func mayDropDraft() throws -> Bool {
+        guard let draft = unsavedDraft else { return true }
+        guard terminal.stdinIsTerminal else {
+            throw CLIError.usage("unsaved changes to \(draft): save them, or cancel to drop them, first")
+        }
+        return confirm("discard unsaved changes to \(draft)?")
+    }
+
+    /// Whether the session may end now (quit, end of input). An unsaved draft is discarded only
+    /// when the user says so on a terminal (a second Ctrl-D says so too); a script is told.
+    private func mayQuit() -> Bool {
+        guard let draft = unsavedDraft else { return true }
+        if terminal.stdinIsTerminal {
+            guard confirm("discard unsaved changes to \(draft)?", endOfInputMeans: true) else { return false }
+        }
+        print("discarded the unsaved changes to \(draft)")
+        return true
+    }
+
+    /// A yes/no question on the terminal; only an explicit yes counts.
+    private func confirm(_ question: String, endOfInputMeans atEnd: Bool = false) -> Bool {
+        guard let answer = input.line(prompt: "\(question) [y/N] ") else {
+            print("")
+            return atEnd
+        }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
     private var screenName: String {
@@ -73,10 +136,13 @@ final class InteractiveSession {
         switch verb {
         case "": try render()
         case "help", "?": printHelp()
-        case "contacts", "c": try app.select(.contacts); try render()
-        case "favorites", "f": try app.select(.favorites); try render()
-        case "quote": try app.select(.quote); try render()
-        case "back", "b": try app.back(); try render()
+        case "contacts", "c", "favorites", "f", "quote":
+            let tab: AppCoordinator.Tab = verb.hasPrefix("c") ? .contacts : verb.hasPrefix("f") ? .favorites : .quote
+            guard try mayDropDraft() else { return try render() }
+            try app.select(tab); try render()
+        case "back", "b":
+            guard try mayDropDraft() else { return try render() }
+            try app.back(); try render()
         case "refresh", "r", "show": try render()
         default: try handleOnScreen(verb, rest)
         }
@@ -89,10 +155,32 @@ final class InteractiveSession {
         case let .contactDetail(detail):
             switch verb {
             case "edit", "e": try app.editContact(); try render()
-            case "fav", "favorite", "unfav", "unfavorite": try detail.toggleFavorite(); try render()
+            case "fav", "favorite", "unfav", "unfavorite":
+                let id = detail.contact.id
+                if !rest.isEmpty, try number(rest) != id {
+                    throw CLIError.usage("this screen shows contact \(id); for contact \(rest), type back, then \(verb) \(rest)")
+                }
+                let makesFavorite = verb.hasPrefix("fav")
+                if detail.isFavorite == makesFavorite {
+                    print("contact \(id) is \(makesFavorite ? "already" : "not") a favorite")
+                } else {
+                    try detail.toggleFavorite()
+                    print("saved \(makesFavorite ? "favorite" : "unfavorite") \(id)")
+                }
+                try render()
             case "delete":
+                let id = detail.contact.id
+                if !["--yes", "-y"].contains(rest) {
+                    guard terminal.stdinIsTerminal else {
+                        throw CLIError.usage("not deleting contact \(id) without --yes (standard input is not a terminal): type delete --yes")
+                    }
+                    guard confirm("delete contact \(id), \(detail.contact.name.shown)?") else {
+                        print("cancelled; contact \(id) kept")
+                        return
+                    }
+                }
                 try detail.delete()
-                print("deleted contact \(detail.contact.id)")
+                print("deleted contact \(id)")
                 try app.back()
                 try render()
             default: unknown(verb)
@@ -117,12 +205,22 @@ final class InteractiveSession {
             case "text": edit.draft.text = rest; try render()
             case "author": edit.draft.author = rest; try render()
             case "save", "s":
+                try requireNoClashes(edit.clashes)
                 let baseVersion = edit.original?.version
                 if let saved = saveQuote(edit) {
                     print(SaveReport.line(.quote, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
                     try render()
                 }
-            case "reload": try edit.resolve(.reload); try render()
+            case "reload":
+                let theirs = edit.conflict?.changedFields ?? []
+                try edit.resolve(.reload)
+                reportMerge(theirs: theirs, clashes: edit.clashes)
+                try render()
+            case "theirs", "mine":
+                for field in try clashFields(rest, edit.clashes) {
+                    if verb == "theirs" { edit.takeTheirs(field) } else { edit.keepMine(field) }
+                }
+                try render()
             case "overwrite":
                 let baseVersion = edit.conflict?.current.version
                 if let saved = try edit.resolve(.overwrite) {
@@ -167,12 +265,22 @@ final class InteractiveSession {
         case "photo": edit.draft.photo = try PhotoFile.read(rest); try render()
         case "nophoto": edit.draft.photo = nil; try render()
         case "save", "s":
+            try requireNoClashes(edit.clashes)
             let baseVersion = edit.original?.version
             if let saved = try saveContact(edit) {
                 print(SaveReport.line(.contact, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
                 try render()
             }
-        case "reload": try edit.resolve(.reload); try render()
+        case "reload":
+            let theirs = edit.conflict?.changedFields ?? []
+            try edit.resolve(.reload)
+            reportMerge(theirs: theirs, clashes: edit.clashes)
+            try render()
+        case "theirs", "mine":
+            for field in try clashFields(rest, edit.clashes) {
+                if verb == "theirs" { edit.takeTheirs(field) } else { edit.keepMine(field) }
+            }
+            try render()
         case "overwrite":
             let baseVersion = edit.conflict?.current.version
             if let saved = try edit.resolve(.overwrite) {
@@ -190,9 +298,34 @@ final class InteractiveSession {
             return try edit.save()
         } catch {
             guard case let .conflict(conflict) = error else { throw error }
-            print("conflict: \(conflict)\n  theirs: \(describe(conflict.current).shown)\n  yours:  \(describe(conflict.mine).shown)\n  type reload, overwrite or cancel")
+            print("conflict: \(conflict.summary.shown)\n  theirs: \(describe(conflict.current).shown)\n  yours:  \(describe(conflict.mine).shown)\n  \(Self.conflictWaysOut)")
             return nil
         }
+    }
+
+    /// After a reload: what was merged, and which fields still need a choice.
+    private func reportMerge(theirs: [Field], clashes: [Field]) {
+        let taken = theirs.filter { !clashes.contains($0) }
+        print("reloaded: " + (taken.isEmpty ? "" : "their \(taken.map(\.rawValue).joined(separator: ", ")) taken, ") + "your changes kept")
+        if !clashes.isEmpty {
+            let names = clashes.map(\.rawValue).joined(separator: ", ")
+            print("both changed \(names): type theirs FIELD or mine FIELD for each (or theirs / mine for all), then save")
+        }
+    }
+
+    private func clashFields(_ text: String, _ clashes: [Field]) throws -> [Field] {
+        guard !clashes.isEmpty else { throw CLIError.usage("nothing to choose: no field was changed both here and elsewhere") }
+        if text.isEmpty { return clashes }
+        guard let field = Field(rawValue: text.lowercased()), clashes.contains(field) else {
+            throw CLIError.usage("choose one of \(clashes.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"")
+        }
+        return [field]
+    }
+
+    private func requireNoClashes(_ clashes: [Field]) throws {
+        guard !clashes.isEmpty else { return }
+        let names = clashes.map(\.rawValue).joined(separator: ", ")
+        throw CLIError.usage("both edits changed \(names): type theirs FIELD or mine FIELD for each before saving")
     }
 
     private func saveQuote(_ edit: EditQuoteViewModel) -> Quote? {
@@ -200,7 +333,7 @@ final class InteractiveSession {
             return try edit.save()
         } catch {
             if case let .quoteConflict(conflict) = error {
-                print("conflict: \(conflict)\n  type reload, overwrite or cancel")
+                print("conflict: \(conflict.summary.shown)\n  \(Self.conflictWaysOut)")
             } else {
                 print("error: \(error.description.shown)")
             }
@@ -214,13 +347,13 @@ final class InteractiveSession {
         try app.reappear()
         switch app.current {
         case let .contacts(list):
-            print(terminal.bold("── Contacts (\(list.totalCount)) ──") + (list.search.isEmpty ? "" : "  search: \(list.search.shown)"))
+            print(terminal.bold("── Contacts (\(countLabel(list))) ──") + (list.search.isEmpty ? "" : "  search: \(list.search.shown)"))
             if list.hasEarlier { print("  … (prev)") }
             for row in list.rows { print(listLine(row)) }
             if list.rows.isEmpty { print("  no contacts (add)") }
             if list.hasMore { print("  … (next)") }
         case let .favorites(list):
-            print(terminal.bold("── Favorites (\(list.totalCount)) ──"))
+            print(terminal.bold("── Favorites (\(countLabel(list))) ──") + (list.search.isEmpty ? "" : "  search: \(list.search.shown)"))
             for row in list.rows { print("  \(row.favoritePosition ?? 0). \(row.contact.name.shown)  [\(row.id)]") }
             if list.rows.isEmpty { print("  no favorites (fav ID)") }
         case let .contactDetail(detail):
@@ -230,6 +363,11 @@ final class InteractiveSession {
             print(terminal.bold(edit.isNew ? "── New contact ──" : "── Edit contact ──") + (edit.isDirty ? "  (unsaved)" : ""))
             print("  name:     \(edit.draft.name.shown)\n  position: \(edit.draft.position.shown)\n  email:    \(edit.draft.email.shown)\n  phone:    \(edit.draft.phone.shown)")
             for issue in edit.issues { print("  ! \(issue)") }
+            if let theirs = edit.original?.draft {
+                for field in edit.clashes {
+                    print("  ? \(field): theirs \(describe(field, of: theirs).shown), yours \(describe(field, of: edit.draft).shown)")
+                }
+            }
         case let .quote(quote):
             print(terminal.bold("── Quote ──"))
             if let q = quote.quote { print(QuoteRendering.text(q, terminal: terminal), terminator: "") }
@@ -237,6 +375,12 @@ final class InteractiveSession {
             print(terminal.bold(edit.isNew ? "── New quote ──" : "── Edit quote ──") + (edit.isDirty ? "  (unsaved)" : ""))
             print("  text:   \(edit.draft.text.multiline)\n  author: \(edit.draft.author.shown)")
             for issue in edit.issues { print("  ! \(issue)") }
+            if let theirs = edit.original?.draft {
+                for field in edit.clashes {
+                    let value = { (draft: QuoteDraft) in "\"" + (field == .text ? draft.text : draft.author) + "\"" }
+                    print("  ? \(field): theirs \(value(theirs).shown), yours \(value(edit.draft).shown)")
+                }
+            }
         }
     }
 
@@ -246,6 +390,22 @@ final class InteractiveSession {
     }
 
     private func describe(_ contact: Contact) -> String { describe(contact.draft) }
+
+    private func describe(_ field: Field, of draft: ContactDraft) -> String {
+        switch field {
+        case .name: "\"\(draft.name)\""
+        case .position: "\"\(draft.position)\""
+        case .email: "\"\(draft.email)\""
+        case .phone: "\"\(draft.phone)\""
+        case .photo: draft.photo.map { "a photo of \($0.count) bytes" } ?? "no photo"
+        default: ""
+        }
+    }
+
+    /// The header's count: the matches of a search out of the whole tab, else the whole tab.
+    private func countLabel(_ list: ContactsViewModel) -> String {
+        list.search.isEmpty ? "\(list.totalCount)" : "\(list.matchCount) of \(list.totalCount)"
+    }
 
     private func describe(_ draft: ContactDraft) -> String {
         [draft.name, draft.position, draft.email, draft.phone].filter { !$0.isEmpty }.joined(separator: " | ")
@@ -257,13 +417,13 @@ final class InteractiveSession {
         case .contacts, .favorites:
             help = "ID or open ID · next · prev · search TEXT · fav ID · unfav ID · add"
         case .contactDetail:
-            help = "edit · fav (toggle) · delete · back"
+            help = "edit · fav · unfav · delete (asks; delete --yes from a script) · back"
         case .editContact:
-            help = "name|position|email|phone VALUE · photo FILE · nophoto · save · cancel (on conflict: reload · overwrite · cancel)"
+            help = "name|position|email|phone VALUE · photo FILE · nophoto · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
         case .quote:
             help = "edit · add · list · use ID · delete ID"
         case .editQuote:
-            help = "text VALUE · author VALUE · save · cancel"
+            help = "text VALUE · author VALUE · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
         }
         print("\(help)\nanywhere: contacts (c) · favorites (f) · quote · back (b) · refresh (r) · help · quit (q)")
     }

@@ -86,12 +86,20 @@ struct ImportCommand: StateCommand {
         if file == "-" {
             handle = FileHandle.standardInput
         } else {
+            // Exit 66 like any other name that leads nowhere (sysexits' EX_NOINPUT: an input file
+            // that does not exist or cannot be read), with the reason.
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  let opened = FileHandle(forReadingAtPath: file) else {
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
                 throw CLIError(message: "cannot read \(file): no such file", code: .notFound)
             }
-            handle = opened
+            guard !isDirectory.boolValue else {
+                throw CLIError(message: "cannot read \(file): it is a directory", code: .notFound)
+            }
+            let descriptor = open(file, O_RDONLY)
+            guard descriptor >= 0 else {
+                throw CLIError(message: "cannot read \(file): \(String(cString: strerror(errno)))", code: .notFound)
+            }
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }
         let stream = try RecordStream(handle: handle, format: format)
         let showsProgress = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
@@ -154,7 +162,8 @@ struct ExportCommand: StateCommand {
         }
         if format == .json { try sink.write(count == 0 ? "]\n" : "\n]\n") }
         try sink.commit()
-        if let output { FileHandle.standardError.write(Data("saved export: \(count) contacts to \(output)\n".utf8)) }
+        // Confirmations go to stdout, unless stdout carries the data (then there is none).
+        if let output { print("saved export: \(count) contacts to \(output)") }
     }
 }
 
@@ -204,7 +213,14 @@ struct SampleCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "sample",
         abstract: "Load the five contacts of the classic demo app, to have something to look at.",
-        discussion: "Running it again changes nothing (the samples have fixed UIDs).\n\nEXAMPLE:\n  carnet sample && carnet list")
+        discussion: """
+            Running it again never changes a contact (the samples have fixed UIDs): a sample you \
+            edited is left as you made it, and the report names it; only a sample you deleted is \
+            added back.
+
+            EXAMPLE:
+              carnet sample && carnet list
+            """)
 
     @OptionGroup var database: DatabaseOption
     var writes: Bool { true }
@@ -224,7 +240,8 @@ struct SampleCommand: StateCommand {
                 draft: ContactDraft(name: contact.0, position: contact.1, email: contact.2, phone: contact.3),
                 line: index + 1)
         }[...]
-        let report = try InterchangeViewModel(state: state).importContacts(source: "sample", next: { records.popFirst() })
+        let report = try InterchangeViewModel(state: state).importContacts(
+            source: "sample", options: ImportOptions(keepsExisting: true), next: { records.popFirst() })
         print("saved sample: \(report.summary)")
     }
 }

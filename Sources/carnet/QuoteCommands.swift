@@ -166,7 +166,7 @@ struct QuoteUse: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         try QuoteViewModel(state: state).use(quote.id)
-        print("saved: quote \(quote.id) is now the current quote")
+        print("saved current quote \(quote.id)")
     }
 }
 

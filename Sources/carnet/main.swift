@@ -45,7 +45,9 @@ func runCarnet() -> Int32 {
         // Help and version go to stdout in full; a usage error is one line, like every error.
         let code = Carnet.exitCode(for: error)
         if code == .success {
-            print(Carnet.fullMessage(for: error))
+            // Help is wrapped here, continuations under their own column (see HelpText).
+            let message = Carnet.fullMessage(for: error, columns: 100_000)
+            print(HelpText.isHelp(message) ? HelpText.wrapped(message, width: HelpText.width) : message)
         } else {
             let message = Carnet.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
             terminal.error("\(message) (see carnet --help)")

@@ -9,6 +9,26 @@ import Testing
         box.carnet(["add", "--name", "Gary Edwards", "--email", "gary@example.com"])
     }
 
+    @Test func aMissingOrUnreadableImportFileIs66WithTheReason() throws {
+        let before = box.snapshot()
+        let missing = box.carnet(["import", box.path("missing.vcf")])
+        #expect(missing.status == 66, "\(missing)")
+        #expect(missing.stderr == "carnet: cannot read \(box.path("missing.vcf")): no such file\n", "\(missing)")
+        let folder = box.path("cards.vcf")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let directory = box.carnet(["import", folder])
+        #expect(directory.status == 66, "\(directory)")
+        #expect(directory.stderr == "carnet: cannot read \(folder): it is a directory\n", "\(directory)")
+        if getuid() != 0 {  // root reads anything
+            let locked = box.path("locked.vcf")
+            _ = FileManager.default.createFile(atPath: locked, contents: Data(), attributes: [.posixPermissions: 0])
+            let unreadable = box.carnet(["import", locked])
+            #expect(unreadable.status == 66, "\(unreadable)")
+            #expect(unreadable.stderr == "carnet: cannot read \(locked): Permission denied\n", "\(unreadable)")
+        }
+        #expect(box.snapshot() == before)
+    }
+
     @Test func usageIs64() {
         let before = box.snapshot()
         for arguments in [["add"], ["list", "--limit", "0"], ["favorite", "1", "--at", "0"], ["show"], ["show", "abc"], ["frobnicate"], ["edit", "1"], ["list", "--bogus"], ["show", "0"]] {

@@ -57,7 +57,7 @@ import Testing
             "\(Sandbox.binary)" delete 4 --yes --db "\(box.db)" >/dev/null
             "\(Sandbox.binary)" add --name "Second Newcomer" --db "\(box.db)" >/dev/null
             """)
-        let feeder2 = box.script("feed2.sh", "echo 'open 4'; sleep 0.3; \"\(other2)\"; echo delete; echo quit\n")
+        let feeder2 = box.script("feed2.sh", "echo 'open 4'; sleep 0.3; \"\(other2)\"; echo delete --yes; echo quit\n")
         let run2 = box.run("/bin/sh", ["-c", "\"\(feeder2)\" | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\""])
         #expect(run2.stdout.contains("contact 4 was deleted since it was read"), "\(run2.stdout)")
         let names = box.carnet(["list"]).lines.dropFirst().map { $0.split(separator: "\t")[1] }

@@ -144,4 +144,18 @@ import Testing
         #expect(names == ["Gary Edwards", "Katherine Price", "Madison Thompson", "Rebecca Rogers", "Tyler Porter"])
         #expect(box.carnet(["list", "--search", "Globaviations"]).lines.count == 2)
     }
+
+    @Test func sampleRunAgainNeverOverwritesAnEditAndSaysSo() {
+        box.carnet(["sample"])
+        #expect(box.carnet(["edit", "2", "--position", "CTO, Prophecy"]).status == 0)
+        let edited = box.carnet(["show", "2", "--json"]).stdout
+        let again = box.carnet(["sample"])
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout == "saved sample: added 0, updated 0, unchanged 4, skipped 0, kept 1 edited (contact 2 left as you changed it)\n", "\(again)")
+        #expect(box.carnet(["show", "2", "--json"]).stdout == edited)
+        // A deleted sample comes back; the edited one still stays as it is.
+        box.carnet(["delete", "3", "--yes"])
+        #expect(box.carnet(["sample"]).stdout.hasPrefix("saved sample: added 1, updated 0, unchanged 3, skipped 0, kept 1 edited"))
+        #expect(box.carnet(["show", "2", "--json"]).stdout == edited)
+    }
 }

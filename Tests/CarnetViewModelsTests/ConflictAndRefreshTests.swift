@@ -30,17 +30,74 @@ import Testing
         return (mine, theirs, state)
     }
 
-    @Test func reloadTakesTheirVersion() throws {
+    @Test func reloadMergesFieldsOnlyOneSideChanged() throws {
         let (mine, theirs, state) = try conflictingEdits()
         #expect(try mine.resolve(.reload) == nil)
         #expect(mine.conflict == nil)
-        #expect(mine.draft == theirs.draft)
+        #expect(mine.clashes.isEmpty)
         #expect(mine.original == theirs)
-        // Editing again from their version saves cleanly.
-        mine.draft.phone = "555 9999"
+        // Their email (only they changed it), my phone (only I did): nothing to ask.
+        #expect(mine.draft.email == "gary@bluewares.example.com")
+        #expect(mine.draft.phone == "555 9999")
+        #expect(mine.draft.name == theirs.name)
+        #expect(try state.contact(id: theirs.id) == theirs)  // a reload writes nothing
         let saved = try mine.save()
         #expect(saved.email == "gary@bluewares.example.com" && saved.phone == "555 9999")
         #expect(try state.contact(id: saved.id).version == 3)
+    }
+
+    @Test func reloadAsksOnlyAboutFieldsBothChanged() throws {
+        let state = try makeState(dir.database)
+        let gary = try seed(state)[3]
+        let other = try makeState(dir.database)
+        let mine = EditContactViewModel(state: state, contact: gary)
+        mine.draft.phone = "555 9999"
+        mine.draft.position = "Lead Web Developer, Bluewares"
+        mine.draft.email = "gary@bluewares.example.com"  // the same change as theirs: no clash
+        let theirEdit = EditContactViewModel(state: other, contact: gary)
+        theirEdit.draft.phone = "555 1234"
+        theirEdit.draft.position = "CTO, Bluewares"
+        theirEdit.draft.email = "gary@bluewares.example.com"
+        theirEdit.draft.name = "Gary R. Edwards"
+        let theirs = try theirEdit.save()
+        #expect(throws: CarnetError.self) { try mine.save() }
+        try mine.resolve(.reload)
+        #expect(mine.clashes == [.position, .phone])
+        #expect(mine.draft.name == "Gary R. Edwards")          // only theirs changed it
+        #expect(mine.draft.email == "gary@bluewares.example.com")
+        #expect(mine.draft.position == "Lead Web Developer, Bluewares")  // mine until settled
+        mine.takeTheirs(.phone)
+        mine.keepMine(.position)
+        #expect(mine.clashes.isEmpty)
+        let saved = try mine.save()
+        #expect(saved.phone == "555 1234" && saved.position == "Lead Web Developer, Bluewares" && saved.name == "Gary R. Edwards")
+        #expect(saved.version == theirs.version + 1)
+    }
+
+    @Test func quoteReloadMergesTheSameWay() throws {
+        let state = try makeState(dir.database)
+        let quote = try #require(state.currentQuote)
+        let other = try makeState(dir.database)
+        let mine = EditQuoteViewModel(state: state, quote: quote)
+        mine.draft.author = "A. Einstein"
+        let theirEdit = EditQuoteViewModel(state: other, quote: quote)
+        theirEdit.draft.text = "Two things are infinite."
+        let theirs = try theirEdit.save()
+        #expect(throws: CarnetError.self) { try mine.save() }
+        try mine.resolve(.reload)
+        #expect(mine.clashes.isEmpty)
+        #expect(mine.draft == QuoteDraft(text: "Two things are infinite.", author: "A. Einstein"))
+        #expect(mine.original == theirs)
+        // Both change the text: the one field to ask about.
+        let again = EditQuoteViewModel(state: other, quote: other.currentQuote)
+        again.draft.text = "Theirs."
+        try again.save()
+        mine.draft.text = "Mine."
+        #expect(throws: CarnetError.self) { try mine.save() }
+        try mine.resolve(.reload)
+        #expect(mine.clashes == [.text])
+        mine.takeTheirs(.text)
+        #expect(mine.draft == QuoteDraft(text: "Theirs.", author: "A. Einstein"))
     }
 
     @Test func overwriteSavesMineKnowingly() throws {

@@ -30,11 +30,17 @@ func run(databasePath: String) throws {
     try storage.close()
 }
 
-let path = CommandLine.arguments.dropFirst().first
-    ?? FileManager.default.temporaryDirectory.appendingPathComponent("embed-carnet-\(getpid()).sqlite").path
+// The address book named on the command line, kept; else a throwaway one in a directory of its
+// own, removed at the end with the -wal and -shm files SQLite keeps beside it.
+let scratch = CommandLine.arguments.count > 1
+    ? nil : FileManager.default.temporaryDirectory.appendingPathComponent("embed-carnet-\(getpid())", isDirectory: true)
+let path = scratch?.appendingPathComponent("carnet.sqlite").path ?? CommandLine.arguments[1]
+var failed = false
 do {
     try MainActor.assumeIsolated { try run(databasePath: path) }
 } catch {
     FileHandle.standardError.write(Data("EmbedCarnet: \(error)\n".utf8))
-    exit(1)
+    failed = true
 }
+if let scratch { try? FileManager.default.removeItem(at: scratch) }
+exit(failed ? 1 : 0)

@@ -1,0 +1,86 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Help as a person reads it: swift-argument-parser wraps every long line of a discussion back
+/// to column 0, so an example or an exit code's explanation that does not fit continued under
+/// the paragraphs instead of under itself. The help is rendered unwrapped and wrapped here, each
+/// line's continuation under that line's own column.
+enum HelpText {
+    /// The width swift-argument-parser would use: `COLUMNS`, else the terminal's, else 80.
+    static var width: Int {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+
+    /// Whether `message` is a help screen (not a version, completion script or JSON dump, which
+    /// must be printed exactly as made).
+    static func isHelp(_ message: String) -> Bool {
+        message.hasPrefix("OVERVIEW:") || message.hasPrefix("USAGE:")
+    }
+
+    /// Every line of `text` wrapped to fewer than `width` characters. A continuation starts under
+    /// the line's text column: after `OVERVIEW: ` or `USAGE: `, after a label and the two or
+    /// more spaces that end it (`  66  not found…`, `  --db <path>    The address…`); an
+    /// indented line without a label (an example command) continues four columns further in, so
+    /// it does not read as the next example; a paragraph continues at column 0.
+    static func wrapped(_ text: String, width: Int) -> String {
+        let limit = max(20, width - 1)
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { wrap(String($0), limit: limit) }
+            .joined(separator: "\n")
+    }
+
+    private static func wrap(_ line: String, limit: Int) -> String {
+        let characters = Array(line)
+        guard characters.count > limit else { return line }
+        let indent = min(continuationIndent(characters), limit / 2)
+        var lines: [String] = []
+        var start = 0
+        var lead = 0  // spaces added in front of the current piece
+        while characters.count - start + lead > limit {
+            let room = limit - lead
+            // Break at the last space that fits, else at the first one after (a long word).
+            var cut = start + room
+            while cut > start && characters[cut] != " " { cut -= 1 }
+            if cut <= start + (lead == 0 ? leadingSpaces(characters) : 0) {
+                guard let next = characters[(start + room)...].firstIndex(of: " ") else { break }
+                cut = next
+            }
+            lines.append(String(repeating: " ", count: lead) + String(characters[start..<cut]))
+            start = cut
+            while start < characters.count && characters[start] == " " { start += 1 }
+            lead = indent
+        }
+        lines.append(String(repeating: " ", count: lead) + String(characters[start...]))
+        return lines.joined(separator: "\n")
+    }
+
+    private static func leadingSpaces(_ characters: [Character]) -> Int {
+        characters.prefix { $0 == " " }.count
+    }
+
+    private static func continuationIndent(_ characters: [Character]) -> Int {
+        let line = String(characters)
+        for label in ["OVERVIEW: ", "USAGE: "] where line.hasPrefix(label) { return label.count }
+        let leading = leadingSpaces(characters)
+        guard leading > 0 else { return 0 }
+        // A label column: text, then two or more spaces, then the text the label explains.
+        var index = leading
+        while index < characters.count - 2 {
+            if characters[index] == " " && characters[index + 1] == " " {
+                var end = index
+                while end < characters.count && characters[end] == " " { end += 1 }
+                return end
+            }
+            index += 1
+        }
+        return leading + 4
+    }
+}
