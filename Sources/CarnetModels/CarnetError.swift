@@ -125,61 +125,38 @@ public enum UnsafeFileReason: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Two versions of a contact that both moved on from the same starting point.
-public struct ContactConflict: Sendable, Equatable, CustomStringConvertible {
-    /// The contact as it was when the edit started.
-    public let base: Contact
-    /// The contact as it is in the database now, saved by someone else.
-    public let current: Contact
+/// Two versions of a record that both moved on from the same starting point: the one an edit
+/// started from, and the one someone else saved meanwhile; plus what the edit wanted to save.
+public struct Conflict<Record: EditableRecord>: Sendable, Equatable, CustomStringConvertible {
+    /// The record as it was when the edit started.
+    public let base: Record
+    /// The record as it is in the database now, saved by someone else.
+    public let current: Record
     /// What this edit wanted to save.
-    public let mine: ContactDraft
+    public let mine: Record.Draft
 
-    public init(base: Contact, current: Contact, mine: ContactDraft) {
+    public init(base: Record, current: Record, mine: Record.Draft) {
         self.base = base
         self.current = current
         self.mine = mine
     }
 
     /// The fields the other writer changed since the edit started.
-    public var changedFields: [Field] { current.differences(from: base) }
+    public var changedFields: [Field] { current.draft.differences(from: base.draft) }
 
     /// What happened, without the way out (which depends on the screen: a flag, a command).
     public var summary: String {
         let fields = changedFields.map(\.rawValue).joined(separator: ", ")
         let what = fields.isEmpty ? "it was saved again" : "changed: \(fields)"
-        return "contact \(current.id) was changed by someone else since this edit started (\(what))"
+        return "\(Record.kind.rawValue) \(current.id) was changed by someone else since this edit started (\(what))"
     }
 
     /// The summary and the command line's ways out.
     public var description: String { summary + "; reload it, or overwrite with --force" }
 }
+
+/// Two versions of a contact that both moved on from the same starting point.
+public typealias ContactConflict = Conflict<Contact>
 
 /// Two versions of a quote that both moved on from the same starting point.
-public struct QuoteConflict: Sendable, Equatable, CustomStringConvertible {
-    public let base: Quote
-    public let current: Quote
-    public let mine: QuoteDraft
-
-    public init(base: Quote, current: Quote, mine: QuoteDraft) {
-        self.base = base
-        self.current = current
-        self.mine = mine
-    }
-
-    public var changedFields: [Field] {
-        var fields: [Field] = []
-        if base.text != current.text { fields.append(.text) }
-        if base.author != current.author { fields.append(.author) }
-        return fields
-    }
-
-    /// What happened, without the way out (which depends on the screen: a flag, a command).
-    public var summary: String {
-        let fields = changedFields.map(\.rawValue).joined(separator: ", ")
-        let what = fields.isEmpty ? "it was saved again" : "changed: \(fields)"
-        return "quote \(current.id) was changed by someone else since this edit started (\(what))"
-    }
-
-    /// The summary and the command line's ways out.
-    public var description: String { summary + "; reload it, or overwrite with --force" }
-}
+public typealias QuoteConflict = Conflict<Quote>

@@ -121,10 +121,6 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
         return issues
     }
 
-    /// The fields whose values differ between two drafts, in ``ContactFields/all`` order.
-    public func differences(from other: ContactDraft) -> [Field] {
-        ContactFields.all.filter { $0.differs(self, other) }.map(\.field)
-    }
 }
 
 enum EmailRule {

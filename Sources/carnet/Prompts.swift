@@ -58,15 +58,19 @@ struct FieldPrompts<Screen: AnyObject> {
     }
 }
 
-extension FieldPrompts where Screen == EditContactViewModel {
-    init(terminal: Terminal) {
+extension FieldPrompts {
+    /// Prompts for every text field of an edit screen's draft, as its description lists them.
+    init<Record: DraftSaving>(terminal: Terminal) where Screen == DraftEditor<Record> {
         self.init(
             terminal: terminal,
-            fields: ContactFields.text.map { text in
-                (text.spec.field, text.spec.label, (\EditContactViewModel.draft).appending(path: text.keyPath))
+            fields: Record.Draft.fields.compactMap { spec in
+                spec.text.map { (spec.field, spec.label, (\DraftEditor<Record>.draft).appending(path: $0)) }
             },
             issues: { $0.issues }, isDirty: { $0.isDirty }, cancel: { $0.cancel() })
     }
+}
+
+extension FieldPrompts where Screen == EditContactViewModel {
 
     func fillContact(_ edit: EditContactViewModel) throws {
         FileHandle.standardError.write(Data(Self.intro(edit).utf8))
@@ -82,14 +86,6 @@ extension FieldPrompts where Screen == EditContactViewModel {
         edit.isNew
             ? "New contact (Enter skips a field; Ctrl-D cancels).\n"
             : "Editing \(edit.draft.name) (Enter keeps a value, - clears it; Ctrl-D cancels).\n"
-    }
-}
-
-extension FieldPrompts where Screen == EditQuoteViewModel {
-    init(terminal: Terminal) {
-        self.init(
-            terminal: terminal, fields: [(.text, "Text", \.draft.text), (.author, "Author", \.draft.author)],
-            issues: { $0.issues }, isDirty: { $0.isDirty }, cancel: { $0.cancel() })
     }
 }
 

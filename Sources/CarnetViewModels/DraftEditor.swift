@@ -1,0 +1,221 @@
+import CarnetModels
+import CarnetState
+import Observation
+
+/// How to settle a save that found someone else's newer version.
+public enum ConflictResolution: Sendable, Equatable {
+    /// Start again from their version, merged with this edit: fields only they changed take
+    /// their values, fields only this edit changed keep it, and fields both changed to different
+    /// values are listed in `clashes` for the screen to ask about (the draft keeps mine there
+    /// until `takeTheirs(_:)`). Nothing is written.
+    case reload
+    /// Save this draft over theirs, knowingly.
+    case overwrite
+    /// Leave without saving.
+    case cancel
+}
+
+/// A kind of record an edit screen can save through the state controller: contacts and quotes.
+public protocol DraftSaving: EditableRecord {
+    /// What adding a new one may be told (a new quote: whether it becomes the current one).
+    associatedtype AddOptions: Sendable
+    static var defaultAddOptions: AddOptions { get }
+    @MainActor static func add(_ draft: Draft, options: AddOptions, in state: StateController) throws(CarnetError) -> Self
+    @MainActor static func update(_ base: Self, with draft: Draft, in state: StateController) throws(CarnetError) -> Self
+    /// The conflict `error` reports for this kind of record, if it is one.
+    static func conflict(in error: CarnetError) -> Conflict<Self>?
+}
+
+/// Nothing to choose when adding.
+public struct NoAddOptions: Sendable, Equatable {}
+
+extension Contact: DraftSaving {
+    public static var defaultAddOptions: NoAddOptions { NoAddOptions() }
+
+    @MainActor public static func add(_ draft: ContactDraft, options: NoAddOptions, in state: StateController) throws(CarnetError) -> Contact {
+        try state.addContact(draft)
+    }
+
+    @MainActor public static func update(_ base: Contact, with draft: ContactDraft, in state: StateController) throws(CarnetError) -> Contact {
+        try state.updateContact(base, with: draft)
+    }
+
+    public static func conflict(in error: CarnetError) -> Conflict<Contact>? {
+        if case let .conflict(conflict) = error { return conflict }
+        return nil
+    }
+}
+
+/// What a new quote may be told: whether it becomes the current quote (default yes).
+public struct QuoteAddOptions: Sendable, Equatable {
+    public var makesCurrent = true
+    public init(makesCurrent: Bool = true) { self.makesCurrent = makesCurrent }
+}
+
+extension Quote: DraftSaving {
+    public static var defaultAddOptions: QuoteAddOptions { QuoteAddOptions() }
+
+    @MainActor public static func add(_ draft: QuoteDraft, options: QuoteAddOptions, in state: StateController) throws(CarnetError) -> Quote {
+        try state.addQuote(draft, makeCurrent: options.makesCurrent)
+    }
+
+    @MainActor public static func update(_ base: Quote, with draft: QuoteDraft, in state: StateController) throws(CarnetError) -> Quote {
+        try state.updateQuote(base, with: draft)
+    }
+
+    public static func conflict(in error: CarnetError) -> Conflict<Quote>? {
+        if case let .quoteConflict(conflict) = error { return conflict }
+        return nil
+    }
+}
+
+/// The one edit screen for contacts and quotes (``EditContactViewModel``, ``EditQuoteViewModel``).
+/// It works on a draft: nothing is written until ``save()`` succeeds, and ``cancel()`` leaves no
+/// trace. A save that finds someone else's newer version keeps it in ``conflict`` for
+/// ``resolve(_:)``: reload (merge field by field), overwrite, or cancel.
+@MainActor
+@Observable
+public final class DraftEditor<Record: DraftSaving> {
+    /// The fields being edited. Bind the screen's fields to it.
+    public var draft: Record.Draft
+    /// The record the edit started from (nil when adding).
+    public private(set) var original: Record?
+    /// Set when ``save()`` found that someone else saved the record since the edit started.
+    public private(set) var conflict: Conflict<Record>?
+    /// After ``resolve(_:)`` with ``ConflictResolution/reload``: the fields both edits changed,
+    /// each its own way. The draft holds this edit's value for them and ``original`` theirs;
+    /// settle each with ``keepMine(_:)`` or ``takeTheirs(_:)`` (a save keeps the draft as it is).
+    public private(set) var clashes: [Field] = []
+    /// What adding a new record is told (see ``QuoteAddOptions``).
+    public var addOptions: Record.AddOptions
+    /// Called after a save commits, with the saved record.
+    @ObservationIgnored public var onSave: ((Record) -> Void)?
+    /// Called when the user leaves without saving.
+    @ObservationIgnored public var onCancel: (() -> Void)?
+
+    @ObservationIgnored private let state: StateController
+
+    /// - Parameter record: the record to edit, passed forward; nil to add a new one.
+    public init(state: StateController, editing record: Record?) {
+        self.state = state
+        original = record
+        draft = record?.draft ?? Record.Draft()
+        addOptions = Record.defaultAddOptions
+    }
+
+    public var isNew: Bool { original == nil }
+
+    /// Whether the draft differs from what the edit started with.
+    public var isDirty: Bool { draft.normalized() != (original?.draft ?? Record.Draft()).normalized() }
+
+    /// Every broken rule of the draft as it stands, for messages beside the fields.
+    public var issues: [FieldIssue] { draft.issues() }
+
+    /// The messages for one field.
+    public func messages(for field: Field) -> [String] {
+        issues.filter { $0.field == field }.map(\.message)
+    }
+
+    public var canSave: Bool { issues.isEmpty }
+
+    /// Validates and commits the draft through the state controller, then calls ``onSave``.
+    /// On a conflict, sets ``conflict`` (see ``resolve(_:)``) and rethrows; nothing is written.
+    @discardableResult
+    public func save() throws(CarnetError) -> Record {
+        do {
+            let saved: Record
+            if let original {
+                saved = try Record.update(original, with: draft, in: state)
+            } else {
+                saved = try Record.add(draft, options: addOptions, in: state)
+            }
+            finish(saved)
+            return saved
+        } catch {
+            conflict = Record.conflict(in: error) ?? conflict
+            throw error
+        }
+    }
+
+    /// Settles a ``conflict``. Returns the saved record for ``ConflictResolution/overwrite``.
+    @discardableResult
+    public func resolve(_ resolution: ConflictResolution) throws(CarnetError) -> Record? {
+        guard let conflict else { return nil }
+        switch resolution {
+        case .reload:
+            let merge = DraftMerge.merge(base: conflict.base.draft, theirs: conflict.current.draft, mine: draft.normalized())
+            original = conflict.current
+            draft = merge.draft
+            clashes = merge.clashes
+            self.conflict = nil
+            return nil
+        case .overwrite:
+            do {
+                let saved = try Record.update(conflict.current, with: conflict.mine, in: state)
+                finish(saved)
+                return saved
+            } catch {
+                // Saved again meanwhile: the new conflict replaces the old one, so a second
+                // overwrite goes over the version that is there now.
+                if let found = Record.conflict(in: error) { self.conflict = found }
+                throw error
+            }
+        case .cancel:
+            cancel()
+            return nil
+        }
+    }
+
+    /// Settles a clash with this edit's value (the one the draft already holds).
+    public func keepMine(_ field: Field) {
+        clashes.removeAll { $0 == field }
+    }
+
+    /// Settles a clash with the other writer's value.
+    public func takeTheirs(_ field: Field) {
+        guard clashes.contains(field), let theirs = original?.draft else { return }
+        draft.take(field, from: theirs)
+        clashes.removeAll { $0 == field }
+    }
+
+    /// Leaves without saving: the draft is dropped, nothing was written.
+    public func cancel() {
+        draft = original?.draft ?? Record.Draft()
+        conflict = nil
+        clashes = []
+        onCancel?()
+    }
+
+    private func finish(_ saved: Record) {
+        original = saved
+        draft = saved.draft
+        conflict = nil
+        clashes = []
+        onSave?(saved)
+    }
+}
+
+/// The add-contact and edit-contact screen.
+public typealias EditContactViewModel = DraftEditor<Contact>
+
+/// The add-quote and edit-quote screen: a new quote becomes the current one unless told not to.
+public typealias EditQuoteViewModel = DraftEditor<Quote>
+
+extension DraftEditor where Record == Contact {
+    /// - Parameter contact: the contact to edit, passed forward; nil to add a new one.
+    public convenience init(state: StateController, contact: Contact? = nil) {
+        self.init(state: state, editing: contact)
+    }
+}
+
+extension DraftEditor where Record == Quote {
+    public convenience init(state: StateController, quote: Quote?) {
+        self.init(state: state, editing: quote)
+    }
+
+    /// Whether a new quote becomes the current one when saved (default true).
+    public var makesCurrent: Bool {
+        get { addOptions.makesCurrent }
+        set { addOptions.makesCurrent = newValue }
+    }
+}
