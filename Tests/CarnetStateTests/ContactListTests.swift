@@ -205,3 +205,46 @@ import Testing
         expectWindow(list, of: try other.allContacts())
     }
 }
+
+/// `forEachContact(matching:)`: every contact once, in the list's order, one page held at a time.
+@MainActor
+@Suite struct StreamingContactsTests {
+    let dir = TempDirectory()
+
+    @Test func everyContactOnceInNameOrderPageByPage() throws {
+        let (state, storage) = try makeState(dir.database)
+        try seedMany(storage, count: 2_345)
+        let all = try storage.allContacts()
+        var seen: [Contact] = []
+        try state.forEachContact(matching: "", pageSize: 100) { seen.append($0) }
+        #expect(seen == all)
+
+        // A limit stops early, also inside a page; a search keeps only matches.
+        seen = []
+        try state.forEachContact(matching: "", limit: 250, pageSize: 100) { seen.append($0) }
+        #expect(seen == Array(all.prefix(250)))
+        seen = []
+        try state.forEachContact(matching: "GALE foods", pageSize: 7) { seen.append($0) }
+        #expect(seen == all.filter { $0.matches(search: "gale foods") })
+        #expect(seen.count == 235)
+        seen = []
+        try state.forEachContact(matching: "nobody at all") { seen.append($0) }
+        #expect(seen.isEmpty)
+        #expect(throws: CarnetError.self) {
+            try state.forEachContact(matching: String(repeating: "x", count: Limits.searchLength + 1)) { _ in }
+        }
+    }
+
+    @Test func anErrorFromTheBodyStopsTheWalk() throws {
+        let (state, storage) = try makeState(dir.database)
+        try seedMany(storage, count: 300)
+        var count = 0
+        #expect(throws: CarnetError.refused("enough")) {
+            try state.forEachContact(matching: "", pageSize: 50) { _ throws(CarnetError) in
+                count += 1
+                if count == 120 { throw .refused("enough") }
+            }
+        }
+        #expect(count == 120)
+    }
+}
