@@ -1,6 +1,3 @@
-import CarnetModels
-import Foundation
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -47,7 +44,8 @@ final class OutputBuffer {
         bytes.removeAll(keepingCapacity: true)
     }
 
-    /// Flushes once a chunk is full; called between rows, so no row is ever cut in two by it.
+    /// Flushes once a chunk is full. Called between rows, so what a flush hands over ends at
+    /// the end of a row.
     @inline(__always)
     func flushIfFull() {
         if bytes.count >= Self.chunkSize { flush() }
