@@ -76,6 +76,7 @@ let package = Package(
         .testTarget(
             name: "CarnetStorageTests",
             dependencies: ["CarnetModels", "CarnetStorage", "SeededRandom", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "CarnetStateTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState"]),
         .testTarget(name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels"]),
         // Runs the built `carnet` binary as a person would (it depends on it so it is built first).
         .testTarget(name: "CLITests", dependencies: ["carnet"]),

@@ -34,6 +34,7 @@ enum Target {
     static let scaling = 1.2  // first page and page walk per page, largest N against 10k
     static let editRatio = 1.3
     static let cliRatio = 1.0
+    static let cliListAllRatio = 2.0  // issue 12: every contact into a pipe, against sqlite3 printing the same
     static let peakMiB = 64.0
 }
 
@@ -471,6 +472,7 @@ final class Benchmark {
             addRatioRow(8, "CLI: carnet list --limit 50 ÷ sqlite3", n, listing, target: target)
             addRatioRow(9, "CLI: carnet quote ÷ Hello (floor)", n, startup, target: nil)
         }
+        try runCLIListAll(books: books, carnet: carnet, sqlite3: sqlite3, stderrFile: stderrFile)
         // The fixed part of every carnet run (loading, argument parsing), no database opened.
         let version = { try spawnAndWait(carnet, ["--version"], stderrPath: stderrFile) }
         let floor = { try spawnAndWait(hello, [], stderrPath: stderrFile) }
@@ -478,6 +480,47 @@ final class Benchmark {
         addRatioRow(9, "CLI: carnet --version ÷ Hello (no db)", 0, bare, target: nil)
         notes.append("CLI: processes started with posix_spawn, stdout to /dev/null (so carnet prints TSV), "
             + "after one untimed warm-up run of each command.")
+    }
+
+    /// `carnet list` of every contact into a pipe against `sqlite3` printing the same bytes: the
+    /// same header and columns, tab-separated, favorites as 1/0, in the same order. Both outputs
+    /// are compared once, untimed; the timed runs write into a pipe this process drains.
+    private func runCLIListAll(books: [Int: String], carnet: String, sqlite3: String, stderrFile: String) throws {
+        let query = """
+            SELECT c.id AS id, c.name AS name, c.position AS position, c.email AS email, c.phone AS phone,
+                   (f.contact_id IS NOT NULL) AS favorite
+            FROM contacts c LEFT JOIN favorites f ON f.contact_id = c.id ORDER BY c.name, c.id
+            """
+        for n in [plan.largest, plan.smallest] {
+            guard let book = books[n] else { continue }
+            try settle(book)
+            let listArguments = ["list", "--db", book]
+            let sqlArguments = ["-header", "-separator", "\t", book, query]
+            // Same output, byte for byte (and a warm-up of both).
+            let (carnetOut, sqlOut) = (tempDirectory + "/list-all.carnet", tempDirectory + "/list-all.sqlite3")
+            try spawnAndWait(carnet, listArguments, stdoutPath: carnetOut, stderrPath: stderrFile)
+            try spawnAndWait(sqlite3, sqlArguments, stdoutPath: sqlOut, stderrPath: stderrFile)
+            let same = FileManager.default.contentsEqual(atPath: carnetOut, andPath: sqlOut)
+            let size = (try? FileManager.default.attributesOfItem(atPath: carnetOut)[.size] as? Int) ?? 0
+            unlink(carnetOut)
+            unlink(sqlOut)
+
+            let runs = n >= 1_000_000 ? 3 : plan.cliRuns
+            progress("[\(formatCount(n))] CLI list all ×\(runs)")
+            let samples = try alternating(
+                reps: runs,
+                carnet: { _ in try spawnAndWait(carnet, listArguments, stdout: .drainedPipe, stderrPath: stderrFile).seconds },
+                raw: { _ in try spawnAndWait(sqlite3, sqlArguments, stdout: .drainedPipe, stderrPath: stderrFile).seconds })
+            let target = n == plan.largest ? Target.cliListAllRatio : nil
+            addRatioRow(8, "CLI: carnet list (all, into a pipe) ÷ sqlite3", n, samples, target: target)
+            if !same {
+                rows[rows.count - 1].row.verdict = "✗ output differs"
+                notes.append("CLI list all at \(formatCount(n)): carnet's output differs from sqlite3's, so the times are not for the same work.")
+            } else if n == plan.largest {
+                notes.append("CLI list all: carnet and sqlite3 print the same \(size) bytes at \(formatCount(n)) "
+                    + "(compared once); timed runs write into a pipe this process reads to the end.")
+            }
+        }
     }
 
     // MARK: - 7. Memory

@@ -19,12 +19,39 @@ import Darwin
 func spawnAndWait(
     _ executable: String, _ arguments: [String], stdoutPath: String = "/dev/null", stderrPath: String
 ) throws -> Double {
+    try spawnAndWait(executable, arguments, stdout: .file(stdoutPath), stderrPath: stderrPath).seconds
+}
+
+/// Where a child's standard output goes.
+enum ChildOutput {
+    /// A file (or /dev/null), opened for writing.
+    case file(String)
+    /// A pipe that this process reads to the end and discards, as a shell pipeline's next
+    /// command would: the child pays for every write into it, and is not done until it is read.
+    case drainedPipe
+}
+
+/// Like ``spawnAndWait(_:_:stdoutPath:stderrPath:)``; with `.drainedPipe`, the time runs until the
+/// child has exited and its output has been read to the end. Returns the bytes read from the pipe.
+func spawnAndWait(
+    _ executable: String, _ arguments: [String], stdout: ChildOutput, stderrPath: String
+) throws -> (seconds: Double, bytes: Int) {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    var pipeFDs: [Int32] = [-1, -1]
+    switch stdout {
+    case let .file(path):
+        posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    case .drainedPipe:
+        guard pipe(&pipeFDs) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
+        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
+        posix_spawn_file_actions_addclose(&actions, pipeFDs[1])
+    }
     posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    defer { for fd in pipeFDs where fd >= 0 { close(fd) } }
 
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for arg in argv { free(arg) } }
@@ -33,6 +60,22 @@ func spawnAndWait(
     let start = nowNanos()
     let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
     guard rc == 0 else { throw BenchError("cannot start \(executable): \(String(cString: strerror(rc)))") }
+    var bytes = 0
+    if pipeFDs[1] >= 0 {
+        close(pipeFDs[1])  // the child holds the only write end: end of file when it exits
+        pipeFDs[1] = -1
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(pipeFDs[0], $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += count
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+    }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 {
         guard errno == EINTR else { throw BenchError("waitpid: \(String(cString: strerror(errno)))") }
@@ -45,7 +88,7 @@ func spawnAndWait(
         let stderr = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
         throw BenchError("\(executable) \(arguments.joined(separator: " ")) failed (status \(status)): \(stderr)")
     }
-    return elapsed
+    return (elapsed, bytes)
 }
 
 /// This program's own executable, to re-run it as a child.

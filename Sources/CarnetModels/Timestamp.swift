@@ -51,10 +51,12 @@ public enum Timestamp {
     /// Parses `YYYY-MM-DD[T ]HH:MM[:SS[.fff]][Z]`, the forms Carnet and SQLite's
     /// `strftime`/`datetime` write; anything else is nil.
     public static func date(_ text: String) -> Date? {
-        var utf8 = text.utf8.makeIterator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        while let b = utf8.next() { bytes.append(b) }
+        // Read in place (a String from SQLite is contiguous UTF-8): no copy, no allocation.
+        var text = text
+        return text.withUTF8 { date(utf8: $0) }
+    }
+
+    private static func date(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         func number(_ from: Int, _ count: Int) -> Int64? {
             guard from + count <= bytes.count else { return nil }
             var value: Int64 = 0

@@ -275,6 +275,25 @@ extension StateController {
         try storage.forEachContact(favoritesOnly: favoritesOnly, body)
     }
 
+    /// The contacts matching `search` (all of them when empty) in name order, at most `limit`,
+    /// read by keyset pages of `pageSize` and handed to `body` as they are read. Only one page is
+    /// ever held, whatever the table's size: for a screen that shows each contact once and moves
+    /// on (a listing written into a pipe), where a ``ContactList`` window would copy every row in
+    /// and out again.
+    public func forEachContact(
+        matching search: String, limit: Int = .max, pageSize: Int = 500, _ body: (Contact) throws(CarnetError) -> Void
+    ) throws(CarnetError) {
+        var remaining = limit
+        var key: ContactSortKey?
+        while remaining > 0 {
+            let page = try storage.contacts(after: key, limit: min(max(1, pageSize), remaining), matching: search)
+            for contact in page.contacts { try body(contact) }
+            remaining -= page.contacts.count
+            guard page.hasMore, let last = page.contacts.last else { return }
+            key = last.sortKey
+        }
+    }
+
     /// Schema version, counts and settings of the file, for `carnet db info`.
     public func databaseInfo() throws(CarnetError) -> DatabaseInfo {
         try storage.info()

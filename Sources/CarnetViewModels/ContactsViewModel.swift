@@ -72,6 +72,29 @@ public final class ContactsViewModel {
         searchCount = favoritesOnly || search.isEmpty ? 0 : try state.contactCount(matching: search)
     }
 
+    /// Hands `body` every row of the tab from the first, in order, at most `limit`, keeping none:
+    /// for a screen that shows each row once and moves on, as `carnet list` does. Contacts are
+    /// read `pageSize` at a time (favorites are already in the state); only those matching
+    /// `search` (see ``setSearch(_:)``) are shown. First picks up changes made elsewhere, as
+    /// ``onAppear()`` does; ``rows`` is left as it is.
+    public func forEachRow(
+        matching search: String = "", limit: Int = .max, pageSize: Int = 500, _ body: (ContactRow) throws(CarnetError) -> Void
+    ) throws(CarnetError) {
+        try Limits.checkSearch(search)
+        try state.refresh()
+        if favoritesOnly {
+            for favorite in state.favorites.lazy.filter({ $0.contact.matches(search: search) }).prefix(limit) {
+                try body(ContactRow(contact: favorite.contact, isFavorite: true, favoritePosition: favorite.position))
+            }
+            return
+        }
+        let positions = Dictionary(uniqueKeysWithValues: state.favorites.map { ($0.contact.id, $0.position) })
+        try state.forEachContact(matching: search, limit: limit, pageSize: pageSize) { contact throws(CarnetError) in
+            let position = positions.isEmpty ? nil : positions[contact.id]
+            try body(ContactRow(contact: contact, isFavorite: position != nil, favoritePosition: position))
+        }
+    }
+
     public func loadNextPage() throws(CarnetError) {
         if !favoritesOnly { try list.loadNextPage() }
     }

@@ -86,24 +86,14 @@ struct ListCommand: StateCommand {
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let pageSize = min(limit ?? 200, 200)
-        let viewModel = ContactsViewModel(state: state, favoritesOnly: favorites, pageSize: pageSize, maxRows: pageSize * 2)
-        try viewModel.onAppear()
-        if let search, !search.isEmpty { try viewModel.setSearch(search) }
+        let viewModel = ContactsViewModel(state: state, favoritesOnly: favorites)
         let output = ContactListOutput(format: json ? .json : (terminal.stdoutIsTerminal ? .table : .tsv), terminal: terminal)
-        var remaining = limit ?? Int.max
-        var lastID: Int64?
+        defer { output.flush() }  // what was listed before an error still reaches the reader
         output.begin()
-        while remaining > 0 {
-            // Rows after the last one printed: the list keeps a bounded window, not the table.
-            let rows = viewModel.rows
-            let start = lastID.flatMap { id in rows.firstIndex { $0.id == id }.map { $0 + 1 } } ?? 0
-            let fresh = rows[start...].prefix(remaining)
-            output.write(Array(fresh))
-            remaining -= fresh.count
-            lastID = fresh.last?.id ?? lastID
-            guard viewModel.hasMore, remaining > 0 else { break }
-            try viewModel.loadNextPage()
+        // Rows are written as they are read, a page at a time, and not kept: memory holds one
+        // page, not the table. A person reads a screenful at a time; a pipe takes big pages.
+        try viewModel.forEachRow(matching: search ?? "", limit: limit ?? .max, pageSize: terminal.stdoutIsTerminal ? 200 : 1000) { row in
+            output.write(row)
         }
         output.end()
     }

@@ -36,14 +36,24 @@ enum JSONOutput {
 }
 
 /// Writes contact rows as they are read, page by page: a table on a terminal, tab-separated
-/// values for scripts, or a JSON array.
+/// values for scripts, or a JSON array. Everything goes through one ``OutputBuffer``, so a long
+/// listing costs a copy of each value's bytes, not a `print` per row.
 final class ContactListOutput {
     enum Format { case table, tsv, json }
 
     let format: Format
     let terminal: Terminal
+    private let out = OutputBuffer()
     private var widths: [Int]?
+    /// The table's first rows, until its columns are sized.
+    private var sample: [ContactRow] = []
     private var count = 0
+    /// One encoder for every row of a JSON array (making one per row costs more than encoding).
+    private lazy var jsonEncoder: JSONEncoder = {
+        let encoder = ContactJSONCoding.encoder()
+        encoder.outputFormatting.remove(.prettyPrinted)
+        return encoder
+    }()
 
     init(format: Format, terminal: Terminal) {
         self.format = format
@@ -55,37 +65,75 @@ final class ContactListOutput {
 
     func begin() {
         switch format {
-        case .json: print("[")
-        case .tsv: print(["id", "name", "position", "email", "phone", "favorite"].joined(separator: "\t"))
+        case .json: out.write("[\n")
+        case .tsv: out.write("id\tname\tposition\temail\tphone\tfavorite\n")
         case .table: break
         }
     }
 
-    func write(_ rows: [ContactRow]) {
-        for row in rows {
-            switch format {
-            case .json:
-                let element = (try? JSONOutput.line(ContactJSON(contact: row.contact, favorite: row.isFavorite))) ?? "null"
-                print((count == 0 ? "" : ",\n") + element, terminator: "")
-            case .tsv:
-                let c = row.contact
-                print([String(c.id), c.name, c.position, c.email, c.phone, row.isFavorite ? "1" : "0"]
-                    .map(\.tsvField).joined(separator: "\t"))
-            case .table:
-                if widths == nil { startTable(sample: rows) }
-                print(tableLine(cells(row)))
+    /// How many rows the table's column widths are measured on before it starts.
+    static let tableSample = 200
+
+    /// Writes one row (a table first gathers ``tableSample`` rows to size its columns).
+    func write(_ row: ContactRow) {
+        switch format {
+        case .json:
+            if count > 0 { out.write(",\n") }
+            writeJSON(row)
+        case .tsv:
+            let c = row.contact
+            out.write(c.id)
+            out.write(byte: UInt8(ascii: "\t"))
+            out.writeTSVField(c.name)
+            out.write(byte: UInt8(ascii: "\t"))
+            out.writeTSVField(c.position)
+            out.write(byte: UInt8(ascii: "\t"))
+            out.writeTSVField(c.email)
+            out.write(byte: UInt8(ascii: "\t"))
+            out.writeTSVField(c.phone)
+            out.write(row.isFavorite ? "\t1\n" : "\t0\n")
+        case .table:
+            guard widths != nil else {
+                sample.append(row)
+                if sample.count == Self.tableSample { startTable() }
+                return
             }
-            count += 1
+            out.write(tableLine(cells(row)))
+            out.write(byte: UInt8(ascii: "\n"))
         }
+        count += 1
+        out.flushIfFull()
     }
 
     func end() {
+        if format == .table && widths == nil && !sample.isEmpty { startTable() }
         switch format {
-        case .json: print(count == 0 ? "]" : "\n]")
+        case .json: out.write(count == 0 ? "]\n" : "\n]\n")
         case .tsv: break
         case .table:
-            if count == 0 { print(terminal.dim("No contacts.")) }
+            if count == 0 { out.write(terminal.dim("No contacts.") + "\n") }
         }
+        out.flush()
+    }
+
+    /// Hands what is gathered to stdout: rows written before an error still reach the reader.
+    func flush() { out.flush() }
+
+    /// One element on one line, as ``JSONOutput/line(_:)`` writes it.
+    private func writeJSON(_ row: ContactRow) {
+        let value = ContactJSON(contact: row.contact, favorite: row.isFavorite)
+        guard let data = try? jsonEncoder.encode(value) else {
+            out.write("null")
+            return
+        }
+        let plain = data.withUnsafeBytes { raw in
+            let utf8 = raw.bindMemory(to: UInt8.self)
+            guard OutputBuffer.isPlainForDisplay(utf8) else { return false }
+            out.write(utf8)
+            return true
+        }
+        // A value holding what a terminal must not get raw: the escaping path, rarely taken.
+        if !plain { out.write((try? JSONOutput.line(value)) ?? "null") }
     }
 
     private func cells(_ row: ContactRow) -> [String] {
@@ -93,14 +141,17 @@ final class ContactListOutput {
         return [String(c.id), c.name.shown, c.position.shown, c.email.shown, c.phone.shown, row.isFavorite ? "★" : ""]
     }
 
-    /// Column widths come from the first page (capped), so the table can stream.
-    private func startTable(sample: [ContactRow]) {
+    /// Column widths come from the first rows (capped), so the table can stream.
+    private func startTable() {
         var widths = Self.headers.map(\.count)
         for row in sample {
             for (index, cell) in cells(row).enumerated() { widths[index] = max(widths[index], cell.count) }
         }
         self.widths = widths.map { min($0, Self.maxWidth) }
-        print(terminal.bold(tableLine(Self.headers)))
+        out.write(terminal.bold(tableLine(Self.headers)) + "\n")
+        let rows = sample
+        sample = []
+        for row in rows { write(row) }
     }
 
     private func tableLine(_ cells: [String]) -> String {

@@ -60,6 +60,41 @@ import Testing
         #expect(imports == [])
     }
 
+    /// The modules each of Sources/'s modules may import: its arrows in shared/DESIGN.md, and
+    /// the system's. SwiftPM lets a target import any module of the package it reaches through
+    /// its dependencies, and its import check skips every target above CarnetStorage (whose
+    /// sources a plugin generates), so the arrows are checked here.
+    static let allowedImports: [String: Set<String>] = [
+        "CarnetModels": ["Foundation"],
+        "CarnetStorage": ["CarnetModels", "GRDB", "GRDBSQLite", "Foundation", "Synchronization", "Glibc", "Darwin"],
+        "CarnetState": ["CarnetModels", "CarnetStorage", "Observation", "Foundation", "Synchronization"],
+        "CarnetViewModels": ["CarnetModels", "CarnetState", "Observation"],
+        "carnet": ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "ArgumentParser", "CEditLine", "Foundation", "Glibc", "Darwin"],
+    ]
+
+    /// The module every import declaration in `folder` names, with where: any attributes and
+    /// access level (`@testable`, `@_exported`, `internal import`), and `import struct M.Name`.
+    static func importedModules(under folder: String) -> [(module: String, at: String)] {
+        let declaration = try! NSRegularExpression(
+            pattern: #"^\s*(@\w+\s+)*((public|package|internal|fileprivate|private)\s+)?import\s+((typealias|struct|class|enum|protocol|let|var|func)\s+)?(\w+)"#)
+        return swiftFiles(under: folder).flatMap { path, lines in
+            lines.enumerated().compactMap { index, line -> (String, String)? in
+                let code = String(line)
+                guard let match = declaration.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)),
+                      let module = Range(match.range(at: 6), in: code) else { return nil }
+                return (String(code[module]), "\(path):\(index + 1)")
+            }
+        }
+    }
+
+    @Test(arguments: allowedImports.keys.sorted())
+    func importsFollowTheArrows(module: String) {
+        let imports = Self.importedModules(under: "Sources/\(module)")
+        #expect(!imports.isEmpty)
+        let allowed = Self.allowedImports[module]!
+        #expect(imports.filter { !allowed.contains($0.module) }.map { "\($0.at): import \($0.module)" } == [])
+    }
+
     @Test func cliNeverTouchesGRDBOrSQL() {
         #expect(Self.offending(#"import\s+GRDB"#, under: "Sources/carnet") == [])
         #expect(Self.offending(#"\b(SELECT|INSERT|UPDATE|DELETE)\s+(\*|INTO|FROM|\w+\s+SET)\b"#, under: "Sources/carnet") == [])

@@ -1,0 +1,81 @@
+import CarnetModels
+import CarnetState
+import CarnetStorage
+import Foundation
+import Synchronization
+
+/// A fresh directory under the system temp dir, removed when the value is dropped.
+final class TempDirectory {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("carnet-state-tests-\(UUID().uuidString)", isDirectory: true)
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    var database: String { url.appendingPathComponent("book.sqlite").path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A test's composition root: one storage controller on a real file and the state controller
+/// over it, the way `carnet` makes them. The storage controller is returned too, for tests that
+/// look at the file underneath.
+@MainActor
+func makeState(_ path: String) throws -> (StateController, StorageController) {
+    let storage = try StorageController(path: path)
+    return (try StateController(storage: storage), storage)
+}
+
+/// Another connection to the same file: what another process (or another app's state) sees and
+/// writes. Its commits reach a state controller only through `refresh()`.
+func otherConnection(_ path: String) throws -> StorageController {
+    try StorageController(path: path)
+}
+
+let classicContacts = [
+    ContactDraft(name: "Madison Thompson", position: "Sales, Gale Foods", email: "madison@example.com", phone: "555 0101"),
+    ContactDraft(name: "Tyler Porter", position: "Software developer, Prophecy", email: "tyler@example.com", phone: "555 0102"),
+    ContactDraft(name: "Katherine Price", position: "Marketing, Golden Roads", email: "katherine@example.com", phone: "555 0103"),
+    ContactDraft(name: "Gary Edwards", position: "Web Developer, Bluewares", email: "gary@example.com", phone: "555 0104"),
+    ContactDraft(name: "Rebecca Rogers", position: "HR, Globaviations", email: "rebecca@example.com", phone: "555 0105"),
+]
+
+@MainActor
+func seed(_ state: StateController) throws -> [Contact] {
+    try classicContacts.map { try state.addContact($0) }
+}
+
+/// `count` contacts named "Person 00000"… inserted in a scrambled order (so ids do not follow
+/// names), with every seventh name lowercased (the list sorts ignoring ASCII case) and a few
+/// "Gale Foods" positions to search for. One transaction.
+func seedMany(_ storage: StorageController, count: Int) throws {
+    var order = Array(0..<count)
+    var state: UInt64 = 0x5EED
+    for i in order.indices.reversed() {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        order.swapAt(i, Int(state >> 33) % (i + 1))
+    }
+    try storage.insertContacts(order.map { i in
+        let name = String(format: "Person %05d", i)
+        return ContactDraft(
+            name: i % 7 == 0 ? name.lowercased() : name,
+            position: i % 10 == 0 ? "Sales, Gale Foods" : "Engineering, Acme Corp",
+            email: "person\(i)@example.com")
+    })
+}
+
+/// Set from an observation callback, read by the test.
+final class Flag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}
+
+/// What an observation callback saw, read by the test afterwards.
+final class Recorder<Value: Sendable>: Sendable {
+    private let values = Mutex<[Value]>([])
+    func record(_ value: Value) { values.withLock { $0.append(value) } }
+    var all: [Value] { values.withLock { $0 } }
+}
