@@ -257,11 +257,13 @@ final class InteractiveSession {
     }
 
     private func handleEdit(_ edit: EditContactViewModel, _ verb: String, _ rest: String) throws {
+        // Each text field is set by its key, as the field description names it (`email VALUE`).
+        if let text = ContactFields.text.first(where: { $0.spec.key == verb }) {
+            edit.draft[keyPath: text.keyPath] = rest
+            try render()
+            return
+        }
         switch verb {
-        case "name": edit.draft.name = rest; try render()
-        case "position": edit.draft.position = rest; try render()
-        case "email": edit.draft.email = rest; try render()
-        case "phone": edit.draft.phone = rest; try render()
         case "photo": edit.draft.photo = try PhotoFile.read(rest); try render()
         case "nophoto": edit.draft.photo = nil; try render()
         case "save", "s":
@@ -361,7 +363,9 @@ final class InteractiveSession {
             print(ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal), terminator: "")
         case let .editContact(edit):
             print(terminal.bold(edit.isNew ? "── New contact ──" : "── Edit contact ──") + (edit.isDirty ? "  (unsaved)" : ""))
-            print("  name:     \(edit.draft.name.shown)\n  position: \(edit.draft.position.shown)\n  email:    \(edit.draft.email.shown)\n  phone:    \(edit.draft.phone.shown)")
+            for text in ContactFields.text {
+                print("  " + (text.spec.key + ":").padding(toLength: 10, withPad: " ", startingAt: 0) + edit.draft[keyPath: text.keyPath].shown)
+            }
             for issue in edit.issues { print("  ! \(issue)") }
             if let theirs = edit.original?.draft {
                 for field in edit.clashes {
@@ -392,13 +396,10 @@ final class InteractiveSession {
     private func describe(_ contact: Contact) -> String { describe(contact.draft) }
 
     private func describe(_ field: Field, of draft: ContactDraft) -> String {
-        switch field {
-        case .name: "\"\(draft.name)\""
-        case .position: "\"\(draft.position)\""
-        case .email: "\"\(draft.email)\""
-        case .phone: "\"\(draft.phone)\""
-        case .photo: draft.photo.map { "a photo of \($0.count) bytes" } ?? "no photo"
-        default: ""
+        guard let spec = ContactFields.all.first(where: { $0.field == field }) else { return "" }
+        switch spec.value {
+        case let .text(keyPath): return "\"\(draft[keyPath: keyPath])\""
+        case let .photo(keyPath): return draft[keyPath: keyPath].map { "a photo of \($0.count) bytes" } ?? "no photo"
         }
     }
 
@@ -408,7 +409,7 @@ final class InteractiveSession {
     }
 
     private func describe(_ draft: ContactDraft) -> String {
-        [draft.name, draft.position, draft.email, draft.phone].filter { !$0.isEmpty }.joined(separator: " | ")
+        ContactFields.text.map { draft[keyPath: $0.keyPath] }.filter { !$0.isEmpty }.joined(separator: " | ")
     }
 
     private func printHelp() {
@@ -419,7 +420,7 @@ final class InteractiveSession {
         case .contactDetail:
             help = "edit · fav · unfav · delete (asks; delete --yes from a script) · back"
         case .editContact:
-            help = "name|position|email|phone VALUE · photo FILE · nophoto · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
+            help = ContactFields.text.map(\.spec.key).joined(separator: "|") + " VALUE · photo FILE · nophoto · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
         case .quote:
             help = "edit · add · list · use ID · delete ID"
         case .editQuote:

@@ -171,11 +171,15 @@ enum ContactRendering {
         func field(_ label: String, _ value: String) {
             if !value.isEmpty { lines.append("  " + label.padding(toLength: 9, withPad: " ", startingAt: 0) + value.shown) }
         }
-        field("Position", contact.position)
-        field("Email", contact.email)
-        field("Phone", contact.phone)
-        if let photo = contact.photo {
-            field("Photo", "\(ImageKind(of: photo)?.rawValue.uppercased() ?? "image"), \(photo.count) bytes")
+        let draft = contact.draft
+        for spec in ContactFields.all where spec.field != .name {  // the name is the heading
+            switch spec.value {
+            case let .text(keyPath): field(spec.label, draft[keyPath: keyPath])
+            case let .photo(keyPath):
+                if let photo = draft[keyPath: keyPath] {
+                    field(spec.label, "\(ImageKind(of: photo)?.rawValue.uppercased() ?? "image"), \(photo.count) bytes")
+                }
+            }
         }
         field("Id", "\(contact.id)  (uid \(contact.uid), version \(contact.version))")
         field("Updated", ISO8601DateFormatter().string(from: contact.updatedAt))
