@@ -67,6 +67,28 @@ import Testing
         #expect(Set(try table(path, "SELECT identifier FROM grdb_migrations").map { $0[0] }) == Set(Migration.embedded.map { "\"\($0.name)\"" }))
     }
 
+    /// The migrator commits each migration on its own: one that fails is rolled back whole and
+    /// named, and the file keeps the steps before it (it opens at that schema, rows intact).
+    @Test func aFailingMigrationIsRolledBackAndTheStepsBeforeItStay() throws {
+        let path = try makePreviousReleaseFile { db in
+            try db.execute(sql: "INSERT INTO contacts (uid, name, created_at, updated_at) VALUES ('u', 'Ada', '2026-01-02T03:04:05.678Z', '2026-01-02T03:04:05.678Z')")
+        }
+        let broken = Migration.embedded + [
+            Migration(version: 99, name: "0099_broken", sql: "ALTER TABLE contacts ADD COLUMN nickname TEXT; INSERT INTO no_such_table VALUES (1);")
+        ]
+        let error = carnetError { try StorageController(path: path, options: StorageOptions(), migrations: broken) }
+        guard case let .migrationFailed(_, migration, detail) = error else {
+            Issue.record("expected migrationFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(migration == "0099_broken" && detail.contains("no_such_table"))
+        #expect(try table(path, "SELECT name FROM schema_migrations ORDER BY version").map { $0[0] } == Migration.embedded.map { "\"\($0.name)\"" })
+        #expect(try table(path, "SELECT count(*) FROM pragma_table_info('contacts') WHERE name = 'nickname'") == [["0"]])
+        let storage = try StorageController(path: path)
+        #expect(try storage.allContacts().map(\.name) == ["Ada"])
+        #expect(try storage.integrityCheck() == ["ok"])
+    }
+
     /// A file already at this schema but migrated before Carnet used GRDB's migrator: nothing to
     /// do, so nothing is written; it opens read-only too, and `db check` finds nothing wrong.
     @Test func aCurrentFileWithoutGRDBsTableOpensWithoutAWrite() throws {
