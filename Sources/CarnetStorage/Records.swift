@@ -94,6 +94,24 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         try self.init(row: row, at: ColumnIndexes(row))
     }
 
+    /// The contact in a row whose columns were found beforehand, decoded straight into the model
+    /// value: the contact list's fast path. (Going through a `ContactRecord` first measured about
+    /// 15% slower on a page of 50 and on loading every contact; looking each column up by name
+    /// on every row, about 30%.)
+    static func contact(row: Row, at column: ColumnIndexes) throws -> Contact {
+        Contact(
+            id: try row.decode(Int64.self, atIndex: column.id),
+            uid: try row.decode(String.self, atIndex: column.uid),
+            name: try row.decode(String.self, atIndex: column.name),
+            position: try row.decode(String.self, atIndex: column.position),
+            email: try row.decode(String.self, atIndex: column.email),
+            phone: try row.decode(String.self, atIndex: column.phone),
+            photo: try row.decode(Data?.self, atIndex: column.photo),
+            createdAt: Timestamp.date(try row.decode(String.self, atIndex: column.createdAt)) ?? .distantPast,
+            updatedAt: Timestamp.date(try row.decode(String.self, atIndex: column.updatedAt)) ?? .distantPast,
+            version: try row.decode(Int.self, atIndex: column.version))
+    }
+
     /// Decodes a row whose columns were found beforehand (see ``ColumnIndexes``).
     init(row: Row, at column: ColumnIndexes) throws {
         id = try row.decode(Int64.self, atIndex: column.id)
@@ -143,9 +161,10 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         try db.cachedStatement(sql: insertSQL)
     }
 
-    /// Inserts the row and returns its id.
+    /// Inserts the row with ``insertSQL`` and returns its id. (GRDB's `insert(_:)`, which this
+    /// record also has, builds its statement anew for every row.)
     @discardableResult
-    func insert(_ db: Database) throws -> Int64 {
+    func insertRow(_ db: Database) throws -> Int64 {
         try Self.insertStatement(db).execute(arguments: insertArguments)
         return db.lastInsertedRowID
     }

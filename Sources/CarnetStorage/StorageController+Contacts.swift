@@ -15,7 +15,7 @@ extension StorageController {
         var contacts: [Contact] = []
         contacts.reserveCapacity(capacity)
         let cursor = try Row.fetchCursor(statement, arguments: arguments)
-        while let row = try cursor.next() { contacts.append(try ContactRecord(row: row, at: columns).contact) }
+        while let row = try cursor.next() { contacts.append(try ContactRecord.contact(row: row, at: columns)) }
         return contacts
     }
 
@@ -59,7 +59,7 @@ extension StorageController {
 
     static func insert(_ db: Database, _ draft: ContactDraft, uid: String, now: Date) throws -> Contact {
         let stamp = Timestamp.string(now)
-        let id = try ContactRecord(id: nil, uid: uid, draft: draft, createdAt: stamp, updatedAt: stamp, version: 1).insert(db)
+        let id = try ContactRecord(id: nil, uid: uid, draft: draft, createdAt: stamp, updatedAt: stamp, version: 1).insertRow(db)
         return Contact(
             id: id, uid: uid, name: draft.name, position: draft.position, email: draft.email,
             phone: draft.phone, photo: draft.photo, createdAt: now, updatedAt: now, version: 1)

@@ -111,7 +111,7 @@ extension StorageController {
         let id = try ContactRecord(
             id: idIsFree ? record.id : nil, uid: uid, draft: draft,
             createdAt: Timestamp.string(created), updatedAt: Timestamp.string(updated), version: max(1, record.version ?? 1)
-        ).insert(db)
+        ).insertRow(db)
         if record.favorite == true { try addFavoriteIfMissing(db, id) }
         report.added += 1
     }
