@@ -212,14 +212,16 @@ public final class StorageController: Sendable {
         // Another process may migrate the same file at the same moment. Each migration checks
         // again under the write lock; one that finds itself applied stops the run, and the
         // decision is made again from what is now in the file.
-        for _ in 0...migrations.count {
+        for _ in 0...(migrations.count + 1) {
             // Nothing to do is the usual case, and needs no write (the file may be read-only).
             let pending = try read { db in try Self.pendingMigrations(db, migrations, path: path) }
             guard !pending.isEmpty else { return }
             let isNewFile = try write { db in try Self.prepareMigrator(db, migrations, path: path) }
             do {
+                // Then round again: the read above finds nothing pending, or refuses a file that
+                // a newer Carnet migrated further meanwhile.
                 try Self.migrator(migrations, path: path).migrate(writer)
-                return
+                continue
             } catch is AppliedMeanwhile {
                 continue
             } catch {
@@ -270,14 +272,16 @@ public final class StorageController: Sendable {
         }
     }
 
-    /// Under the write lock: refuses what `pendingMigrations` refuses, and gives GRDB's list of
-    /// applied migrations every step `schema_migrations` records (a file made before Carnet used
-    /// the migrator has none). Returns whether the file has no schema yet.
+    /// Under the write lock: refuses what `pendingMigrations` refuses, and makes GRDB's list of
+    /// applied migrations say what `schema_migrations`, the record, says (a file made before
+    /// Carnet used the migrator has no list; a row removed by hand is a step to run again, as it
+    /// always was). Returns whether the file has no schema yet.
     private static func prepareMigrator(_ db: Database, _ migrations: [Migration], path: String) throws -> Bool {
         _ = try pendingMigrations(db, migrations, path: path)
         guard try db.tableExists(SchemaMigrationRecord.databaseTableName) else { return true }
         try db.execute(sql: migratorTableSQL)
         try db.execute(sql: "INSERT OR IGNORE INTO grdb_migrations (identifier) SELECT name FROM schema_migrations")
+        try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier NOT IN (SELECT name FROM schema_migrations)")
         return false
     }
 
