@@ -105,9 +105,9 @@ import Testing
         #expect(bytes(path) == before)
     }
 
-    /// Two openers of one old file at the same moment (two connections, as two processes would
-    /// have): both open it, and each step is applied and recorded once.
-    @Test func twoOpenersMigrateOneFileOnce() throws {
+    /// Several openers of one old file at the same moment (one connection each, as processes would
+    /// have): all of them open it, and each step is applied and recorded once.
+    @Test func severalOpenersMigrateOneFileOnce() throws {
         let path = try makePreviousReleaseFile { db in
             try db.execute(sql: "INSERT INTO contacts (uid, name, created_at, updated_at) VALUES ('u', 'Ada', '2026-01-02T03:04:05.678Z', '2026-01-02T03:04:05.678Z')")
         }
