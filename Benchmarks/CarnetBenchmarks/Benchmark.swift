@@ -202,7 +202,7 @@ final class Benchmark {
             let db = try RawConnection(path: path)
             let statement = try db.prepare("""
                 SELECT type || ' ' || name || ': ' || ifnull(sql, '') FROM sqlite_master
-                WHERE name NOT LIKE 'sqlite_%' AND name <> 'schema_migrations' ORDER BY type, name
+                WHERE name NOT LIKE 'sqlite_%' AND name NOT IN ('schema_migrations', 'grdb_migrations') ORDER BY type, name
                 """)
             defer { sqlite3_finalize(statement) }
             var lines: [String] = []

@@ -3,26 +3,19 @@ import Foundation
 import GRDB
 
 extension StorageController {
-    static let contactColumns = "id, uid, name, position, email, phone, photo, created_at, updated_at, version"
-
-    static func decodeContact(_ row: Row) -> Contact {
-        Contact(
-            id: row[0], uid: row[1], name: row[2], position: row[3], email: row[4], phone: row[5],
-            photo: row[6],
-            createdAt: Timestamp.date(row[7] as String) ?? .distantPast,
-            updatedAt: Timestamp.date(row[8] as String) ?? .distantPast,
-            version: row[9])
-    }
+    static let contactColumns = ContactRecord.selection()
 
     /// Contacts decoded straight from SQLite's row buffer through a cached prepared statement:
     /// `Row.fetchAll` would first copy every value of every row, and re-preparing the same page
-    /// query for every page is wasted work on a long walk.
+    /// query for every page is wasted work on a long walk. The columns are found by name once
+    /// per call, not once per row.
     static func fetchContacts(_ db: Database, sql: String, arguments: StatementArguments = [], capacity: Int = 0) throws -> [Contact] {
         let statement = try db.cachedStatement(sql: sql)
+        let columns = try ContactRecord.ColumnIndexes(statement)
         var contacts: [Contact] = []
         contacts.reserveCapacity(capacity)
         let cursor = try Row.fetchCursor(statement, arguments: arguments)
-        while let row = try cursor.next() { contacts.append(decodeContact(row)) }
+        while let row = try cursor.next() { contacts.append(try ContactRecord.contact(row: row, at: columns)) }
         return contacts
     }
 
@@ -53,17 +46,12 @@ extension StorageController {
         for draft in drafts { valid.append(try draft.validated()) }
         let checked = valid
         return try write { db in
-            let now = Timestamp.now()
-            let stamp = Timestamp.string(now)
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO contacts (uid, name, position, email, phone, photo, created_at, updated_at, version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
-                """)
+            let stamp = Timestamp.string(Timestamp.now())
+            let insert = try ContactRecord.insertStatement(db)
             for draft in checked {
-                try statement.execute(arguments: [
-                    UUID().uuidString.lowercased(), draft.name, draft.position, draft.email, draft.phone,
-                    draft.photo, stamp, stamp,
-                ])
+                let record = ContactRecord(
+                    id: nil, uid: UUID().uuidString.lowercased(), draft: draft, createdAt: stamp, updatedAt: stamp, version: 1)
+                try insert.execute(arguments: record.insertArguments)
             }
             return checked.count
         }
@@ -71,13 +59,9 @@ extension StorageController {
 
     static func insert(_ db: Database, _ draft: ContactDraft, uid: String, now: Date) throws -> Contact {
         let stamp = Timestamp.string(now)
-        try db.cachedStatement(sql: """
-            INSERT INTO contacts (uid, name, position, email, phone, photo, created_at, updated_at, version)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)
-            """)
-            .execute(arguments: [uid, draft.name, draft.position, draft.email, draft.phone, draft.photo, stamp, stamp])
+        let id = try ContactRecord(id: nil, uid: uid, draft: draft, createdAt: stamp, updatedAt: stamp, version: 1).insertRow(db)
         return Contact(
-            id: db.lastInsertedRowID, uid: uid, name: draft.name, position: draft.position, email: draft.email,
+            id: id, uid: uid, name: draft.name, position: draft.position, email: draft.email,
             phone: draft.phone, photo: draft.photo, createdAt: now, updatedAt: now, version: 1)
     }
 
@@ -115,17 +99,9 @@ extension StorageController {
         }
     }
 
-    /// Writes `draft` over `contact` (found by id and uid) if its stored version is `version`,
-    /// bumping the version and setting `updated_at`. Returns whether a row was written.
+    /// Writes `draft` over `contact` (found by id and uid) if its stored version is `version`.
     private static func update(_ db: Database, _ contact: Contact, with draft: ContactDraft, at now: Date, expecting version: Int) throws -> Bool {
-        try db.cachedStatement(sql: """
-            UPDATE contacts SET name = ?, position = ?, email = ?, phone = ?, photo = ?,
-                                updated_at = ?, version = version + 1
-            WHERE id = ? AND uid = ? AND version = ?
-            """)
-            .execute(arguments: [draft.name, draft.position, draft.email, draft.phone, draft.photo,
-                                 Timestamp.string(now), contact.id, contact.uid, version])
-        return db.changesCount == 1
+        try ContactRecord.update(db, id: contact.id, uid: contact.uid, expecting: version, with: draft, updatedAt: Timestamp.string(now))
     }
 
     /// `stored` as it is after ``update(_:_:with:at:expecting:)`` wrote `draft` over it.

@@ -9,13 +9,11 @@ extension StorageController {
     }
 
     static func fetchFavorites(_ db: Database) throws -> [Favorite] {
-        let columns = contactColumns.split(separator: ",").map { "c." + $0.trimmingCharacters(in: .whitespaces) }
-            .joined(separator: ", ")
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT \(columns) FROM favorites f JOIN contacts c ON c.id = f.contact_id
+        let contacts = try fetchContacts(db, sql: """
+            SELECT \(ContactRecord.selection(qualifiedBy: "c")) FROM favorites f JOIN contacts c ON c.id = f.contact_id
             ORDER BY f.position, f.contact_id
             """)
-        return rows.enumerated().map { Favorite(contact: decodeContact($1), position: $0 + 1) }
+        return contacts.enumerated().map { Favorite(contact: $1, position: $0 + 1) }
     }
 
     /// Marks a contact favorite, at `position` (1 is first) or at the end when nil. Favoriting a
@@ -36,9 +34,7 @@ extension StorageController {
             } else {
                 let position = position ?? order.count + 1
                 try Self.checkPosition(position, count: order.count + 1)
-                try db.execute(
-                    sql: "INSERT INTO favorites (contact_id, position, created_at) VALUES (?, ?, ?)",
-                    arguments: [contactID, position, Timestamp.string(Timestamp.now())])
+                try FavoriteRecord(contactID: contactID, position: position, createdAt: Timestamp.string(Timestamp.now())).insert(db)
                 order.insert(contactID, at: position - 1)
             }
             try Self.renumber(db, order)
@@ -86,8 +82,7 @@ extension StorageController {
 
     /// Writes positions 1…n in `order`, touching only the rows whose position changes.
     private static func renumber(_ db: Database, _ order: [Int64]) throws {
-        let current = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT contact_id, position FROM favorites")
-            .map { ($0[0] as Int64, $0[1] as Int) })
+        let current = Dictionary(uniqueKeysWithValues: try FavoriteRecord.fetchAll(db).map { ($0.contactID, $0.position) })
         let update = try db.cachedStatement(sql: "UPDATE favorites SET position = ? WHERE contact_id = ?")
         for (index, id) in order.enumerated() where current[id] != index + 1 {
             try update.execute(arguments: [index + 1, id])

@@ -91,11 +91,10 @@ extension StorageController {
                         "conflict: contact \(current.id) was changed after this record was written (\(fields) differ); export it again, or import with --force")
                 }
                 let now = record.updatedAt.map { Timestamp.date(milliseconds: Timestamp.milliseconds($0)) } ?? Timestamp.now()
-                try db.cachedStatement(sql: """
-                    UPDATE contacts SET name = ?, position = ?, email = ?, phone = ?, photo = ?, updated_at = ?, version = version + 1
-                    WHERE id = ?
-                    """)
-                    .execute(arguments: [draft.name, draft.position, draft.email, draft.phone, draft.photo, Timestamp.string(now), current.id])
+                // The write lock is held since `current` was read, so this finds it as read.
+                guard try ContactRecord.update(
+                    db, id: current.id, uid: current.uid, expecting: current.version, with: draft, updatedAt: Timestamp.string(now))
+                else { throw CarnetError.deleted(.contact, id: current.id) }
                 report.updated += 1
             }
             if record.favorite == true { try addFavoriteIfMissing(db, current.id) }
@@ -111,16 +110,11 @@ extension StorageController {
             try id > issuedBefore
                 && Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM contacts WHERE id = ?"), arguments: [id]) == 0
         } ?? false
-        try db.cachedStatement(sql: """
-            INSERT INTO contacts (id, uid, name, position, email, phone, photo, created_at, updated_at, version)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-            .execute(arguments: [
-                idIsFree ? record.id : nil, uid, draft.name, draft.position,
-                draft.email, draft.phone, draft.photo, Timestamp.string(created), Timestamp.string(updated),
-                max(1, record.version ?? 1),
-            ])
-        if record.favorite == true { try addFavoriteIfMissing(db, db.lastInsertedRowID) }
+        let id = try ContactRecord(
+            id: idIsFree ? record.id : nil, uid: uid, draft: draft,
+            createdAt: Timestamp.string(created), updatedAt: Timestamp.string(updated), version: max(1, record.version ?? 1)
+        ).insertRow(db)
+        if record.favorite == true { try addFavoriteIfMissing(db, id) }
         report.added += 1
     }
 

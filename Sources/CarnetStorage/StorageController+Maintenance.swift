@@ -68,10 +68,14 @@ extension StorageController {
         }
     }
 
-    /// The file's tables, indexes, views and triggers by name (SQLite's own excepted).
+    /// The file's tables, indexes, views and triggers by name (SQLite's own excepted, and GRDB's
+    /// list of applied migrations, which a file migrated before Carnet used GRDB's migrator lacks).
     private static func schemaEntries(_ db: Database) throws -> [String: SchemaEntry] {
         var entries: [String: SchemaEntry] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'") {
+        for row in try Row.fetchAll(db, sql: """
+            SELECT type, name, sql FROM sqlite_master
+            WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' AND name <> 'grdb_migrations'
+            """) {
             entries[row["name"]] = SchemaEntry(type: row["type"], sql: row["sql"])
         }
         return entries

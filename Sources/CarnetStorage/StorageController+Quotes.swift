@@ -3,24 +3,13 @@ import Foundation
 import GRDB
 
 extension StorageController {
-    static let quoteColumns = "id, text, author, is_current, created_at, updated_at, version"
-
-    static func decodeQuote(_ row: Row) -> Quote {
-        Quote(
-            id: row[0], text: row[1], author: row[2], isCurrent: row[3],
-            createdAt: Timestamp.date(row[4] as String) ?? .distantPast,
-            updatedAt: Timestamp.date(row[5] as String) ?? .distantPast,
-            version: row[6])
-    }
-
     static func fetchQuote(_ db: Database, id: Int64) throws -> Quote? {
-        try Row.fetchOne(db, sql: "SELECT \(quoteColumns) FROM quotes WHERE id = ?", arguments: [id]).map(decodeQuote)
+        try QuoteRecord.fetchOne(db, key: id)?.quote
     }
 
     static func fetchCurrentQuote(_ db: Database) throws -> Quote? {
         // A file edited by hand may have lost its current flag: fall back to the newest quote.
-        try Row.fetchOne(db, sql: "SELECT \(quoteColumns) FROM quotes ORDER BY is_current DESC, id DESC LIMIT 1")
-            .map(decodeQuote)
+        try QuoteRecord.order(QuoteRecord.Columns.isCurrent.desc, QuoteRecord.Columns.id.desc).fetchOne(db)?.quote
     }
 
     /// The quote the quote screen shows. Nil only if every quote was deleted by hand.
@@ -30,7 +19,7 @@ extension StorageController {
 
     /// Every quote, oldest first.
     public func quotes() throws(CarnetError) -> [Quote] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT \(Self.quoteColumns) FROM quotes ORDER BY id").map(Self.decodeQuote) }
+        try read { db in try QuoteRecord.order(QuoteRecord.Columns.id).fetchAll(db).map(\.quote) }
     }
 
     public func quote(id: Int64) throws(CarnetError) -> Quote {
@@ -46,10 +35,7 @@ extension StorageController {
         let draft = try draft.validated()
         return try write { db in
             if makeCurrent { try db.execute(sql: "UPDATE quotes SET is_current = 0 WHERE is_current = 1") }
-            let stamp = Timestamp.string(Timestamp.now())
-            try db.execute(
-                sql: "INSERT INTO quotes (text, author, is_current, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [draft.text, draft.author, makeCurrent, stamp, stamp])
+            try QuoteRecord(draft: draft, isCurrent: makeCurrent, at: Timestamp.string(Timestamp.now())).insert(db)
             return try Self.fetchQuote(db, id: db.lastInsertedRowID)!
         }
     }

@@ -197,41 +197,72 @@ public final class StorageController: Sendable {
 
     // MARK: - Schema
 
+    /// Brings the schema up to date with GRDB's `DatabaseMigrator`, one migration per file of
+    /// `migrations/`, each in its own `BEGIN IMMEDIATE` transaction with foreign keys off while it
+    /// runs and checked before it commits (`.deferred`: schema 3 rebuilds `contacts`, which
+    /// `favorites` refers to).
+    ///
+    /// `schema_migrations` and `PRAGMA user_version` stay the record people read with sqlite3;
+    /// each migration writes them itself. GRDB keeps its own list in `grdb_migrations`, which a
+    /// file from before the migrator lacks: it is filled from `schema_migrations` first, under
+    /// the write lock, so such a file opens as what it is.
     private func migrate() throws(CarnetError) {
         let path = self.path
         let migrations = self.migrations
-        let pending = try read { db in try Self.pendingMigrations(db, migrations, path: path) }
-        guard !pending.isEmpty else { return }
-        do {
-            try writer.writeWithoutTransaction { db in
-                // A migration may rebuild a table others refer to (SQLite's documented way to
-                // change a table): foreign keys are off while it runs, which SQLite allows only
-                // outside a transaction, and checked before it commits.
-                try db.execute(sql: "PRAGMA foreign_keys = OFF")
-                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
-                try db.inTransaction(.immediate) {
-                    // Another process may have migrated meanwhile: decide again under the write lock.
-                    try db.execute(sql: Self.migrationsTableSQL)
-                    for migration in try Self.pendingMigrations(db, migrations, path: path) {
-                        try Self.apply(migration, db, path: path)
-                    }
-                    return .commit
-                }
+        // Another process may migrate the same file at the same moment. Each migration checks
+        // again under the write lock; one that finds itself applied stops the run, and the
+        // decision is made again from what is now in the file.
+        for _ in 0...(migrations.count + 1) {
+            // Nothing to do is the usual case, and needs no write (the file may be read-only).
+            let pending = try read { db in try Self.pendingMigrations(db, migrations, path: path) }
+            guard !pending.isEmpty else { return }
+            let isNewFile = try write { db in try Self.prepareMigrator(db, migrations, path: path) }
+            do {
+                // Then round again: the read above finds nothing pending, or refuses a file that
+                // a newer Carnet migrated further meanwhile.
+                try Self.migrator(migrations, path: path).migrate(writer)
+                continue
+            } catch is AppliedMeanwhile {
+                continue
+            } catch {
+                // GRDB creates `grdb_migrations` before the first migration, outside its
+                // transaction: a new file whose first migration failed is left with no table.
+                if isNewFile { _ = try? write { db in try Self.dropEmptyMigratorTable(db) } }
+                throw ErrorMapping.map(error, path: path)
             }
-        } catch {
-            throw ErrorMapping.map(error, path: path)
         }
+        throw CarnetError.busy(path: path)
     }
 
+    /// Thrown inside a migration that another process applied since this one decided to run it.
+    private struct AppliedMeanwhile: Error {}
+
+    static func migrator(_ migrations: [Migration], path: String) -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for migration in migrations {
+            migrator.registerMigration(migration.name, foreignKeyChecks: .deferred) { db in
+                if try db.tableExists(SchemaMigrationRecord.databaseTableName),
+                   try SchemaMigrationRecord.filter(SchemaMigrationRecord.Columns.name == migration.name).fetchCount(db) > 0 {
+                    throw AppliedMeanwhile()
+                }
+                try apply(migration, db, path: path)
+            }
+        }
+        return migrator
+    }
+
+    /// One migration, inside the migrator's transaction: the Swift repair step, the SQL, and the
+    /// record sqlite3 users read.
     private static func apply(_ migration: Migration, _ db: Database, path: String) throws {
         do {
+            try db.execute(sql: migrationsTableSQL)
             try SchemaRepairs.before(migration.version)?(db)
             try db.execute(sql: migration.sql)
-            try db.execute(
-                sql: "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                arguments: [migration.version, migration.name, Timestamp.string(Timestamp.now())])
+            try SchemaMigrationRecord(version: migration.version, name: migration.name, appliedAt: Timestamp.string(Timestamp.now()))
+                .insert(db)
             try db.execute(sql: "PRAGMA user_version = \(migration.version)")
-            if try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") != nil {
+            // The migrator checks too, before it commits; checking here names the migration.
+            if try db.foreignKeyViolations().next() != nil {
                 throw CarnetError.migrationFailed(path: path, migration: migration.name, detail: "it left a foreign key broken")
             }
         } catch let error as CarnetError {
@@ -239,6 +270,26 @@ public final class StorageController: Sendable {
         } catch {
             throw CarnetError.migrationFailed(path: path, migration: migration.name, detail: ErrorMapping.describe(error))
         }
+    }
+
+    /// Under the write lock: refuses what `pendingMigrations` refuses, and makes GRDB's list of
+    /// applied migrations say what `schema_migrations`, the record, says (a file made before
+    /// Carnet used the migrator has no list; a row removed by hand is a step to run again, as it
+    /// always was). Returns whether the file has no schema yet.
+    private static func prepareMigrator(_ db: Database, _ migrations: [Migration], path: String) throws -> Bool {
+        _ = try pendingMigrations(db, migrations, path: path)
+        guard try db.tableExists(SchemaMigrationRecord.databaseTableName) else { return true }
+        try db.execute(sql: migratorTableSQL)
+        try db.execute(sql: "INSERT OR IGNORE INTO grdb_migrations (identifier) SELECT name FROM schema_migrations")
+        try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier NOT IN (SELECT name FROM schema_migrations)")
+        return false
+    }
+
+    private static func dropEmptyMigratorTable(_ db: Database) throws {
+        guard try db.tableExists("grdb_migrations"), try !db.tableExists(SchemaMigrationRecord.databaseTableName),
+              try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") == 0
+        else { return }
+        try db.execute(sql: "DROP TABLE grdb_migrations")
     }
 
     /// Where the controller records which migrations ran; `PRAGMA user_version` mirrors the last.
@@ -250,21 +301,24 @@ public final class StorageController: Sendable {
         )
         """
 
-    /// The migrations not yet applied to `db`; throws when the file is not Carnet's, is newer, or
-    /// its record of applied migrations was changed outside Carnet.
+    /// GRDB's list of applied migrations, as `DatabaseMigrator` creates it.
+    static let migratorTableSQL = "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)"
+
+    /// The migrations not yet applied to `db`, by `schema_migrations`; throws when the file is not
+    /// Carnet's, is newer, or its record of applied migrations was changed outside Carnet.
     static func pendingMigrations(_ db: Database, _ migrations: [Migration], path: String) throws -> [Migration] {
         let supported = migrations.last?.version ?? 0
         let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         if userVersion > supported {
             throw CarnetError.newerSchema(path: path, found: userVersion, supported: supported)
         }
-        guard try db.tableExists("schema_migrations") else {
-            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+        guard try db.tableExists(SchemaMigrationRecord.databaseTableName) else {
+            // GRDB's table alone is what a new file whose first migration failed may keep.
+            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name <> 'grdb_migrations'") ?? 0
             if tables > 0 || userVersion != 0 { throw CarnetError.notCarnetDatabase(path: path) }
             return migrations
         }
-        let applied = try Row.fetchAll(db, sql: "SELECT version, name FROM schema_migrations ORDER BY version")
-            .map { (version: $0[0] as Int, name: $0[1] as String) }
+        let applied = try SchemaMigrationRecord.order(SchemaMigrationRecord.Columns.version).fetchAll(db)
         let known = Dictionary(migrations.map { ($0.version, $0.name) }, uniquingKeysWith: { first, _ in first })
         for row in applied where known[row.version] != row.name {
             // A step past this build's last is a newer Carnet's. A name this build never had at a

@@ -131,3 +131,15 @@ import Testing
         }
     }
 }
+
+extension LayeringRulesTests {
+    /// Rows are read by column name (GRDB records and their column enums), never by position:
+    /// `row[3]` silently reads the wrong field once a SELECT's columns move.
+    @Test func noRowIsDecodedByPosition() {
+        #expect(Self.offending(#"\b(row|rows\[\w+\])\[[0-9]+\]|\$[0-9]\[[0-9]+\]|\.decode\([^)]*atIndex: [0-9]"#, under: "Sources") == [])
+        // The rule sees what it is meant to see.
+        let sample = "let name: String = row[2]"
+        let regex = try! NSRegularExpression(pattern: #"\b(row|rows\[\w+\])\[[0-9]+\]"#)
+        #expect(regex.firstMatch(in: sample, range: NSRange(sample.startIndex..., in: sample)) != nil)
+    }
+}

@@ -9,10 +9,12 @@ import Testing
 @Suite struct IdentityTests {
     let dir = TempDirectory()
 
-    /// A file as the previous release made it: only the first migration applied.
+    /// A file as the previous release made it: only the first migration applied, recorded in
+    /// `schema_migrations` alone (that release had no GRDB migrator, so no `grdb_migrations`).
     func makeRelease1File(_ name: String = "old.sqlite", _ body: (Database) throws -> Void = { _ in }) throws -> String {
         let path = dir.path(name)
         let old = try StorageController(path: path, options: StorageOptions(), migrations: Array(Migration.embedded.prefix(1)))
+        try old.writer.write { db in try db.drop(table: "grdb_migrations") }
         try old.writer.write(body)
         try old.close()
         return path
