@@ -209,13 +209,12 @@ extension StorageController {
         }
     }
 
-    static let searchCondition = """
-        (name LIKE ? ESCAPE '\\' OR position LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' OR phone LIKE ? ESCAPE '\\')
-        """
+    /// A search looks in every text field the field description lists (each is a column of the
+    /// same name): the same fields ``CarnetModels/Contact/matches(search:)`` looks in.
+    static let searchCondition = "(" + ContactFields.text.map { "\($0.spec.key) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")"
 
     static func searchArguments(_ search: String) -> StatementArguments {
-        let pattern = likePattern(search)
-        return [pattern, pattern, pattern, pattern]
+        StatementArguments(Array(repeating: likePattern(search), count: ContactFields.text.count))
     }
 
     /// `%text%` with LIKE's own wildcards escaped, so a search for `50%` means those characters.

@@ -65,7 +65,7 @@ extension StorageController {
     /// importing the same UID-less file twice finds the contacts it added the first time.
     static func derivedUID(_ draft: ContactDraft) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in [draft.name, draft.email, draft.phone].joined(separator: "\u{1F}").asciiLowercasedForUID.utf8 {
+        for byte in [draft.name, draft.email, draft.phone].joined(separator: "\u{1F}").asciiLowercased.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         let hex = String(hash, radix: 16)
@@ -146,11 +146,5 @@ extension StorageController {
             guard page.hasMore, let last = page.contacts.last else { return }
             key = last.sortKey
         }
-    }
-}
-
-private extension String {
-    var asciiLowercasedForUID: String {
-        String(decoding: utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
     }
 }
