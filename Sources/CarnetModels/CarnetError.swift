@@ -13,10 +13,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case deleted(Record, id: Int64)
     /// One or more fields break a rule; nothing was written.
     case invalid([FieldIssue])
-    /// Someone else saved the contact after the edit started; nothing was written.
-    case conflict(ContactConflict)
-    /// Someone else saved the quote after the edit started; nothing was written.
-    case quoteConflict(QuoteConflict)
+    /// Someone else saved the contact or quote after the edit started; nothing was written.
+    case conflict(RecordConflict)
     /// A search the address book cannot run (longer than ``Limits/searchLength``); a usage error.
     case invalidSearch(String)
     /// The operation would break a rule of the address book (e.g. deleting the only quote).
@@ -63,8 +61,6 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .invalid(issues):
             return "invalid " + issues.map(\.description).joined(separator: "; ")
         case let .conflict(conflict):
-            return conflict.description
-        case let .quoteConflict(conflict):
             return conflict.description
         case let .invalidSearch(reason):
             return reason
@@ -153,6 +149,44 @@ public struct Conflict<Record: EditableRecord>: Sendable, Equatable, CustomStrin
 
     /// The summary and the command line's ways out.
     public var description: String { summary + "; reload it, or overwrite with --force" }
+}
+
+/// A conflict on a contact or on a quote: the one error case (``CarnetError/conflict(_:)``)
+/// for both kinds of record, each carrying its ``Conflict``.
+public enum RecordConflict: Sendable, Equatable, CustomStringConvertible {
+    case contact(ContactConflict)
+    case quote(QuoteConflict)
+
+    /// What happened, without the way out.
+    public var summary: String {
+        switch self {
+        case let .contact(conflict): conflict.summary
+        case let .quote(conflict): conflict.summary
+        }
+    }
+
+    /// The fields the other writer changed since the edit started.
+    public var changedFields: [Field] {
+        switch self {
+        case let .contact(conflict): conflict.changedFields
+        case let .quote(conflict): conflict.changedFields
+        }
+    }
+
+    /// The version the other writer saved, which an overwrite goes over.
+    public var currentVersion: Int {
+        switch self {
+        case let .contact(conflict): conflict.current.version
+        case let .quote(conflict): conflict.current.version
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .contact(conflict): conflict.description
+        case let .quote(conflict): conflict.description
+        }
+    }
 }
 
 /// Two versions of a contact that both moved on from the same starting point.

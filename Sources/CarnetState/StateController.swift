@@ -234,7 +234,7 @@ public final class StateController {
         return quote
     }
 
-    /// Saves `draft` over `base`; a stale `base` is a ``CarnetModels/CarnetError/quoteConflict(_:)``
+    /// Saves `draft` over `base`; a stale `base` is a ``CarnetModels/CarnetError/conflict(_:)``
     /// unless `force`.
     @discardableResult
     public func updateQuote(_ base: Quote, with draft: QuoteDraft, force: Bool = false) throws(CarnetError) -> Quote {

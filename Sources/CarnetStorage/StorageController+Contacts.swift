@@ -89,7 +89,7 @@ extension StorageController {
                 throw CarnetError.deleted(.contact, id: base.id)
             }
             if !force && current.version != base.version {
-                throw CarnetError.conflict(ContactConflict(base: base, current: current, mine: draft))
+                throw CarnetError.conflict(.contact(ContactConflict(base: base, current: current, mine: draft)))
             }
             if current.draft == draft { return current }
             guard try Self.update(db, current, with: draft, at: now, expecting: current.version) else {

@@ -41,7 +41,7 @@ extension StorageController {
     }
 
     /// Saves `draft` over the quote read as `base`; a stale `base` is a
-    /// ``CarnetModels/CarnetError/quoteConflict(_:)`` unless `force`, and a deleted one is
+    /// ``CarnetModels/CarnetError/conflict(_:)`` unless `force`, and a deleted one is
     /// ``CarnetModels/CarnetError/deleted(_:id:)`` (quote ids are never reused).
     @discardableResult
     public func updateQuote(_ base: Quote, with draft: QuoteDraft, force: Bool = false) throws(CarnetError) -> Quote {
@@ -58,7 +58,7 @@ extension StorageController {
             }
             guard let current = try Self.fetchQuote(db, id: base.id) else { throw CarnetError.deleted(.quote, id: base.id) }
             if !force && current.version != base.version {
-                throw CarnetError.quoteConflict(QuoteConflict(base: base, current: current, mine: draft))
+                throw CarnetError.conflict(.quote(QuoteConflict(base: base, current: current, mine: draft)))
             }
             if current.draft == draft { return current }
             try update.execute(arguments: [draft.text, draft.author, stamp, base.id, current.version])

@@ -41,7 +41,7 @@ extension Contact: DraftSaving {
     }
 
     public static func conflict(in error: CarnetError) -> Conflict<Contact>? {
-        if case let .conflict(conflict) = error { return conflict }
+        if case let .conflict(.contact(conflict)) = error { return conflict }
         return nil
     }
 }
@@ -64,7 +64,7 @@ extension Quote: DraftSaving {
     }
 
     public static func conflict(in error: CarnetError) -> Conflict<Quote>? {
-        if case let .quoteConflict(conflict) = error { return conflict }
+        if case let .conflict(.quote(conflict)) = error { return conflict }
         return nil
     }
 }

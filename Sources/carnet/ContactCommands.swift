@@ -255,7 +255,7 @@ func saveOverwriting(_ edit: EditContactViewModel) throws(CarnetError) -> (Conta
         let fields = conflict.changedFields.map(\.rawValue).joined(separator: ", ")
         FileHandle.standardError.write(Data("carnet: overwriting changes to \(fields) made meanwhile\n".utf8))
         guard let saved = try edit.resolve(.overwrite) else { throw error }
-        return (saved, conflict.current.version)
+        return (saved, conflict.currentVersion)
     }
 }
 

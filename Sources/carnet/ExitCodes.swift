@@ -27,7 +27,7 @@ extension ExitCode {
         case .notFound, .deleted, .noDatabase: self = .notFound
         case .invalidSearch: self = .usage
         case .invalid, .refused, .importFailed: self = .invalidData
-        case .conflict, .quoteConflict: self = .conflict
+        case .conflict: self = .conflict
         case .diskFull: self = .diskFull
         case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .schemaRecordChanged, .readOnly, .cannotOpen,
              .unsafeFile, .busy, .migrationFailed, .database:

@@ -63,7 +63,6 @@ final class InteractiveSession {
             } catch let error as CarnetError {
                 switch error {
                 case let .conflict(conflict): print("conflict: \(conflict.summary.shown); \(Self.conflictWaysOut)")
-                case let .quoteConflict(conflict): print("conflict: \(conflict.summary.shown); \(Self.conflictWaysOut)")
                 default: print("error: \(error.description.shown)")
                 }
             } catch let error as CLIError {
@@ -299,7 +298,7 @@ final class InteractiveSession {
         do {
             return try edit.save()
         } catch {
-            guard case let .conflict(conflict) = error else { throw error }
+            guard case let .conflict(.contact(conflict)) = error else { throw error }
             print("conflict: \(conflict.summary.shown)\n  theirs: \(describe(conflict.current).shown)\n  yours:  \(describe(conflict.mine).shown)\n  \(Self.conflictWaysOut)")
             return nil
         }
@@ -334,7 +333,7 @@ final class InteractiveSession {
         do {
             return try edit.save()
         } catch {
-            if case let .quoteConflict(conflict) = error {
+            if case let .conflict(conflict) = error {
                 print("conflict: \(conflict.summary.shown)\n  \(Self.conflictWaysOut)")
             } else {
                 print("error: \(error.description.shown)")

@@ -103,8 +103,8 @@ extension QuoteEdit {
         do {
             return (try edit.save(), baseVersion)
         } catch {
-            guard force, case let .quoteConflict(conflict) = error, let saved = try edit.resolve(.overwrite) else { throw error }
-            return (saved, conflict.current.version)
+            guard force, case let .conflict(conflict) = error, let saved = try edit.resolve(.overwrite) else { throw error }
+            return (saved, conflict.currentVersion)
         }
     }
 }

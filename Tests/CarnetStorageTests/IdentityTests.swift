@@ -80,7 +80,7 @@ import Testing
         // A stale base that still exists is a conflict, as before.
         let saved = try storage.updateQuote(newcomer, with: QuoteDraft(text: "Newcomer, edited"))
         #expect(saved.version == 2)
-        guard case .quoteConflict = carnetError({ try storage.updateQuote(newcomer, with: QuoteDraft(text: "Stale")) }) else {
+        guard case .conflict(.quote) = carnetError({ try storage.updateQuote(newcomer, with: QuoteDraft(text: "Stale")) }) else {
             Issue.record("expected a quote conflict")
             return
         }

@@ -236,7 +236,7 @@ import Testing
         var myDraft = original.draft
         myDraft.name = "Gary R. Edwards"
         let error = carnetError { try mine.updateContact(original, with: myDraft) }
-        guard case let .conflict(conflict) = error else {
+        guard case let .conflict(.contact(conflict)) = error else {
             Issue.record("expected a conflict, got \(String(describing: error))")
             return
         }
@@ -313,7 +313,7 @@ import Testing
         #expect(try storage.quotes().filter(\.isCurrent).map(\.id) == [wilde.id])
         let edited = try storage.updateQuote(wilde, with: QuoteDraft(text: "Be yourself.", author: "Oscar Wilde"))
         #expect(edited.version == 2 && edited.isCurrent)
-        guard case .quoteConflict = carnetError({ try storage.updateQuote(wilde, with: QuoteDraft(text: "x")) }) else {
+        guard case .conflict(.quote) = carnetError({ try storage.updateQuote(wilde, with: QuoteDraft(text: "x")) }) else {
             Issue.record("expected a quote conflict")
             return
         }
