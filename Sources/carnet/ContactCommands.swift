@@ -228,8 +228,7 @@ struct EditCommand: StateCommand {
 
     /// Saves (over a conflict with --force) and returns the line to print.
     @MainActor private func save(_ edit: EditContactViewModel) throws(CarnetError) -> String {
-        let readVersion = edit.original?.version  // save() moves `original` on to what it saved
-        let (saved, baseVersion) = force ? try saveOverwriting(edit) : (try edit.save(), readVersion)
+        let (saved, baseVersion) = try carnet.save(edit, force: force)
         return SaveReport.line(.contact, id: saved.id, version: saved.version, baseVersion: baseVersion)
     }
 
@@ -243,15 +242,16 @@ struct EditCommand: StateCommand {
     }
 }
 
-/// Saves; on a conflict, overwrites the other writer's version (what `--force` asks for).
-/// Returns the saved contact and the version it was saved over (equal when nothing changed).
+/// Saves a contact's or a quote's edit; with `force`, a conflict overwrites the other writer's
+/// version (saying so on stderr). Returns the saved record and the version it was saved over
+/// (equal when nothing changed).
 @MainActor
-func saveOverwriting(_ edit: EditContactViewModel) throws(CarnetError) -> (Contact, baseVersion: Int?) {
-    let baseVersion = edit.original?.version
+func save<Record: DraftSaving>(_ edit: DraftEditor<Record>, force: Bool) throws(CarnetError) -> (Record, baseVersion: Int?) {
+    let baseVersion = edit.original?.version  // save() moves `original` on to what it saved
     do {
         return (try edit.save(), baseVersion)
     } catch {
-        guard case let .conflict(conflict) = error else { throw error }
+        guard force, case let .conflict(conflict) = error else { throw error }
         let fields = conflict.changedFields.map(\.rawValue).joined(separator: ", ")
         FileHandle.standardError.write(Data("carnet: overwriting changes to \(fields) made meanwhile\n".utf8))
         guard let saved = try edit.resolve(.overwrite) else { throw error }

@@ -200,35 +200,7 @@ final class InteractiveSession {
             default: unknown(verb)
             }
         case let .editQuote(edit):
-            switch verb {
-            case "text": edit.draft.text = rest; try render()
-            case "author": edit.draft.author = rest; try render()
-            case "save", "s":
-                try requireNoClashes(edit.clashes)
-                let baseVersion = edit.original?.version
-                if let saved = saveQuote(edit) {
-                    print(SaveReport.line(.quote, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
-                    try render()
-                }
-            case "reload":
-                let theirs = edit.conflict?.changedFields ?? []
-                try edit.resolve(.reload)
-                reportMerge(theirs: theirs, clashes: edit.clashes)
-                try render()
-            case "theirs", "mine":
-                for field in try clashFields(rest, edit.clashes) {
-                    if verb == "theirs" { edit.takeTheirs(field) } else { edit.keepMine(field) }
-                }
-                try render()
-            case "overwrite":
-                let baseVersion = edit.conflict?.current.version
-                if let saved = try edit.resolve(.overwrite) {
-                    print(SaveReport.line(.quote, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
-                }
-                try render()
-            case "cancel": edit.cancel(); print("cancelled"); try render()
-            default: unknown(verb)
-            }
+            if try !handleDraft(edit, verb, rest) { unknown(verb) }
         }
     }
 
@@ -256,20 +228,28 @@ final class InteractiveSession {
     }
 
     private func handleEdit(_ edit: EditContactViewModel, _ verb: String, _ rest: String) throws {
-        // Each text field is set by its key, as the field description names it (`email VALUE`).
-        if let text = ContactFields.text.first(where: { $0.spec.key == verb }) {
-            edit.draft[keyPath: text.keyPath] = rest
-            try render()
-            return
-        }
         switch verb {
         case "photo": edit.draft.photo = try PhotoFile.read(rest); try render()
         case "nophoto": edit.draft.photo = nil; try render()
+        default: if try !handleDraft(edit, verb, rest) { unknown(verb) }
+        }
+    }
+
+    /// The commands of an edit screen, contact or quote alike: `KEY VALUE` for each text field
+    /// the draft's description lists, then save, reload, theirs/mine, overwrite and cancel.
+    /// Returns false for a verb it does not know.
+    private func handleDraft<Record: DraftSaving>(_ edit: DraftEditor<Record>, _ verb: String, _ rest: String) throws -> Bool {
+        if let keyPath = Record.Draft.fields.first(where: { $0.key == verb })?.text {
+            edit.draft[keyPath: keyPath] = rest
+            try render()
+            return true
+        }
+        switch verb {
         case "save", "s":
             try requireNoClashes(edit.clashes)
             let baseVersion = edit.original?.version
-            if let saved = try saveContact(edit) {
-                print(SaveReport.line(.contact, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
+            if let saved = try save(edit) {
+                print(SaveReport.line(Record.kind, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
                 try render()
             }
         case "reload":
@@ -285,21 +265,22 @@ final class InteractiveSession {
         case "overwrite":
             let baseVersion = edit.conflict?.current.version
             if let saved = try edit.resolve(.overwrite) {
-                print(SaveReport.line(.contact, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
+                print(SaveReport.line(Record.kind, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
             }
             try render()
         case "cancel": edit.cancel(); print("cancelled"); try render()
-        default: unknown(verb)
+        default: return false
         }
+        return true
     }
 
     /// Saves; a conflict is shown with both versions and the three ways out, not thrown.
-    private func saveContact(_ edit: EditContactViewModel) throws(CarnetError) -> Contact? {
+    private func save<Record: DraftSaving>(_ edit: DraftEditor<Record>) throws(CarnetError) -> Record? {
         do {
             return try edit.save()
         } catch {
-            guard case let .conflict(.contact(conflict)) = error else { throw error }
-            print("conflict: \(conflict.summary.shown)\n  theirs: \(describe(conflict.current).shown)\n  yours:  \(describe(conflict.mine).shown)\n  \(Self.conflictWaysOut)")
+            guard let conflict = Record.conflict(in: error) else { throw error }
+            print("conflict: \(conflict.summary.shown)\n  theirs: \(describe(conflict.current.draft).shown)\n  yours:  \(describe(conflict.mine).shown)\n  \(Self.conflictWaysOut)")
             return nil
         }
     }
@@ -329,19 +310,6 @@ final class InteractiveSession {
         throw CLIError.usage("both edits changed \(names): type theirs FIELD or mine FIELD for each before saving")
     }
 
-    private func saveQuote(_ edit: EditQuoteViewModel) -> Quote? {
-        do {
-            return try edit.save()
-        } catch {
-            if case let .conflict(conflict) = error {
-                print("conflict: \(conflict.summary.shown)\n  \(Self.conflictWaysOut)")
-            } else {
-                print("error: \(error.description.shown)")
-            }
-            return nil
-        }
-    }
-
     // MARK: Screens
 
     private func render() throws {
@@ -365,25 +333,23 @@ final class InteractiveSession {
             for text in ContactFields.text {
                 print("  " + (text.spec.key + ":").padding(toLength: 10, withPad: " ", startingAt: 0) + edit.draft[keyPath: text.keyPath].shown)
             }
-            for issue in edit.issues { print("  ! \(issue)") }
-            if let theirs = edit.original?.draft {
-                for field in edit.clashes {
-                    print("  ? \(field): theirs \(describe(field, of: theirs).shown), yours \(describe(field, of: edit.draft).shown)")
-                }
-            }
+            printIssuesAndClashes(edit)
         case let .quote(quote):
             print(terminal.bold("── Quote ──"))
             if let q = quote.quote { print(QuoteRendering.text(q, terminal: terminal), terminator: "") }
         case let .editQuote(edit):
             print(terminal.bold(edit.isNew ? "── New quote ──" : "── Edit quote ──") + (edit.isDirty ? "  (unsaved)" : ""))
             print("  text:   \(edit.draft.text.multiline)\n  author: \(edit.draft.author.shown)")
-            for issue in edit.issues { print("  ! \(issue)") }
-            if let theirs = edit.original?.draft {
-                for field in edit.clashes {
-                    let value = { (draft: QuoteDraft) in "\"" + (field == .text ? draft.text : draft.author) + "\"" }
-                    print("  ? \(field): theirs \(value(theirs).shown), yours \(value(edit.draft).shown)")
-                }
-            }
+            printIssuesAndClashes(edit)
+        }
+    }
+
+    /// Under an edit screen: each broken rule, and each field both edits changed, with both values.
+    private func printIssuesAndClashes<Record: DraftSaving>(_ edit: DraftEditor<Record>) {
+        for issue in edit.issues { print("  ! \(issue)") }
+        guard let theirs = edit.original?.draft else { return }
+        for field in edit.clashes {
+            print("  ? \(field): theirs \(describe(field, of: theirs).shown), yours \(describe(field, of: edit.draft).shown)")
         }
     }
 
@@ -392,10 +358,8 @@ final class InteractiveSession {
         return "\(String(row.id).leftPad(5))  \(row.contact.name.shown)\(position)\(row.isFavorite ? "  ★" : "")"
     }
 
-    private func describe(_ contact: Contact) -> String { describe(contact.draft) }
-
-    private func describe(_ field: Field, of draft: ContactDraft) -> String {
-        guard let spec = ContactFields.all.first(where: { $0.field == field }) else { return "" }
+    private func describe<Draft: EditableDraft>(_ field: Field, of draft: Draft) -> String {
+        guard let spec = Draft.fields.first(where: { $0.field == field }) else { return "" }
         switch spec.value {
         case let .text(keyPath): return "\"\(draft[keyPath: keyPath])\""
         case let .photo(keyPath): return draft[keyPath: keyPath].map { "a photo of \($0.count) bytes" } ?? "no photo"
@@ -407,8 +371,10 @@ final class InteractiveSession {
         list.search.isEmpty ? "\(list.totalCount)" : "\(list.matchCount) of \(list.totalCount)"
     }
 
-    private func describe(_ draft: ContactDraft) -> String {
-        ContactFields.text.map { draft[keyPath: $0.keyPath] }.filter { !$0.isEmpty }.joined(separator: " | ")
+    /// A draft's text fields on one line: `Ada Lovelace | ada@example.com`.
+    private func describe<Draft: EditableDraft>(_ draft: Draft) -> String {
+        Draft.fields.compactMap { $0.text.map { draft[keyPath: $0] } }.filter { !$0.isEmpty }
+            .joined(separator: " | ").replacingOccurrences(of: "\n", with: " ")
     }
 
     private func printHelp() {
@@ -423,7 +389,7 @@ final class InteractiveSession {
         case .quote:
             help = "edit · add · list · use ID · delete ID"
         case .editQuote:
-            help = "text VALUE · author VALUE · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
+            help = QuoteFields.all.map(\.key).joined(separator: "|") + " VALUE · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
         }
         print("\(help)\nanywhere: contacts (c) · favorites (f) · quote · back (b) · refresh (r) · help · quit (q)")
     }

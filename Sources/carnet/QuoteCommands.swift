@@ -90,22 +90,8 @@ struct QuoteEdit: StateCommand {
         } else {
             fields.apply(to: &edit.draft)
         }
-        let (saved, baseVersion) = try save(edit)
+        let (saved, baseVersion) = try carnet.save(edit, force: force)
         print(SaveReport.line(.quote, id: saved.id, version: saved.version, baseVersion: baseVersion))
-    }
-}
-
-extension QuoteEdit {
-    /// Saves; with --force, a conflict overwrites the other writer's version. Returns the saved
-    /// quote and the version it was saved over (equal when nothing changed).
-    @MainActor func save(_ edit: EditQuoteViewModel) throws(CarnetError) -> (Quote, baseVersion: Int?) {
-        let baseVersion = edit.original?.version
-        do {
-            return (try edit.save(), baseVersion)
-        } catch {
-            guard force, case let .conflict(conflict) = error, let saved = try edit.resolve(.overwrite) else { throw error }
-            return (saved, conflict.currentVersion)
-        }
     }
 }
 
