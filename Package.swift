@@ -48,6 +48,8 @@ let package = Package(
 
         // One seeded generator for the benchmark, the stress tool and generated-input tests.
         .target(name: "SeededRandom", path: "Support/SeededRandom"),
+        // Temp directories and helpers the test targets share.
+        .target(name: "CarnetTestSupport", dependencies: ["CarnetModels"], path: "Support/CarnetTestSupport"),
 
         // `make bench`: Carnet's layers against the raw SQLite C API in the same run.
         .executableTarget(
@@ -75,9 +77,9 @@ let package = Package(
         .testTarget(name: "CarnetModelsTests", dependencies: ["CarnetModels", "SeededRandom"]),
         .testTarget(
             name: "CarnetStorageTests",
-            dependencies: ["CarnetModels", "CarnetStorage", "SeededRandom", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "CarnetStateTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState"]),
-        .testTarget(name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels"]),
+            dependencies: ["CarnetModels", "CarnetStorage", "SeededRandom", "CarnetTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "CarnetStateTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetTestSupport"]),
+        .testTarget(name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "CarnetTestSupport"]),
         // Runs the built `carnet` binary as a person would (it depends on it so it is built first).
         .testTarget(name: "CLITests", dependencies: ["carnet"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["carnet", "carnet-stress"]),

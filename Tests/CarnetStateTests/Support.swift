@@ -1,23 +1,10 @@
 import CarnetModels
+@_exported import CarnetTestSupport
 import CarnetState
 import CarnetStorage
 import Foundation
 import Synchronization
 
-/// A fresh directory under the system temp dir, removed when the value is dropped.
-final class TempDirectory {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("carnet-state-tests-\(UUID().uuidString)", isDirectory: true)
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    var database: String { url.appendingPathComponent("book.sqlite").path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
 
 /// A test's composition root: one storage controller on a real file and the state controller
 /// over it, the way `carnet` makes them. The storage controller is returned too, for tests that
@@ -34,13 +21,6 @@ func otherConnection(_ path: String) throws -> StorageController {
     try StorageController(path: path)
 }
 
-let classicContacts = [
-    ContactDraft(name: "Madison Thompson", position: "Sales, Gale Foods", email: "madison@example.com", phone: "555 0101"),
-    ContactDraft(name: "Tyler Porter", position: "Software developer, Prophecy", email: "tyler@example.com", phone: "555 0102"),
-    ContactDraft(name: "Katherine Price", position: "Marketing, Golden Roads", email: "katherine@example.com", phone: "555 0103"),
-    ContactDraft(name: "Gary Edwards", position: "Web Developer, Bluewares", email: "gary@example.com", phone: "555 0104"),
-    ContactDraft(name: "Rebecca Rogers", position: "HR, Globaviations", email: "rebecca@example.com", phone: "555 0105"),
-]
 
 @MainActor
 func seed(_ state: StateController) throws -> [Contact] {

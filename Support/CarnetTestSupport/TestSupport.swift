@@ -1,0 +1,43 @@
+import CarnetModels
+import Foundation
+
+/// A fresh directory under the system temp dir, removed when the value is dropped: every test
+/// that needs a real SQLite file makes one here.
+public final class TempDirectory: @unchecked Sendable {
+    public let url: URL
+
+    public init() {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("carnet-tests-\(UUID().uuidString)", isDirectory: true)
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// `book.sqlite` in this directory.
+    public var database: String { path("book.sqlite") }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Runs `body` and returns the CarnetError it throws (nil if it does not throw).
+/// Anything other than a CarnetError comes back as `.database("unexpected …")`, failing the test.
+public func carnetError<T>(_ body: () throws -> T) -> CarnetError? {
+    do {
+        _ = try body()
+        return nil
+    } catch let error as CarnetError {
+        return error
+    } catch {
+        return .database("unexpected \(type(of: error)): \(error)")
+    }
+}
+
+/// The five contacts of the classic contacts-and-quote demo app.
+public let classicContacts = [
+    ContactDraft(name: "Madison Thompson", position: "Sales, Gale Foods", email: "madison@example.com", phone: "555 0101"),
+    ContactDraft(name: "Tyler Porter", position: "Software developer, Prophecy", email: "tyler@example.com", phone: "555 0102"),
+    ContactDraft(name: "Katherine Price", position: "Marketing, Golden Roads", email: "katherine@example.com", phone: "555 0103"),
+    ContactDraft(name: "Gary Edwards", position: "Web Developer, Bluewares", email: "gary@example.com", phone: "555 0104"),
+    ContactDraft(name: "Rebecca Rogers", position: "HR, Globaviations", email: "rebecca@example.com", phone: "555 0105"),
+]
