@@ -185,13 +185,19 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     }
 }
 
-/// A row of `quotes`.
-struct QuoteRecord: Equatable, FetchableRecord, PersistableRecord {
+/// A row of `quotes`. Codable: GRDB derives the decoding and encoding from `CodingKeys` (quotes
+/// are few; the hand-written decoding is kept for contacts, where it was measured).
+struct QuoteRecord: Equatable, Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "quotes"
 
-    enum Columns: String, ColumnExpression, CaseIterable {
+    enum CodingKeys: String, CodingKey {
         case id, text, author
         case isCurrent = "is_current", createdAt = "created_at", updatedAt = "updated_at", version
+    }
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let isCurrent = Column(CodingKeys.isCurrent)
     }
 
     var id: Int64?
@@ -212,26 +218,6 @@ struct QuoteRecord: Equatable, FetchableRecord, PersistableRecord {
         version = 1
     }
 
-    init(row: Row) throws {
-        id = try row.decode(Int64.self, forColumn: Columns.id)
-        text = try row.decode(String.self, forColumn: Columns.text)
-        author = try row.decode(String.self, forColumn: Columns.author)
-        isCurrent = try row.decode(Bool.self, forColumn: Columns.isCurrent)
-        createdAt = try row.decode(String.self, forColumn: Columns.createdAt)
-        updatedAt = try row.decode(String.self, forColumn: Columns.updatedAt)
-        version = try row.decode(Int.self, forColumn: Columns.version)
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container[Columns.id] = id
-        container[Columns.text] = text
-        container[Columns.author] = author
-        container[Columns.isCurrent] = isCurrent
-        container[Columns.createdAt] = createdAt
-        container[Columns.updatedAt] = updatedAt
-        container[Columns.version] = version
-    }
-
     var quote: Quote {
         Quote(
             id: id ?? 0, text: text, author: author, isCurrent: isCurrent,
@@ -241,64 +227,33 @@ struct QuoteRecord: Equatable, FetchableRecord, PersistableRecord {
 }
 
 /// A row of `favorites`: which contact, at which place in the user's order.
-struct FavoriteRecord: Equatable, FetchableRecord, PersistableRecord {
+struct FavoriteRecord: Equatable, Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "favorites"
 
-    enum Columns: String, ColumnExpression, CaseIterable {
+    enum CodingKeys: String, CodingKey {
         case contactID = "contact_id", position, createdAt = "created_at"
     }
 
     var contactID: Int64
     var position: Int
     var createdAt: String
-
-    init(contactID: Int64, position: Int, createdAt: String) {
-        self.contactID = contactID
-        self.position = position
-        self.createdAt = createdAt
-    }
-
-    init(row: Row) throws {
-        contactID = try row.decode(Int64.self, forColumn: Columns.contactID)
-        position = try row.decode(Int.self, forColumn: Columns.position)
-        createdAt = try row.decode(String.self, forColumn: Columns.createdAt)
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container[Columns.contactID] = contactID
-        container[Columns.position] = position
-        container[Columns.createdAt] = createdAt
-    }
 }
 
 /// A row of `schema_migrations`: the documented record of the schema steps applied (sqlite3
 /// users read it, and `PRAGMA user_version` mirrors its last version).
-struct SchemaMigrationRecord: Equatable, FetchableRecord, PersistableRecord {
+struct SchemaMigrationRecord: Equatable, Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "schema_migrations"
 
-    enum Columns: String, ColumnExpression, CaseIterable {
+    enum CodingKeys: String, CodingKey {
         case version, name, appliedAt = "applied_at"
+    }
+
+    enum Columns {
+        static let version = Column(CodingKeys.version)
+        static let name = Column(CodingKeys.name)
     }
 
     var version: Int
     var name: String
     var appliedAt: String
-
-    init(version: Int, name: String, appliedAt: String) {
-        self.version = version
-        self.name = name
-        self.appliedAt = appliedAt
-    }
-
-    init(row: Row) throws {
-        version = try row.decode(Int.self, forColumn: Columns.version)
-        name = try row.decode(String.self, forColumn: Columns.name)
-        appliedAt = try row.decode(String.self, forColumn: Columns.appliedAt)
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container[Columns.version] = version
-        container[Columns.name] = name
-        container[Columns.appliedAt] = appliedAt
-    }
 }
