@@ -11,8 +11,10 @@ struct Run: CustomStringConvertible {
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 }
 
-/// A temp directory with a database path, and a way to run `carnet` against it the way a person
-/// (or their script) would: a separate process, stdin/stdout not terminals, NO_COLOR set.
+/// A temp directory with a database path, and two ways to run `carnet` against it as a script
+/// would (stdin/stdout not terminals, NO_COLOR set): a separate process (``carnet(_:stdin:environment:useDB:binary:cwd:)``),
+/// or in this process with a captured console (``carnetInProcess(_:stdin:environment:useDB:)``),
+/// which gives the same bytes and status (see InProcessTests) without starting one.
 final class Sandbox {
     let dir: URL
     var db: String { path("book.sqlite") }
