@@ -18,7 +18,7 @@ import Testing
     /// deletes 5 and adds a contact. Before schema 3 the save wrote Rebecca's fields over the
     /// newcomer (which had been given id 5) and said "saved contact 5".
     @Test func aStaleEditorSaveSaysDeletedAndTheNewcomerIsIntact() {
-        box.carnet(["sample"])
+        box.carnetInProcess(["sample"])
         let editor = box.script("ed.sh", """
             "\(Sandbox.binary)" delete 5 --yes --db "\(box.db)" >/dev/null
             "\(Sandbox.binary)" add --name "Newcomer" --email new@example.com --db "\(box.db)" >/dev/null
@@ -28,17 +28,17 @@ import Testing
         #expect(run.status == 66, "\(run)")
         #expect(run.stderr.contains("contact 5 was deleted since it was read"), "\(run)")
         #expect(!run.stdout.contains("saved"))
-        let list = box.carnet(["list"]).lines
+        let list = box.carnetInProcess(["list"]).lines
         #expect(list.count == 6)  // header, four sample contacts, the newcomer
         #expect(list.contains { $0.hasPrefix("6\tNewcomer\t\tnew@example.com\t\t0") }, "\(list)")
         #expect(!list.contains { $0.contains("Rebecca") })
-        #expect(box.carnet(["show", "5"]).status == 66)
+        #expect(box.carnetInProcess(["show", "5"]).status == 66)
     }
 
     /// The same in `carnet interactive`: open 5, edit; another process deletes 5 and adds; save.
     /// Then a delete on a stale detail screen must not delete the newcomer.
     @Test func interactiveStaleSaveAndStaleDeleteTouchNoOneElse() {
-        box.carnet(["sample"])
+        box.carnetInProcess(["sample"])
         let other = box.script("other.sh", """
             "\(Sandbox.binary)" delete 5 --yes --db "\(box.db)" >/dev/null
             "\(Sandbox.binary)" add --name "Newcomer" --db "\(box.db)" >/dev/null
@@ -50,7 +50,7 @@ import Testing
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("error: contact 5 was deleted since it was read"), "\(run.stdout)")
         #expect(!run.stdout.contains("saved contact"))
-        #expect(box.carnet(["show", "6"]).stdout.contains("Newcomer"))
+        #expect(box.carnetInProcess(["show", "6"]).stdout.contains("Newcomer"))
 
         // A detail screen opened on 4; meanwhile 4 is deleted and another contact added.
         let other2 = box.script("other2.sh", """
@@ -60,7 +60,7 @@ import Testing
         let feeder2 = box.script("feed2.sh", "echo 'open 4'; sleep 0.3; \"\(other2)\"; echo delete --yes; echo quit\n")
         let run2 = box.run("/bin/sh", ["-c", "\"\(feeder2)\" | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\""])
         #expect(run2.stdout.contains("contact 4 was deleted since it was read"), "\(run2.stdout)")
-        let names = box.carnet(["list"]).lines.dropFirst().map { $0.split(separator: "\t")[1] }
+        let names = box.carnetInProcess(["list"]).lines.dropFirst().map { $0.split(separator: "\t")[1] }
         #expect(names.sorted() == ["Katherine Price", "Madison Thompson", "Newcomer", "Second Newcomer", "Tyler Porter"])
     }
 
