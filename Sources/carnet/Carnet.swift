@@ -24,7 +24,7 @@ extension StateCommand {
 
 /// A command that needs only where the database is, not to open it.
 protocol DatabasePathCommand: DatabaseLocated {
-    func run(path: String) throws
+    func run(path: String, terminal: Terminal) throws
 }
 
 /// `--db PATH`, accepted before or after the command name.
@@ -73,7 +73,7 @@ struct Carnet: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let home = HomeScreen(home: HomeViewModel(state: state), terminal: terminal)
-        print(home.render(), terminator: "")
+        terminal.print(home.render(), terminator: "")
     }
 }
 

@@ -116,9 +116,9 @@ struct ShowCommand: StateCommand {
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let detail = try ContactsViewModel(state: state).detail(forID: contact.id)
         if json {
-            print(try JSONOutput.string(ContactJSON(contact: detail.contact, favorite: detail.isFavorite)))
+            terminal.print(try JSONOutput.string(ContactJSON(contact: detail.contact, favorite: detail.isFavorite)))
         } else {
-            print(ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal), terminator: "")
+            terminal.print(ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal), terminator: "")
         }
     }
 }
@@ -154,7 +154,7 @@ struct AddCommand: StateCommand {
             try fields.apply(to: &edit.draft)
         }
         let saved = try edit.save()
-        print("saved contact \(saved.id)")
+        terminal.print("saved contact \(saved.id)")
     }
 }
 
@@ -217,18 +217,18 @@ struct EditCommand: StateCommand {
         }
         let line: String
         do {
-            line = try save(edit)
+            line = try save(edit, terminal: terminal)
         } catch {
             // What someone typed in their editor is not lost to a conflict: it is kept to redo.
             guard let editedText, case let .conflict(conflict) = error else { throw error }
             throw CLIError(message: "\(conflict); \(Self.keep(editedText, contactID: contact.id))", code: .conflict)
         }
-        print(line)
+        terminal.print(line)
     }
 
     /// Saves (over a conflict with --force) and returns the line to print.
-    @MainActor private func save(_ edit: EditContactViewModel) throws(CarnetError) -> String {
-        let (saved, baseVersion) = try carnet.save(edit, force: force)
+    @MainActor private func save(_ edit: EditContactViewModel, terminal: Terminal) throws(CarnetError) -> String {
+        let (saved, baseVersion) = try carnet.save(edit, force: force, terminal: terminal)
         return SaveReport.line(.contact, id: saved.id, version: saved.version, baseVersion: baseVersion)
     }
 
@@ -246,14 +246,14 @@ struct EditCommand: StateCommand {
 /// version (saying so on stderr). Returns the saved record and the version it was saved over
 /// (equal when nothing changed).
 @MainActor
-func save<Record: DraftSaving>(_ edit: DraftEditor<Record>, force: Bool) throws(CarnetError) -> (Record, baseVersion: Int?) {
+func save<Record: DraftSaving>(_ edit: DraftEditor<Record>, force: Bool, terminal: Terminal) throws(CarnetError) -> (Record, baseVersion: Int?) {
     let baseVersion = edit.original?.version  // save() moves `original` on to what it saved
     do {
         return (try edit.save(), baseVersion)
     } catch {
         guard force, case let .conflict(conflict) = error else { throw error }
         let fields = conflict.changedFields.map(\.rawValue).joined(separator: ", ")
-        FileHandle.standardError.write(Data("carnet: overwriting changes to \(fields) made meanwhile\n".utf8))
+        terminal.console.writeError("carnet: overwriting changes to \(fields) made meanwhile\n")
         guard let saved = try edit.resolve(.overwrite) else { throw error }
         return (saved, conflict.currentVersion)
     }
@@ -287,7 +287,7 @@ struct DeleteCommand: StateCommand {
             }
         }
         try detail.delete()
-        print("deleted contact \(contact.id)")
+        terminal.print("deleted contact \(contact.id)")
     }
 }
 
@@ -313,7 +313,7 @@ struct FavoriteCommand: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let position = try ContactsViewModel(state: state).favorite(contact.id, at: at)
-        print("saved favorite \(contact.id) at \(position)")
+        terminal.print("saved favorite \(contact.id) at \(position)")
     }
 }
 
@@ -329,7 +329,7 @@ struct UnfavoriteCommand: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         try ContactsViewModel(state: state).unfavorite(contact.id)
-        print("saved unfavorite \(contact.id)")
+        terminal.print("saved unfavorite \(contact.id)")
     }
 }
 

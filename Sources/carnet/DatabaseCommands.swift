@@ -25,8 +25,8 @@ struct DatabasePath: DatabasePathCommand {
 
     @OptionGroup var database: DatabaseOption
 
-    func run(path: String) throws {
-        print(path)
+    func run(path: String, terminal: Terminal) throws {
+        terminal.print(path)
     }
 }
 
@@ -39,10 +39,10 @@ struct DatabaseInfoCommand: StateCommand {
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let info = try DatabaseViewModel(state: state).info()
         if json {
-            print(try JSONOutput.string(info))
+            terminal.print(try JSONOutput.string(info))
             return
         }
-        print("""
+        terminal.print("""
             path:         \(info.path)
             schema:       \(info.schemaVersion) (this carnet knows up to \(info.supportedSchemaVersion))
             migrations:   \(info.migrations.joined(separator: ", "))
@@ -53,7 +53,7 @@ struct DatabaseInfoCommand: StateCommand {
             journal:      \(info.journalMode), synchronous \(info.synchronous)
             """)
         if info.repairedValues > 0 {
-            print("repaired:     \(info.repairedValues) values an upgrade brought within the rules; originals in the repaired_values table")
+            terminal.print("repaired:     \(info.repairedValues) values an upgrade brought within the rules; originals in the repaired_values table")
         }
     }
 }
@@ -74,9 +74,9 @@ struct DatabaseCheck: StateCommand {
         let database = DatabaseViewModel(state: state)
         let problems = try database.check()
         if problems == ["ok"] {
-            print("ok")
+            terminal.print("ok")
         } else {
-            for problem in problems { print(problem.shown) }
+            for problem in problems { terminal.print(problem.shown) }
             throw CLIError(message: "\(database.path) failed its integrity check", code: .databaseUnusable)
         }
     }
@@ -93,6 +93,6 @@ struct DatabaseBackup: StateCommand {
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let path = (file as NSString).expandingTildeInPath
         try DatabaseViewModel(state: state).backup(to: path)
-        print("saved backup \(path)")
+        terminal.print("saved backup \(path)")
     }
 }

@@ -9,11 +9,11 @@ struct DatabaseLocation {
     /// that writes creates it; the default file is created by whichever command comes first.
     let isExplicit: Bool
 
-    init(flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    init(flag: String?, environment: [String: String]) {
         if let flag, !flag.isEmpty {
-            (path, isExplicit) = (Self.expand(flag), true)
+            (path, isExplicit) = (Self.expand(flag, environment: environment), true)
         } else if let env = environment["CARNET_DB"], !env.isEmpty {
-            (path, isExplicit) = (Self.expand(env), true)
+            (path, isExplicit) = (Self.expand(env, environment: environment), true)
         } else {
             let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.local/share"
@@ -21,8 +21,13 @@ struct DatabaseLocation {
         }
     }
 
-    private static func expand(_ path: String) -> String {
-        (path as NSString).expandingTildeInPath
+    /// `~` and `~/…` from the given environment's HOME (the process's own is the console's);
+    /// `~user` as Foundation expands it.
+    private static func expand(_ path: String, environment: [String: String]) -> String {
+        if path == "~" || path.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty {
+            return (home.hasSuffix("/") ? String(home.dropLast()) : home) + path.dropFirst()
+        }
+        return (path as NSString).expandingTildeInPath
     }
 
     /// Removes `--db PATH` / `--db=PATH` standing before the command's name (`carnet --db x

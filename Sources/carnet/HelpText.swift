@@ -12,11 +12,9 @@ import Darwin
 /// line's continuation under that line's own column.
 enum HelpText {
     /// The width swift-argument-parser would use: `COLUMNS`, else the terminal's, else 80.
-    static var width: Int {
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 80
+    static func width(_ console: Console) -> Int {
+        if let columns = console.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        return console.columns ?? 80
     }
 
     /// Whether `message` is a help screen (not a version, completion script or JSON dump, which

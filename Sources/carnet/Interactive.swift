@@ -45,11 +45,11 @@ final class InteractiveSession {
     func run() throws {
         try app.start(on: .contacts)
         try render()
-        print("type help for the commands of this screen, quit to leave")
+        terminal.print("type help for the commands of this screen, quit to leave")
         while true {
             guard let line = input.line(prompt: terminal.stdinIsTerminal ? "\(screenName)> " : nil) else {
                 // End of input (Ctrl-D on a terminal, which leaves the cursor on the prompt's line).
-                if terminal.stdinIsTerminal { print("") }
+                if terminal.stdinIsTerminal { terminal.print("") }
                 if mayQuit() { break }
                 continue
             }
@@ -62,14 +62,14 @@ final class InteractiveSession {
                 try handle(input)
             } catch let error as CarnetError {
                 switch error {
-                case let .conflict(conflict): print("conflict: \(conflict.summary.shown); \(Self.conflictWaysOut)")
-                default: print("error: \(error.description.shown)")
+                case let .conflict(conflict): terminal.print("conflict: \(conflict.summary.shown); \(Self.conflictWaysOut)")
+                default: terminal.print("error: \(error.description.shown)")
                 }
             } catch let error as CLIError {
-                print("error: \(error.message.shown)")
+                terminal.print("error: \(error.message.shown)")
             }
             // A "saved" line leaves the process as soon as its commit is done.
-            fflush(nil)
+            terminal.console.flush()
         }
     }
 
@@ -104,14 +104,14 @@ final class InteractiveSession {
         if terminal.stdinIsTerminal {
             guard confirm("discard unsaved changes to \(draft)?", endOfInputMeans: true) else { return false }
         }
-        print("discarded the unsaved changes to \(draft)")
+        terminal.print("discarded the unsaved changes to \(draft)")
         return true
     }
 
     /// A yes/no question on the terminal; only an explicit yes counts.
     private func confirm(_ question: String, endOfInputMeans atEnd: Bool = false) -> Bool {
         guard let answer = input.line(prompt: "\(question) [y/N] ") else {
-            print("")
+            terminal.print("")
             return atEnd
         }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
@@ -161,10 +161,10 @@ final class InteractiveSession {
                 }
                 let makesFavorite = verb.hasPrefix("fav")
                 if detail.isFavorite == makesFavorite {
-                    print("contact \(id) is \(makesFavorite ? "already" : "not") a favorite")
+                    terminal.print("contact \(id) is \(makesFavorite ? "already" : "not") a favorite")
                 } else {
                     try detail.toggleFavorite()
-                    print("saved \(makesFavorite ? "favorite" : "unfavorite") \(id)")
+                    terminal.print("saved \(makesFavorite ? "favorite" : "unfavorite") \(id)")
                 }
                 try render()
             case "delete":
@@ -174,12 +174,12 @@ final class InteractiveSession {
                         throw CLIError.usage("not deleting contact \(id) without --yes (standard input is not a terminal): type delete --yes")
                     }
                     guard confirm("delete contact \(id), \(detail.contact.name.shown)?") else {
-                        print("cancelled; contact \(id) kept")
+                        terminal.print("cancelled; contact \(id) kept")
                         return
                     }
                 }
                 try detail.delete()
-                print("deleted contact \(id)")
+                terminal.print("deleted contact \(id)")
                 try app.back()
                 try render()
             default: unknown(verb)
@@ -193,7 +193,7 @@ final class InteractiveSession {
             case "list", "l":
                 try quote.onAppear()
                 for q in quote.quotes {
-                    print("\(q.isCurrent ? "*" : " ") \(q.id)  \(q.text.replacingOccurrences(of: "\n", with: " ").shown)\(q.author.isEmpty ? "" : " — \(q.author.shown)")")
+                    terminal.print("\(q.isCurrent ? "*" : " ") \(q.id)  \(q.text.replacingOccurrences(of: "\n", with: " ").shown)\(q.author.isEmpty ? "" : " — \(q.author.shown)")")
                 }
             case "use": try quote.use(try number(rest)); try render()
             case "delete": try quote.delete(try number(rest)); try render()
@@ -215,12 +215,12 @@ final class InteractiveSession {
         case "fav", "favorite":
             let id = try number(rest)
             try list.favorite(id)
-            print("saved favorite \(id)")
+            terminal.print("saved favorite \(id)")
             try render()
         case "unfav", "unfavorite":
             let id = try number(rest)
             try list.unfavorite(id)
-            print("saved unfavorite \(id)")
+            terminal.print("saved unfavorite \(id)")
             try render()
         case "add", "a": try app.addContact(); try render()
         default: unknown(verb)
@@ -249,7 +249,7 @@ final class InteractiveSession {
             try requireNoClashes(edit.clashes)
             let baseVersion = edit.original?.version
             if let saved = try save(edit) {
-                print(SaveReport.line(Record.kind, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
+                terminal.print(SaveReport.line(Record.kind, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
                 try render()
             }
         case "reload":
@@ -265,10 +265,10 @@ final class InteractiveSession {
         case "overwrite":
             let baseVersion = edit.conflict?.current.version
             if let saved = try edit.resolve(.overwrite) {
-                print(SaveReport.line(Record.kind, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
+                terminal.print(SaveReport.line(Record.kind, id: saved.id, version: saved.version, baseVersion: baseVersion, showingVersion: true))
             }
             try render()
-        case "cancel": edit.cancel(); print("cancelled"); try render()
+        case "cancel": edit.cancel(); terminal.print("cancelled"); try render()
         default: return false
         }
         return true
@@ -280,7 +280,7 @@ final class InteractiveSession {
             return try edit.save()
         } catch {
             guard let conflict = Record.conflict(in: error) else { throw error }
-            print("conflict: \(conflict.summary.shown)\n  theirs: \(describe(conflict.current.draft).shown)\n  yours:  \(describe(conflict.mine).shown)\n  \(Self.conflictWaysOut)")
+            terminal.print("conflict: \(conflict.summary.shown)\n  theirs: \(describe(conflict.current.draft).shown)\n  yours:  \(describe(conflict.mine).shown)\n  \(Self.conflictWaysOut)")
             return nil
         }
     }
@@ -288,10 +288,10 @@ final class InteractiveSession {
     /// After a reload: what was merged, and which fields still need a choice.
     private func reportMerge(theirs: [Field], clashes: [Field]) {
         let taken = theirs.filter { !clashes.contains($0) }
-        print("reloaded: " + (taken.isEmpty ? "" : "their \(taken.map(\.rawValue).joined(separator: ", ")) taken, ") + "your changes kept")
+        terminal.print("reloaded: " + (taken.isEmpty ? "" : "their \(taken.map(\.rawValue).joined(separator: ", ")) taken, ") + "your changes kept")
         if !clashes.isEmpty {
             let names = clashes.map(\.rawValue).joined(separator: ", ")
-            print("both changed \(names): type theirs FIELD or mine FIELD for each (or theirs / mine for all), then save")
+            terminal.print("both changed \(names): type theirs FIELD or mine FIELD for each (or theirs / mine for all), then save")
         }
     }
 
@@ -316,40 +316,40 @@ final class InteractiveSession {
         try app.reappear()
         switch app.current {
         case let .contacts(list):
-            print(terminal.bold("── Contacts (\(countLabel(list))) ──") + (list.search.isEmpty ? "" : "  search: \(list.search.shown)"))
-            if list.hasEarlier { print("  … (prev)") }
-            for row in list.rows { print(listLine(row)) }
-            if list.rows.isEmpty { print("  no contacts (add)") }
-            if list.hasMore { print("  … (next)") }
+            terminal.print(terminal.bold("── Contacts (\(countLabel(list))) ──") + (list.search.isEmpty ? "" : "  search: \(list.search.shown)"))
+            if list.hasEarlier { terminal.print("  … (prev)") }
+            for row in list.rows { terminal.print(listLine(row)) }
+            if list.rows.isEmpty { terminal.print("  no contacts (add)") }
+            if list.hasMore { terminal.print("  … (next)") }
         case let .favorites(list):
-            print(terminal.bold("── Favorites (\(countLabel(list))) ──") + (list.search.isEmpty ? "" : "  search: \(list.search.shown)"))
-            for row in list.rows { print("  \(row.favoritePosition ?? 0). \(row.contact.name.shown)  [\(row.id)]") }
-            if list.rows.isEmpty { print("  no favorites (fav ID)") }
+            terminal.print(terminal.bold("── Favorites (\(countLabel(list))) ──") + (list.search.isEmpty ? "" : "  search: \(list.search.shown)"))
+            for row in list.rows { terminal.print("  \(row.favoritePosition ?? 0). \(row.contact.name.shown)  [\(row.id)]") }
+            if list.rows.isEmpty { terminal.print("  no favorites (fav ID)") }
         case let .contactDetail(detail):
-            print(terminal.bold("── Contact ──"))
-            print(ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal), terminator: "")
+            terminal.print(terminal.bold("── Contact ──"))
+            terminal.print(ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal), terminator: "")
         case let .editContact(edit):
-            print(terminal.bold(edit.isNew ? "── New contact ──" : "── Edit contact ──") + (edit.isDirty ? "  (unsaved)" : ""))
+            terminal.print(terminal.bold(edit.isNew ? "── New contact ──" : "── Edit contact ──") + (edit.isDirty ? "  (unsaved)" : ""))
             for text in ContactFields.text {
-                print("  " + (text.spec.key + ":").padding(toLength: 10, withPad: " ", startingAt: 0) + edit.draft[keyPath: text.keyPath].shown)
+                terminal.print("  " + (text.spec.key + ":").padding(toLength: 10, withPad: " ", startingAt: 0) + edit.draft[keyPath: text.keyPath].shown)
             }
             printIssuesAndClashes(edit)
         case let .quote(quote):
-            print(terminal.bold("── Quote ──"))
-            if let q = quote.quote { print(QuoteRendering.text(q, terminal: terminal), terminator: "") }
+            terminal.print(terminal.bold("── Quote ──"))
+            if let q = quote.quote { terminal.print(QuoteRendering.text(q, terminal: terminal), terminator: "") }
         case let .editQuote(edit):
-            print(terminal.bold(edit.isNew ? "── New quote ──" : "── Edit quote ──") + (edit.isDirty ? "  (unsaved)" : ""))
-            print("  text:   \(edit.draft.text.multiline)\n  author: \(edit.draft.author.shown)")
+            terminal.print(terminal.bold(edit.isNew ? "── New quote ──" : "── Edit quote ──") + (edit.isDirty ? "  (unsaved)" : ""))
+            terminal.print("  text:   \(edit.draft.text.multiline)\n  author: \(edit.draft.author.shown)")
             printIssuesAndClashes(edit)
         }
     }
 
     /// Under an edit screen: each broken rule, and each field both edits changed, with both values.
     private func printIssuesAndClashes<Record: DraftSaving>(_ edit: DraftEditor<Record>) {
-        for issue in edit.issues { print("  ! \(issue)") }
+        for issue in edit.issues { terminal.print("  ! \(issue)") }
         guard let theirs = edit.original?.draft else { return }
         for field in edit.clashes {
-            print("  ? \(field): theirs \(describe(field, of: theirs).shown), yours \(describe(field, of: edit.draft).shown)")
+            terminal.print("  ? \(field): theirs \(describe(field, of: theirs).shown), yours \(describe(field, of: edit.draft).shown)")
         }
     }
 
@@ -391,11 +391,11 @@ final class InteractiveSession {
         case .editQuote:
             help = QuoteFields.all.map(\.key).joined(separator: "|") + " VALUE · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
         }
-        print("\(help)\nanywhere: contacts (c) · favorites (f) · quote · back (b) · refresh (r) · help · quit (q)")
+        terminal.print("\(help)\nanywhere: contacts (c) · favorites (f) · quote · back (b) · refresh (r) · help · quit (q)")
     }
 
     private func unknown(_ verb: String) {
-        print("unknown command \"\(verb.shown)\" here; type help")
+        terminal.print("unknown command \"\(verb.shown)\" here; type help")
     }
 
     private func split(_ input: String) -> (String, String) {

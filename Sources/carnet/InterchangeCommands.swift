@@ -84,7 +84,7 @@ struct ImportCommand: StateCommand {
         let format = try resolvedFormat()
         let handle: FileHandle
         if file == "-" {
-            handle = FileHandle.standardInput
+            handle = try terminal.console.inputHandle()
         } else {
             // Exit 66 like any other name that leads nowhere (sysexits' EX_NOINPUT: an input file
             // that does not exist or cannot be read), with the reason.
@@ -102,15 +102,16 @@ struct ImportCommand: StateCommand {
             handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }
         let stream = try RecordStream(handle: handle, format: format)
-        let showsProgress = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let showsProgress = terminal.stderrIsTerminal && terminal.environment["NO_COLOR"] == nil
+        let console = terminal.console
         let report = try InterchangeViewModel(state: state).importContacts(
             source: file == "-" ? "stdin" : file,
             options: ImportOptions(dryRun: dryRun, skipInvalid: skipInvalid, force: force),
-            progress: showsProgress ? { count in FileHandle.standardError.write(Data("\rimporting… \(count) records".utf8)) } : nil,
+            progress: showsProgress ? { count in console.writeError("\rimporting… \(count) records") } : nil,
             next: stream.next)
-        if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        for skipped in report.skipped { print("skipped \(skipped)") }
-        print(dryRun ? "dry run: \(report.summary); nothing was written" : "saved import: \(report.summary)")
+        if showsProgress { console.writeError("\r\u{1B}[K") }
+        for skipped in report.skipped { terminal.print("skipped \(skipped)") }
+        terminal.print(dryRun ? "dry run: \(report.summary); nothing was written" : "saved import: \(report.summary)")
     }
 
     func resolvedFormat() throws -> InterchangeFormat {
@@ -148,7 +149,7 @@ struct ExportCommand: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let format = format ?? output.flatMap { InterchangeFormat(fileExtension: ($0 as NSString).pathExtension) } ?? .vcf
-        let sink = try ExportSink(path: output)
+        let sink = try ExportSink(path: output, console: terminal.console)
         if format == .csv { try sink.write(CSVWriter.header) }
         if format == .json { try sink.write("[\n") }
         var count = 0
@@ -163,7 +164,7 @@ struct ExportCommand: StateCommand {
         if format == .json { try sink.write(count == 0 ? "]\n" : "\n]\n") }
         try sink.commit()
         // Confirmations go to stdout, unless stdout carries the data (then there is none).
-        if let output { print("saved export: \(count) contacts to \(output)") }
+        if let output { terminal.print("saved export: \(count) contacts to \(output)") }
     }
 }
 
@@ -172,13 +173,16 @@ struct ExportCommand: StateCommand {
 final class ExportSink {
     private let target: String?
     private let temp: String?
-    private let handle: FileHandle
+    /// The temp file; nil when writing to standard output.
+    private let handle: FileHandle?
+    private let console: Console
 
-    init(path: String?) throws {
+    init(path: String?, console: Console) throws {
         target = path
+        self.console = console
         guard let path else {
             temp = nil
-            handle = FileHandle.standardOutput
+            handle = nil
             return
         }
         let directory = (path as NSString).deletingLastPathComponent
@@ -192,11 +196,15 @@ final class ExportSink {
     }
 
     func write(_ text: String) throws {
-        try handle.write(contentsOf: Data(text.utf8))
+        if let handle {
+            try handle.write(contentsOf: Data(text.utf8))
+        } else {
+            try console.writeData(Data(text.utf8))
+        }
     }
 
     func commit() throws {
-        guard let temp, let target else { return }
+        guard let temp, let target, let handle else { return }
         try handle.close()
         if rename(temp, target) != 0 {
             try? FileManager.default.removeItem(atPath: temp)
@@ -242,6 +250,6 @@ struct SampleCommand: StateCommand {
         }[...]
         let report = try InterchangeViewModel(state: state).importContacts(
             source: "sample", options: ImportOptions(keepsExisting: true), next: { records.popFirst() })
-        print("saved sample: \(report.summary)")
+        terminal.print("saved sample: \(report.summary)")
     }
 }

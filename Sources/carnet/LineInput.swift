@@ -15,10 +15,10 @@ final class LineInput {
     /// The next line without its newline (the prompt shown first, if any); nil at end of input
     /// (Ctrl-D on an empty line, on a terminal; a terminal can be read again after it).
     func line(prompt: String?) -> String? {
-        fflush(nil)
+        terminal.console.flush()
         guard terminal.stdinIsTerminal else {
-            if let prompt { print(prompt, terminator: ""); fflush(nil) }
-            return readLine(strippingNewline: true)
+            if let prompt { terminal.print(prompt, terminator: ""); terminal.console.flush() }
+            return terminal.console.readLine()
         }
         guard let raw = readline(prompt ?? "") else { return nil }
         defer { free(raw) }

@@ -14,8 +14,10 @@ final class OutputBuffer {
     static let chunkSize = 64 * 1024
     private var bytes: [UInt8] = []
     private var failed = false
+    private let console: Console
 
-    init() {
+    init(console: Console) {
+        self.console = console
         bytes.reserveCapacity(Self.chunkSize + 4096)
     }
 
@@ -25,12 +27,12 @@ final class OutputBuffer {
     /// ignored) gets nothing more, as with `print`.
     func flush() {
         guard !bytes.isEmpty else { return }
-        fflush(nil)
+        console.flush()
         bytes.withUnsafeBufferPointer { buffer in
             guard var next = buffer.baseAddress else { return }
             var left = buffer.count
             while left > 0 && !failed {
-                let written = writeToStandardOutput(next, left)
+                let written = console.writeUnbuffered(next, left)
                 if written > 0 {
                     next += written
                     left -= written
@@ -131,12 +133,4 @@ final class OutputBuffer {
         }
         return true
     }
-}
-
-private func writeToStandardOutput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(STDOUT_FILENO, bytes, count)
-    #else
-    Darwin.write(STDOUT_FILENO, bytes, count)
-    #endif
 }

@@ -23,7 +23,7 @@ struct FieldPrompts<Screen: AnyObject> {
     func fillAndConfirm(_ screen: Screen, subject: String) throws -> Bool {
         try fill(screen)
         guard isDirty(screen) else {
-            print(SaveReport.unchanged(subject))
+            terminal.print(SaveReport.unchanged(subject))
             return false
         }
         guard terminal.confirm("Save changes to \(subject)?") else {
@@ -49,7 +49,7 @@ struct FieldPrompts<Screen: AnyObject> {
                     screen[keyPath: value] = answer
                 }
                 for issue in issues(screen) where issue.field == field {
-                    FileHandle.standardError.write(Data("  \(label.lowercased()) \(issue.message)\n".utf8))
+                    terminal.console.writeError("  \(label.lowercased()) \(issue.message)\n")
                 }
             }
             let broken = Set(issues(screen).map(\.field))
@@ -73,12 +73,12 @@ extension FieldPrompts {
 extension FieldPrompts where Screen == EditContactViewModel {
 
     func fillContact(_ edit: EditContactViewModel) throws {
-        FileHandle.standardError.write(Data(Self.intro(edit).utf8))
+        terminal.console.writeError(Self.intro(edit))
         try fill(edit)
     }
 
     func fillContactAndConfirm(_ edit: EditContactViewModel, subject: String) throws -> Bool {
-        FileHandle.standardError.write(Data(Self.intro(edit).utf8))
+        terminal.console.writeError(Self.intro(edit))
         return try fillAndConfirm(edit, subject: subject)
     }
 
@@ -94,7 +94,7 @@ extension FieldPrompts where Screen == EditContactViewModel {
 @MainActor
 struct EditorSession {
     let terminal: Terminal
-    var environment = ProcessInfo.processInfo.environment
+    var environment: [String: String] { terminal.environment }
 
     /// The template's `key: value` lines: every text field of ``ContactFields``.
     static let keys: [(String, WritableKeyPath<ContactDraft, String>, Field)] =

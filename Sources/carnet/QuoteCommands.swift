@@ -40,7 +40,7 @@ struct QuoteShow: StateCommand {
         guard let quote = screen.quote else {
             throw CLIError(message: "no quote: add one with carnet quote add --text TEXT", code: .notFound)
         }
-        print(json ? try JSONOutput.string(quote) : QuoteRendering.text(quote, terminal: terminal), terminator: json ? "\n" : "")
+        terminal.print(json ? try JSONOutput.string(quote) : QuoteRendering.text(quote, terminal: terminal), terminator: json ? "\n" : "")
     }
 }
 
@@ -90,8 +90,8 @@ struct QuoteEdit: StateCommand {
         } else {
             fields.apply(to: &edit.draft)
         }
-        let (saved, baseVersion) = try carnet.save(edit, force: force)
-        print(SaveReport.line(.quote, id: saved.id, version: saved.version, baseVersion: baseVersion))
+        let (saved, baseVersion) = try carnet.save(edit, force: force, terminal: terminal)
+        terminal.print(SaveReport.line(.quote, id: saved.id, version: saved.version, baseVersion: baseVersion))
     }
 }
 
@@ -118,7 +118,7 @@ struct QuoteAdd: StateCommand {
             fields.apply(to: &edit.draft)
         }
         let saved = try edit.save()
-        print("saved quote \(saved.id)")
+        terminal.print("saved quote \(saved.id)")
     }
 }
 
@@ -132,13 +132,13 @@ struct QuoteList: StateCommand {
         let screen = QuoteViewModel(state: state)
         try screen.onAppear()
         if json {
-            print(try JSONOutput.string(screen.quotes))
+            terminal.print(try JSONOutput.string(screen.quotes))
             return
         }
         for quote in screen.quotes {
             let author = quote.author.isEmpty ? "" : " — \(quote.author.shown)"
             let text = quote.text.replacingOccurrences(of: "\n", with: " ").shown
-            print("\(quote.isCurrent ? "*" : " ") \(quote.id)\t\(text)\(author)")
+            terminal.print("\(quote.isCurrent ? "*" : " ") \(quote.id)\t\(text)\(author)")
         }
     }
 }
@@ -152,7 +152,7 @@ struct QuoteUse: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         try QuoteViewModel(state: state).use(quote.id)
-        print("saved current quote \(quote.id)")
+        terminal.print("saved current quote \(quote.id)")
     }
 }
 
@@ -166,6 +166,6 @@ struct QuoteDelete: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         try QuoteViewModel(state: state).delete(quote.id)
-        print("deleted quote \(quote.id)")
+        terminal.print("deleted quote \(quote.id)")
     }
 }

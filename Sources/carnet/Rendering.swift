@@ -43,7 +43,7 @@ final class ContactListOutput {
 
     let format: Format
     let terminal: Terminal
-    private let out = OutputBuffer()
+    private let out: OutputBuffer
     private var widths: [Int]?
     /// The table's first rows, until its columns are sized.
     private var sample: [ContactRow] = []
@@ -58,6 +58,7 @@ final class ContactListOutput {
     init(format: Format, terminal: Terminal) {
         self.format = format
         self.terminal = terminal
+        out = OutputBuffer(console: terminal.console)
     }
 
     static let headers = ["ID", "NAME", "POSITION", "EMAIL", "PHONE", "★"]

@@ -10,27 +10,35 @@ import Darwin
 /// What the CLI knows about where it runs: prompts only when a person can answer (stdin is a
 /// terminal), colour only on a terminal without `NO_COLOR`. Scripts get plain, stable output.
 struct Terminal {
-    let stdinIsTerminal: Bool
-    let stdoutIsTerminal: Bool
-    let stderrIsTerminal: Bool
+    /// The streams and environment everything is read from and written to.
+    let console: Console
     let usesColor: Bool
 
-    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        stdinIsTerminal = isatty(STDIN_FILENO) == 1
-        stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
-        stderrIsTerminal = isatty(STDERR_FILENO) == 1
-        usesColor = stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    var stdinIsTerminal: Bool { console.stdinIsTerminal }
+    var stdoutIsTerminal: Bool { console.stdoutIsTerminal }
+    var stderrIsTerminal: Bool { console.stderrIsTerminal }
+    var environment: [String: String] { console.environment }
+
+    init(console: Console) {
+        self.console = console
+        usesColor = console.stdoutIsTerminal && console.environment["NO_COLOR"] == nil && console.environment["TERM"] != "dumb"
+    }
+
+    /// `print` for the CLI: text and terminator to this terminal's standard output.
+    func print(_ text: String, terminator: String = "\n") {
+        console.write(text + terminator)
     }
 
     func error(_ message: String) {
-        FileHandle.standardError.write(Data("carnet: \(message.shown)\n".utf8))
+        console.writeError("carnet: \(message.shown)\n")
     }
 
     /// What to do when a write has waited about a second for another process's lock: tell the
     /// person at the terminal why nothing happens (the wait goes on); a script's stderr stays clean.
     var lockWaitNotice: (@Sendable () -> Void)? {
         guard stderrIsTerminal else { return nil }
-        return { FileHandle.standardError.write(Data("carnet: waiting for another carnet to finish…\n".utf8)) }
+        let console = console
+        return { console.writeError("carnet: waiting for another carnet to finish…\n") }
     }
 
     /// Bold on a colour terminal, plain otherwise.
@@ -39,8 +47,8 @@ struct Terminal {
 
     /// Asks on stderr (so stdout stays clean) and reads one line; nil at end of input.
     func ask(_ question: String) -> String? {
-        FileHandle.standardError.write(Data(question.utf8))
-        return readLine(strippingNewline: true)
+        console.writeError(question)
+        return console.readLine()
     }
 
     /// A yes/no question; only an explicit yes counts.

@@ -1,4 +1,5 @@
 import Foundation
+@testable import carnet
 
 /// One finished run of the `carnet` binary.
 struct Run: CustomStringConvertible {
@@ -10,8 +11,10 @@ struct Run: CustomStringConvertible {
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 }
 
-/// A temp directory with a database path, and a way to run `carnet` against it the way a person
-/// (or their script) would: a separate process, stdin/stdout not terminals, NO_COLOR set.
+/// A temp directory with a database path, and two ways to run `carnet` against it as a script
+/// would (stdin/stdout not terminals, NO_COLOR set): a separate process (``carnet(_:stdin:environment:useDB:binary:cwd:)``),
+/// or in this process with a captured console (``carnetInProcess(_:stdin:environment:useDB:)``),
+/// which gives the same bytes and status (see InProcessTests) without starting one.
 final class Sandbox {
     let dir: URL
     var db: String { path("book.sqlite") }
@@ -42,6 +45,37 @@ final class Sandbox {
         run(binary, arguments + (useDB ? ["--db", db] : []), stdin: stdin, environment: environment, cwd: cwd)
     }
 
+    /// Runs `carnet ARGS --db <this sandbox's db>` like ``carnet(_:stdin:environment:useDB:binary:cwd:)``,
+    /// in this process: `runCarnet` with a captured console holding the same environment and
+    /// stdin, no stream a terminal. Runs take turns on the main actor. No `cwd`: the working
+    /// directory is the test process's, so arguments must be absolute paths; anything about
+    /// terminals, signals, other processes or exit itself stays with ``carnet(_:stdin:environment:useDB:binary:cwd:)``.
+    @discardableResult
+    func carnetInProcess(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], useDB: Bool = true) -> Run {
+        let console = Console.captured(stdin: stdin ?? "", environment: self.environment(with: environment))
+        let arguments = arguments + (useDB ? ["--db", db] : [])
+        let run: @Sendable () -> Int32 = {
+            MainActor.assumeIsolated { runCarnet(arguments: arguments, terminal: Terminal(console: console)) }
+        }
+        let status = Thread.isMainThread ? run() : DispatchQueue.main.sync(execute: run)
+        return Run(
+            status: status,
+            stdout: String(decoding: console.output, as: UTF8.self),
+            stderr: String(decoding: console.errorOutput, as: UTF8.self))
+    }
+
+    /// The environment every run of `carnet` gets: this process's, without CARNET_DB, with
+    /// HOME the sandbox and NO_COLOR set, then `overrides` ("" unsets).
+    func environment(with overrides: [String: String]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["CARNET_DB"] = nil
+        env["NO_COLOR"] = "1"
+        env["HOME"] = dir.path
+        env["XDG_DATA_HOME"] = nil
+        for (key, value) in overrides { env[key] = value.isEmpty ? nil : value }  // "" unsets
+        return env
+    }
+
     func run(_ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], cwd: String? = nil) -> Run {
         let id = UUID().uuidString
         let outPath = path("out-\(id)"), errPath = path("err-\(id)"), inPath = path("in-\(id)")
@@ -52,13 +86,7 @@ final class Sandbox {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["CARNET_DB"] = nil
-        env["NO_COLOR"] = "1"
-        env["HOME"] = dir.path
-        env["XDG_DATA_HOME"] = nil
-        for (key, value) in environment { env[key] = value.isEmpty ? nil : value }  // "" unsets
-        process.environment = env
+        process.environment = self.environment(with: environment)
         process.currentDirectoryURL = URL(fileURLWithPath: cwd ?? dir.path)
         process.standardInput = FileHandle(forReadingAtPath: inPath)
         process.standardOutput = FileHandle(forWritingAtPath: outPath)

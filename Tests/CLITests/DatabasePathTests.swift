@@ -28,19 +28,19 @@ import Testing
         ]
         for missing in [box.path("typo.sqlite"), box.path("nodir/sub/x.sqlite")] {
             for arguments in reading {
-                let run = box.carnet(arguments + ["--db", missing], useDB: false)
+                let run = box.carnetInProcess(arguments + ["--db", missing], useDB: false)
                 #expect(run.status == 66, "\(arguments): \(run)")
                 #expect(run.stderr.hasPrefix("carnet: no address book at \(missing);"), "\(arguments): \(run)")
                 #expect(run.stderr.split(separator: "\n").count == 1)
                 #expect(run.stdout.isEmpty, "\(arguments): \(run)")
             }
-            let fromEnvironment = box.carnet(["list"], environment: ["CARNET_DB": missing], useDB: false)
+            let fromEnvironment = box.carnetInProcess(["list"], environment: ["CARNET_DB": missing], useDB: false)
             #expect(fromEnvironment.status == 66 && fromEnvironment.stderr.contains("no address book at \(missing)"), "\(fromEnvironment)")
         }
         #expect(entries() == before)
         // `db path` never opens the file, so it still just prints it.
-        #expect(box.carnet(["db", "path"]).stdout == box.db + "\n")
-        #expect(box.carnet(["--help"], useDB: false).stdout.contains("no address book at the path"))
+        #expect(box.carnetInProcess(["db", "path"]).stdout == box.db + "\n")
+        #expect(box.carnetInProcess(["--help"], useDB: false).stdout.contains("no address book at the path"))
     }
 
     @Test func writingCommandsCreateAMissingBook() throws {
@@ -55,24 +55,24 @@ import Testing
         ]
         for (arguments, name) in writing {
             let path = box.path(name)
-            let run = box.carnet(arguments + ["--db", path], useDB: false)
+            let run = box.carnetInProcess(arguments + ["--db", path], useDB: false)
             #expect(run.status == 0, "\(arguments): \(run)")
             #expect(FileManager.default.fileExists(atPath: path), "\(arguments) did not create \(path)")
-            #expect(box.carnet(["db", "check", "--db", path], useDB: false).stdout == "ok\n")
+            #expect(box.carnetInProcess(["db", "check", "--db", path], useDB: false).stdout == "ok\n")
         }
         let viaEnvironment = box.path("env.sqlite")
-        #expect(box.carnet(["add", "--name", "Grace"], environment: ["CARNET_DB": viaEnvironment], useDB: false).status == 0)
-        #expect(box.carnet(["list"], environment: ["CARNET_DB": viaEnvironment], useDB: false).stdout.contains("Grace"))
+        #expect(box.carnetInProcess(["add", "--name", "Grace"], environment: ["CARNET_DB": viaEnvironment], useDB: false).status == 0)
+        #expect(box.carnetInProcess(["list"], environment: ["CARNET_DB": viaEnvironment], useDB: false).stdout.contains("Grace"))
     }
 
     @Test func theDefaultBookIsCreatedOnFirstUseByAnyCommand() {
         // The sandbox's HOME is its directory and XDG_DATA_HOME is unset.
-        let home = box.carnet([], useDB: false)
+        let home = box.carnetInProcess([], useDB: false)
         #expect(home.status == 0, "\(home)")
         #expect(home.stdout.contains("Two things are infinite") && home.stdout.contains("0 contacts"), "\(home)")
         #expect(FileManager.default.fileExists(atPath: box.path(".local/share/carnet/carnet.sqlite")))
         let data = box.path("xdg")
-        let list = box.carnet(["list"], environment: ["XDG_DATA_HOME": data], useDB: false)
+        let list = box.carnetInProcess(["list"], environment: ["XDG_DATA_HOME": data], useDB: false)
         #expect(list.status == 0, "\(list)")
         #expect(FileManager.default.fileExists(atPath: data + "/carnet/carnet.sqlite"))
     }
@@ -91,13 +91,13 @@ import Testing
     }
 
     @Test func filesOthersMayWriteAreRefusedUntouched() throws {
-        #expect(box.carnet(["add", "--name", "Ada"]).status == 0)
+        #expect(box.carnetInProcess(["add", "--name", "Ada"]).status == 0)
         for planted in [box.db, box.db + "-wal", box.db + "-shm"] {
             #expect(FileManager.default.fileExists(atPath: planted))
             try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: planted)
             let before = [box.db, box.db + "-wal", box.db + "-shm"].map { FileManager.default.contents(atPath: $0) }
             for arguments in [["list"], ["add", "--name", "Grace"]] {
-                let run = box.carnet(arguments)
+                let run = box.carnetInProcess(arguments)
                 #expect(run.status == 69, "\(planted): \(run)")
                 #expect(run.stderr.hasPrefix("carnet: refusing \(planted): group or others may write it (mode 0666)"), "\(run)")
                 #expect(run.stderr.contains("chmod go-w"), "\(run)")
@@ -106,12 +106,12 @@ import Testing
             #expect([box.db, box.db + "-wal", box.db + "-shm"].map { FileManager.default.contents(atPath: $0) } == before)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: planted)
         }
-        #expect(box.carnet(["list"]).stdout.contains("Ada"))
+        #expect(box.carnetInProcess(["list"]).stdout.contains("Ada"))
         // A log planted before the book exists stops its creation.
         let fresh = box.path("w.sqlite")
         _ = FileManager.default.createFile(atPath: fresh + "-wal", contents: nil, attributes: [.posixPermissions: 0o666])
         try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: fresh + "-wal")
-        let run = box.carnet(["add", "--name", "Ada", "--db", fresh], useDB: false)
+        let run = box.carnetInProcess(["add", "--name", "Ada", "--db", fresh], useDB: false)
         #expect(run.status == 69 && run.stderr.contains("refusing \(fresh)-wal"), "\(run)")
         #expect(!FileManager.default.fileExists(atPath: fresh))
     }

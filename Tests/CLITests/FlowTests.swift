@@ -9,26 +9,26 @@ import Testing
         let run = box.carnet(["add", "--prompt"], stdin: "Rebecca Rogers\nHR, Globaviations\nrebecca@example.com\n555 0105\n")
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout == "saved contact 1\n")
-        #expect(box.carnet(["list"]).stdout.contains("Rebecca Rogers\tHR, Globaviations\trebecca@example.com\t555 0105"))
+        #expect(box.carnetInProcess(["list"]).stdout.contains("Rebecca Rogers\tHR, Globaviations\trebecca@example.com\t555 0105"))
     }
 
     @Test func promptsAskAgainForABrokenField() {
         let run = box.carnet(["add", "--prompt"], stdin: "Ada\n\nnot-an-email\n\nada@example.com\n")
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("email must look like"))
-        #expect(box.carnet(["list"]).stdout.contains("ada@example.com"))
+        #expect(box.carnetInProcess(["list"]).stdout.contains("ada@example.com"))
     }
 
     @Test func editByPromptsKeepsWhatYouSkipAndSavesOnYes() {
-        box.carnet(["add", "--name", "Gary Edwards", "--position", "Web Developer", "--email", "gary@example.com"])
+        box.carnetInProcess(["add", "--name", "Gary Edwards", "--position", "Web Developer", "--email", "gary@example.com"])
         let run = box.carnet(["edit", "1", "--prompt"], stdin: "\nLead Web Developer\n\n-\ny\n")
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("[Gary Edwards]"))
-        #expect(box.carnet(["list"]).lines[1] == "1\tGary Edwards\tLead Web Developer\tgary@example.com\t\t0")
+        #expect(box.carnetInProcess(["list"]).lines[1] == "1\tGary Edwards\tLead Web Developer\tgary@example.com\t\t0")
     }
 
     @Test func editByPromptsCancelledLeavesNoTrace() {
-        box.carnet(["add", "--name", "Gary Edwards"])
+        box.carnetInProcess(["add", "--name", "Gary Edwards"])
         let before = box.snapshot()
         let no = box.carnet(["edit", "1", "--prompt"], stdin: "Someone Else\n\n\n\nn\n")
         #expect(no.status == 1)
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func promptsAndInteractiveSavesThatChangeNothingSayUnchanged() {
-        box.carnet(["add", "--name", "Gary Edwards", "--email", "gary@example.com"])
+        box.carnetInProcess(["add", "--name", "Gary Edwards", "--email", "gary@example.com"])
         let before = box.snapshot()
         for answers in ["\n\n\n\n", "Gary Edwards\n\ngary@example.com\n\n"] {
             let run = box.carnet(["edit", "1", "--prompt"], stdin: answers)
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func editorFlowReopensWithErrorsUntilFixed() {
-        box.carnet(["add", "--name", "Tyler Porter", "--email", "tyler@example.com"])
+        box.carnetInProcess(["add", "--name", "Tyler Porter", "--email", "tyler@example.com"])
         let counter = box.path("passes")
         let editor = box.script("editor.sh", """
             n=$(cat "\(counter)" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "\(counter)"
@@ -72,11 +72,11 @@ import Testing
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout == "saved contact 1\n")
         #expect((try? String(contentsOfFile: counter, encoding: .utf8)) == "2\n")
-        #expect(box.carnet(["list"]).lines[1] == "1\tTyler Porter\tSoftware developer, Prophecy\ttyler@prophecy.example.com\t\t0")
+        #expect(box.carnetInProcess(["list"]).lines[1] == "1\tTyler Porter\tSoftware developer, Prophecy\ttyler@prophecy.example.com\t\t0")
     }
 
     @Test func editorClosedUnchangedOrEmptiedCancelsWithExit1() {
-        box.carnet(["add", "--name", "Tyler Porter", "--email", "tyler@example.com"])
+        box.carnetInProcess(["add", "--name", "Tyler Porter", "--email", "tyler@example.com"])
         let before = box.snapshot()
         let editors = [
             "true",                                                    // closed unchanged
@@ -95,16 +95,16 @@ import Testing
     }
 
     @Test func editorDeletingAFieldLineClearsThatField() throws {
-        box.carnet(["add", "--name", "Tyler Porter", "--email", "tyler@example.com", "--phone", "555 0102"])
+        box.carnetInProcess(["add", "--name", "Tyler Porter", "--email", "tyler@example.com", "--phone", "555 0102"])
         let editor = box.script("editor.sh", "sed -i '/^email:/d' \"$1\"\n")
         let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor, "VISUAL": ""])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout == "saved contact 1\n", "\(run)")
-        #expect(box.carnet(["list"]).lines[1] == "1\tTyler Porter\t\t\t555 0102\t0")
+        #expect(box.carnetInProcess(["list"]).lines[1] == "1\tTyler Porter\t\t\t555 0102\t0")
     }
 
     @Test func editorConflictKeepsTheEditedTextInAPrivateFile() throws {
-        box.carnet(["add", "--name", "Katherine Price", "--email", "katherine@example.com"])
+        box.carnetInProcess(["add", "--name", "Katherine Price", "--email", "katherine@example.com"])
         let tmp = box.path("tmp")
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
         let editor = box.script("editor.sh", """
@@ -126,34 +126,34 @@ import Testing
     }
 
     @Test func conflictBetweenTwoProcessesNamesTheFieldsUnlessForced() {
-        box.carnet(["add", "--name", "Katherine Price", "--email", "katherine@example.com"])
+        box.carnetInProcess(["add", "--name", "Katherine Price", "--email", "katherine@example.com"])
         // While this edit's editor is open, another carnet process saves the same contact.
         let editor = box.script("editor.sh", """
             "\(Sandbox.binary)" edit 1 --email kate@golden.example.com --position Marketing --db "\(box.db)" >/dev/null
             sed -i 's/^phone:.*/phone: 555 0103/' "$1"
             """)
-        let before = box.carnet(["show", "1", "--json"]).stdout
+        let before = box.carnetInProcess(["show", "1", "--json"]).stdout
         let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor, "TMPDIR": box.dir.path])
         #expect(run.status == 67, "\(run)")
         #expect(run.stderr.contains("position, email"))
-        let after = box.carnet(["show", "1", "--json"]).stdout
+        let after = box.carnetInProcess(["show", "1", "--json"]).stdout
         #expect(before != after)
         #expect(after.contains("kate@golden.example.com"))  // theirs kept, mine not written
         #expect(!after.contains("555 0103"))
         let forced = box.carnet(["edit", "1", "--editor", "--force"], environment: ["EDITOR": editor])
         #expect(forced.status == 0, "\(forced)")
-        #expect(box.carnet(["show", "1", "--json"]).stdout.contains("555 0103"))
+        #expect(box.carnetInProcess(["show", "1", "--json"]).stdout.contains("555 0103"))
     }
 
     @Test func quoteEditByPrompts() {
         let run = box.carnet(["quote", "edit", "--prompt"], stdin: "Stay hungry, stay foolish.\nStewart Brand\ny\n")
         #expect(run.status == 0, "\(run)")
-        #expect(box.carnet(["quote"]).stdout.contains("Stewart Brand"))
+        #expect(box.carnetInProcess(["quote"]).stdout.contains("Stewart Brand"))
     }
 
     @Test func interactiveSessionScriptedEndToEnd() {
-        box.carnet(["add", "--name", "Madison Thompson", "--position", "Sales, Gale Foods"])
-        box.carnet(["add", "--name", "Tyler Porter"])
+        box.carnetInProcess(["add", "--name", "Madison Thompson", "--position", "Sales, Gale Foods"])
+        box.carnetInProcess(["add", "--name", "Tyler Porter"])
         let script = """
             help
             2
@@ -183,11 +183,11 @@ import Testing
         // Edit quote, seen on the quote screen.
         #expect(out.contains("saved quote 1"))
         #expect(out.components(separatedBy: "── Quote ──").last?.contains("Leonardo da Vinci") == true)
-        #expect(box.carnet(["show", "1"]).stdout.contains("madison@galefoods.example.com"))
+        #expect(box.carnetInProcess(["show", "1"]).stdout.contains("madison@galefoods.example.com"))
     }
 
     @Test func interactiveSeesAnotherProcessesChangeWhenAScreenAppears() {
-        box.carnet(["add", "--name", "Madison Thompson"])
+        box.carnetInProcess(["add", "--name", "Madison Thompson"])
         let other = box.script("other.sh", "\"\(Sandbox.binary)\" add --name 'Zoe Added Elsewhere' --db \"\(box.db)\" >/dev/null\n")
         // The session reads its next line only after the other process has run.
         let feeder = box.script("feed.sh", "echo contacts; sleep 0.3; \"\(other)\"; echo contacts; echo quit\n")

@@ -17,7 +17,7 @@ import Testing
     @Test(arguments: [80, 60, 44])
     func helpWrapsEachLineUnderItsOwnColumn(width: Int) {
         for command in Self.commands {
-            let run = box.carnet(command + ["--help"], environment: ["COLUMNS": String(width)], useDB: false)
+            let run = box.carnetInProcess(command + ["--help"], environment: ["COLUMNS": String(width)], useDB: false)
             #expect(run.status == 0, "\(command): \(run)")
             let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             for (index, line) in lines.enumerated() {
@@ -32,13 +32,13 @@ import Testing
     }
 
     @Test func aLongExampleContinuesIndentedAndScriptsAreNotRewrapped() {
-        let run = box.carnet(["quote", "--help"], environment: ["COLUMNS": "80"], useDB: false)
+        let run = box.carnetInProcess(["quote", "--help"], environment: ["COLUMNS": "80"], useDB: false)
         #expect(run.stdout.contains("  carnet quote edit --text \"Stay hungry, stay foolish.\" --author \"Stewart\n      Brand\""), "\(run)")
-        let exits = box.carnet(["--help"], environment: ["COLUMNS": "60"], useDB: false)
+        let exits = box.carnetInProcess(["--help"], environment: ["COLUMNS": "60"], useDB: false)
         #expect(exits.stdout.contains("  64  usage: a wrong flag, argument or number, or a search\n      over 1000 characters"), "\(exits)")
         // A completion script is printed exactly as generated, whatever the width.
-        let wide = box.carnet(["--generate-completion-script", "bash"], environment: ["COLUMNS": "1000"], useDB: false)
-        let narrow = box.carnet(["--generate-completion-script", "bash"], environment: ["COLUMNS": "40"], useDB: false)
+        let wide = box.carnetInProcess(["--generate-completion-script", "bash"], environment: ["COLUMNS": "1000"], useDB: false)
+        let narrow = box.carnetInProcess(["--generate-completion-script", "bash"], environment: ["COLUMNS": "40"], useDB: false)
         #expect(narrow.status == 0 && narrow.stdout == wide.stdout && narrow.stdout.hasPrefix("#!/bin/bash"), "\(narrow)")
     }
 }

@@ -18,7 +18,7 @@ import Testing
     /// deletes 5 and adds a contact. Before schema 3 the save wrote Rebecca's fields over the
     /// newcomer (which had been given id 5) and said "saved contact 5".
     @Test func aStaleEditorSaveSaysDeletedAndTheNewcomerIsIntact() {
-        box.carnet(["sample"])
+        box.carnetInProcess(["sample"])
         let editor = box.script("ed.sh", """
             "\(Sandbox.binary)" delete 5 --yes --db "\(box.db)" >/dev/null
             "\(Sandbox.binary)" add --name "Newcomer" --email new@example.com --db "\(box.db)" >/dev/null
@@ -28,17 +28,17 @@ import Testing
         #expect(run.status == 66, "\(run)")
         #expect(run.stderr.contains("contact 5 was deleted since it was read"), "\(run)")
         #expect(!run.stdout.contains("saved"))
-        let list = box.carnet(["list"]).lines
+        let list = box.carnetInProcess(["list"]).lines
         #expect(list.count == 6)  // header, four sample contacts, the newcomer
         #expect(list.contains { $0.hasPrefix("6\tNewcomer\t\tnew@example.com\t\t0") }, "\(list)")
         #expect(!list.contains { $0.contains("Rebecca") })
-        #expect(box.carnet(["show", "5"]).status == 66)
+        #expect(box.carnetInProcess(["show", "5"]).status == 66)
     }
 
     /// The same in `carnet interactive`: open 5, edit; another process deletes 5 and adds; save.
     /// Then a delete on a stale detail screen must not delete the newcomer.
     @Test func interactiveStaleSaveAndStaleDeleteTouchNoOneElse() {
-        box.carnet(["sample"])
+        box.carnetInProcess(["sample"])
         let other = box.script("other.sh", """
             "\(Sandbox.binary)" delete 5 --yes --db "\(box.db)" >/dev/null
             "\(Sandbox.binary)" add --name "Newcomer" --db "\(box.db)" >/dev/null
@@ -50,7 +50,7 @@ import Testing
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("error: contact 5 was deleted since it was read"), "\(run.stdout)")
         #expect(!run.stdout.contains("saved contact"))
-        #expect(box.carnet(["show", "6"]).stdout.contains("Newcomer"))
+        #expect(box.carnetInProcess(["show", "6"]).stdout.contains("Newcomer"))
 
         // A detail screen opened on 4; meanwhile 4 is deleted and another contact added.
         let other2 = box.script("other2.sh", """
@@ -60,7 +60,7 @@ import Testing
         let feeder2 = box.script("feed2.sh", "echo 'open 4'; sleep 0.3; \"\(other2)\"; echo delete --yes; echo quit\n")
         let run2 = box.run("/bin/sh", ["-c", "\"\(feeder2)\" | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\""])
         #expect(run2.stdout.contains("contact 4 was deleted since it was read"), "\(run2.stdout)")
-        let names = box.carnet(["list"]).lines.dropFirst().map { $0.split(separator: "\t")[1] }
+        let names = box.carnetInProcess(["list"]).lines.dropFirst().map { $0.split(separator: "\t")[1] }
         #expect(names.sorted() == ["Katherine Price", "Madison Thompson", "Newcomer", "Second Newcomer", "Tyler Porter"])
     }
 
@@ -77,7 +77,7 @@ import Testing
     // MARK: 2. What a file holds is held to the rules, and never reaches a terminal raw
 
     @Test func plainSqlite3CannotStoreWhatTheRulesRefuse() {
-        box.carnet(["add", "--name", "Madison Thompson"])
+        box.carnetInProcess(["add", "--name", "Madison Thompson"])
         for sql in [
             "UPDATE contacts SET name = 'Evil' || char(27) || '[2J' || char(7)",
             "UPDATE contacts SET email = 'a b@c.de'",
@@ -94,14 +94,14 @@ import Testing
         // The constraint's name says which rule, for a person at the sqlite3 prompt.
         #expect(sqlite("UPDATE contacts SET email = 'a b@c.de'").stderr.contains(
             "CHECK constraint failed: email_like_name_at_example_com_without_spaces_or_invisible_characters"))
-        #expect(box.carnet(["db", "check"]).stdout == "ok\n")
+        #expect(box.carnetInProcess(["db", "check"]).stdout == "ok\n")
     }
 
     /// A file whose CHECKs were switched off by hand: `db check` names every broken value, and
     /// nothing Carnet prints lets the file's bytes reach the terminal raw.
     @Test func aHandEditedFileIsReportedAndShownEscaped() throws {
-        box.carnet(["add", "--name", "Madison Thompson", "--email", "madison@example.com"])
-        box.carnet(["favorite", "1"])
+        box.carnetInProcess(["add", "--name", "Madison Thompson", "--email", "madison@example.com"])
+        box.carnetInProcess(["favorite", "1"])
         let edit = sqlite("""
             PRAGMA ignore_check_constraints = 1;
             UPDATE contacts SET name = 'Evil' || char(27) || '[2J' || char(7) || char(10) || 'Second line',
@@ -109,7 +109,7 @@ import Testing
             UPDATE quotes SET author = 'Bell' || char(7);
             """)
         #expect(edit.status == 0, "\(edit)")
-        let check = box.carnet(["db", "check"])
+        let check = box.carnetInProcess(["db", "check"])
         #expect(check.status == 69, "\(check)")
         for field in ["name", "position", "email", "phone", "photo"] {
             #expect(check.stdout.contains("contacts row 1, \(field):"), "\(field): \(check.stdout)")
@@ -118,51 +118,51 @@ import Testing
         #expect(check.stdout.contains("must not contain control characters"))
 
         let outputs = [
-            box.carnet([]), box.carnet(["list"]), box.carnet(["show", "1"]), box.carnet(["favorites"]),
-            box.carnet(["quote"]), box.carnet(["list", "--json"]), box.carnet(["show", "1", "--json"]),
-            box.carnet(["interactive"], stdin: "1\nedit\nback\nfavorites\nquote\nquit\n"),
+            box.carnetInProcess([]), box.carnetInProcess(["list"]), box.carnetInProcess(["show", "1"]), box.carnetInProcess(["favorites"]),
+            box.carnetInProcess(["quote"]), box.carnetInProcess(["list", "--json"]), box.carnetInProcess(["show", "1", "--json"]),
+            box.carnetInProcess(["interactive"], stdin: "1\nedit\nback\nfavorites\nquote\nquit\n"),
         ]
         for run in outputs {
             let raw = (run.stdout + run.stderr).unicodeScalars
             #expect(!raw.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E }, "raw control in \(run)")
         }
-        #expect(box.carnet(["show", "1"]).stdout.contains("Evil\\u{1B}[2J\\u{7}\\u{A}Second line"))
+        #expect(box.carnetInProcess(["show", "1"]).stdout.contains("Evil\\u{1B}[2J\\u{7}\\u{A}Second line"))
         // Tab-separated output keeps one row per contact, whatever a value holds.
-        let tsv = box.carnet(["list"])
+        let tsv = box.carnetInProcess(["list"])
         #expect(tsv.lines.count == 2, "\(tsv)")
         #expect(tsv.lines[1].split(separator: "\t", omittingEmptySubsequences: false).count == 6)
         #expect(tsv.lines[1].contains("Evil\\u{1B}[2J\\u{7}\\nSecond line"))
         // JSON stays JSON, with the same values.
-        let json = try #require(box.json(box.carnet(["show", "1", "--json"]).stdout) as? [String: Any])
+        let json = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
         #expect(json["name"] as? String == "Evil\u{1B}[2J\u{7}\nSecond line")
         #expect(json["position"] as? String == "\u{202E}reversed")
     }
 
     @Test func dbCheckNamesADroppedIndexAChangedTableAndAWrongUserVersion() {
-        box.carnet(["add", "--name", "Madison Thompson"])
+        box.carnetInProcess(["add", "--name", "Madison Thompson"])
         sqlite("DROP INDEX contacts_by_name; PRAGMA user_version = 2;")
-        let check = box.carnet(["db", "check"])
+        let check = box.carnetInProcess(["db", "check"])
         #expect(check.status == 69)
         #expect(check.stdout.contains("index contacts_by_name is missing; recreate it with: CREATE INDEX contacts_by_name ON contacts (name, id)"), "\(check)")
         #expect(check.stdout.contains("user_version is 2 but the migrations applied reach 3"), "\(check)")
         sqlite("CREATE INDEX contacts_by_name ON contacts (name, id); PRAGMA user_version = 3;")
-        #expect(box.carnet(["db", "check"]).stdout == "ok\n")
+        #expect(box.carnetInProcess(["db", "check"]).stdout == "ok\n")
         // A table whose CHECKs were edited away.
         sqlite("""
             PRAGMA writable_schema = ON;
             UPDATE sqlite_master SET sql = replace(sql, 'AND version >= 1', '') WHERE name = 'quotes';
             """)
-        let changed = box.carnet(["db", "check"])
+        let changed = box.carnetInProcess(["db", "check"])
         #expect(changed.status == 69)
         #expect(changed.stdout.contains("table quotes is not defined as this schema defines it"), "\(changed)")
     }
 
     @Test func theRulesRefuseSpoofingCharactersAndNormaliseABOM() {
-        #expect(box.carnet(["add", "--name", "\u{202E}gnp.exe"]).status == 65)
-        #expect(box.carnet(["add", "--name", "Line\u{2028}Separator"]).status == 65)
-        #expect(box.carnet(["add", "--name", "\u{200B}\u{200B}"]).stderr.contains("name: is required"))
-        #expect(box.carnet(["add", "--name", "Ada", "--email", "ada\u{200B}@example.com"]).status == 65)
-        #expect(box.carnet(["add", "--name", "\u{FEFF}Ada Lovelace"]).status == 0)
-        #expect(box.carnet(["list"]).lines[1].hasPrefix("1\tAda Lovelace\t"))
+        #expect(box.carnetInProcess(["add", "--name", "\u{202E}gnp.exe"]).status == 65)
+        #expect(box.carnetInProcess(["add", "--name", "Line\u{2028}Separator"]).status == 65)
+        #expect(box.carnetInProcess(["add", "--name", "\u{200B}\u{200B}"]).stderr.contains("name: is required"))
+        #expect(box.carnetInProcess(["add", "--name", "Ada", "--email", "ada\u{200B}@example.com"]).status == 65)
+        #expect(box.carnetInProcess(["add", "--name", "\u{FEFF}Ada Lovelace"]).status == 0)
+        #expect(box.carnetInProcess(["list"]).lines[1].hasPrefix("1\tAda Lovelace\t"))
     }
 }

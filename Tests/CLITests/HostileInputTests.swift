@@ -7,13 +7,13 @@ import Testing
     let box = Sandbox()
 
     init() {
-        box.carnet(["add", "--name", "Madison Thompson", "--email", "madison@example.com"])
-        box.carnet(["favorite", "1"])
+        box.carnetInProcess(["add", "--name", "Madison Thompson", "--email", "madison@example.com"])
+        box.carnetInProcess(["favorite", "1"])
     }
 
     func expectRefused(_ arguments: [String], _ code: Int32, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let before = box.snapshot()
-        let run = box.carnet(arguments)
+        let run = box.carnetInProcess(arguments)
         #expect(run.status == code, "\(arguments.map { String($0.prefix(40)) }): \(run.stderr.prefix(300))", sourceLocation: sourceLocation)
         #expect(run.stderr.contains(text), "\(run.stderr.prefix(300))", sourceLocation: sourceLocation)
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr.prefix(300))", sourceLocation: sourceLocation)
@@ -30,7 +30,7 @@ import Testing
         // …and 1 MB fields arrive through the prompts (or the editor): refused, nothing saved.
         let before = box.snapshot()
         let megabyte = String(repeating: "y", count: 1_048_576)
-        let run = box.carnet(["edit", "1", "--prompt"], stdin: "\(megabyte)\n")
+        let run = box.carnetInProcess(["edit", "1", "--prompt"], stdin: "\(megabyte)\n")
         #expect(run.status == 1)
         #expect(run.stderr.contains("name must be at most 200 characters (got 1048576)"))
         #expect(box.snapshot() == before)
@@ -64,13 +64,13 @@ import Testing
         expectRefused(["list", "--search", huge], 64, mentioning: "carnet: search text must be at most 1000 characters (got 50000)")
         expectRefused(["list", "--favorites", "--search", huge], 64, mentioning: "at most 1000 characters")
         // In the interactive session it is an error line; the session and its list carry on.
-        let run = box.carnet(["interactive"], stdin: "search \(huge)\nlist\nsearch madison\nquit\n")
+        let run = box.carnetInProcess(["interactive"], stdin: "search \(huge)\nlist\nsearch madison\nquit\n")
         #expect(run.status == 0, "\(run.stderr.prefix(300))")
         #expect(run.stdout.contains("error: search text must be at most 1000 characters (got 50000)\n"), "\(run.stdout.prefix(2000))")
         #expect(!run.stdout.contains("database"), "\(run.stdout.prefix(2000))")
         #expect(run.stdout.components(separatedBy: "search: madison").count == 2)
         // Empty is still "no filter".
-        #expect(box.carnet(["list", "--search", ""]).lines.count == 2)
+        #expect(box.carnetInProcess(["list", "--search", ""]).lines.count == 2)
     }
 
     @Test func photosThatAreNotSmallImages() {
@@ -89,14 +89,14 @@ import Testing
         // Truncated to a header's worth.
         let truncated = box.path("truncated.sqlite")
         _ = FileManager.default.createFile(atPath: truncated, contents: good.prefix(50))
-        let run = box.carnet(["list", "--db", truncated], useDB: false)
+        let run = box.carnetInProcess(["list", "--db", truncated], useDB: false)
         #expect(run.status == 69 && run.stderr.contains("truncated"), "\(run)")
         // Garbage written over the pages after the header.
         var garbage = good
         garbage.replaceSubrange(200..<good.count, with: Data(repeating: 0xA5, count: good.count - 200))
         let corrupted = box.path("corrupted.sqlite")
         _ = FileManager.default.createFile(atPath: corrupted, contents: garbage)
-        let corrupt = box.carnet(["list", "--db", corrupted], useDB: false)
+        let corrupt = box.carnetInProcess(["list", "--db", corrupted], useDB: false)
         #expect(corrupt.status == 69, "\(corrupt)")
         #expect(corrupt.stderr.contains("damaged") || corrupt.stderr.contains("not an SQLite"), "\(corrupt)")
         #expect(FileManager.default.contents(atPath: corrupted) == garbage)

@@ -7,7 +7,7 @@ import Testing
     let box = Sandbox()
 
     init() {
-        box.carnet(["sample"])
+        box.carnetInProcess(["sample"])
     }
 
     func session(_ lines: String) -> Run {
@@ -48,10 +48,10 @@ import Testing
     @Test func deleteOnTheDetailScreenNeedsYesFromAScript() {
         let run = session("open 3\ndelete\n")
         #expect(run.stdout.contains("error: not deleting contact 3 without --yes (standard input is not a terminal): type delete --yes"), "\(run)")
-        #expect(box.carnet(["show", "3"]).status == 0)
+        #expect(box.carnetInProcess(["show", "3"]).status == 0)
         let yes = session("open 3\ndelete --yes\n")
         #expect(yes.stdout.contains("deleted contact 3"), "\(yes)")
-        #expect(box.carnet(["show", "3"]).status == 66)
+        #expect(box.carnetInProcess(["show", "3"]).status == 66)
     }
 
     @Test func favOnADetailScreenActsOnThatContactOnly() {
@@ -60,7 +60,7 @@ import Testing
         #expect(run.stdout.contains("contact 5 is not a favorite"), "\(run)")  // unfav never makes one
         #expect(run.stdout.contains("saved favorite 5"), "\(run)")
         #expect(run.stdout.contains("contact 5 is already a favorite"), "\(run)")
-        #expect(box.carnet(["favorites"]).lines.dropFirst().map { $0.split(separator: "\t")[0] } == ["5"])
+        #expect(box.carnetInProcess(["favorites"]).lines.dropFirst().map { $0.split(separator: "\t")[0] } == ["5"])
     }
 
     @Test func aSearchHeaderCountsTheMatches() {
@@ -83,7 +83,7 @@ import Testing
         #expect(!run.stdout.contains("--force"), "\(run)")
         #expect(run.stdout.contains("reloaded: their email taken, your changes kept"), "\(run)")
         #expect(run.stdout.contains("saved contact 2 version 3"), "\(run)")
-        let shown = try #require(box.json(box.carnet(["show", "2", "--json"]).stdout) as? [String: Any])
+        let shown = try #require(box.json(box.carnetInProcess(["show", "2", "--json"]).stdout) as? [String: Any])
         #expect(shown["email"] as? String == "tyler@prophecy.example.com")
         #expect(shown["phone"] as? String == "555 9999")
     }
@@ -99,7 +99,7 @@ import Testing
         #expect(run.stdout.contains("both changed phone: type theirs FIELD or mine FIELD for each (or theirs / mine for all), then save"), "\(run)")
         #expect(run.stdout.contains("  ? phone: theirs \"555 1234\", yours \"555 9999\""), "\(run)")
         #expect(run.stdout.contains("error: both edits changed phone: type theirs FIELD or mine FIELD for each before saving"), "\(run)")
-        let shown = try #require(box.json(box.carnet(["show", "2", "--json"]).stdout) as? [String: Any])
+        let shown = try #require(box.json(box.carnetInProcess(["show", "2", "--json"]).stdout) as? [String: Any])
         #expect(shown["name"] as? String == "Tyler J. Porter")
         #expect(shown["position"] as? String == "CTO, Prophecy")
         #expect(shown["phone"] as? String == "555 1234")

@@ -40,84 +40,84 @@ import Testing
     @Test func importsHandWrittenCardsOfBothVersions() throws {
         let file = box.path("contacts.vcf")
         _ = FileManager.default.createFile(atPath: file, contents: Data(Self.fixture.utf8))
-        let run = box.carnet(["import", file])
+        let run = box.carnetInProcess(["import", file])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout == "saved import: added 2, updated 0, unchanged 0, skipped 0\n")
-        let list = box.carnet(["list"]).lines
+        let list = box.carnetInProcess(["list"]).lines
         #expect(list[1] == "1\tMadison Thompson\tSales, Gale Foods\tmadison@example.com\t+1 555 0101\t0")
         #expect(list[2] == "2\tTyler Porter\tSoftware developer, Prophecy\ttyler@example.com\t+1-555-0102\t0")
-        let madison = try #require(box.json(box.carnet(["show", "1", "--json"]).stdout) as? [String: Any])
+        let madison = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
         #expect((madison["photo"] as? String)?.hasPrefix("iVBORw0KGgo") == true)
-        let tyler = try #require(box.json(box.carnet(["show", "2", "--json"]).stdout) as? [String: Any])
+        let tyler = try #require(box.json(box.carnetInProcess(["show", "2", "--json"]).stdout) as? [String: Any])
         #expect(tyler["uid"] as? String == "4fbe8971-0bc3-424c-9c26-36c3e1eff6b1")
     }
 
     @Test func reimportUpdatesInsteadOfDuplicating() {
         let file = box.path("contacts.vcf")
         _ = FileManager.default.createFile(atPath: file, contents: Data(Self.fixture.utf8))
-        box.carnet(["import", file])
-        let again = box.carnet(["import", file])
+        box.carnetInProcess(["import", file])
+        let again = box.carnetInProcess(["import", file])
         #expect(again.stdout == "saved import: added 0, updated 0, unchanged 2, skipped 0\n")
         let changed = Self.fixture.replacingOccurrences(of: "tyler@example.com", with: "tyler@prophecy.example.com")
             .replacingOccurrences(of: "REV:20261101T120000Z", with: "REV:20301101T120000Z")
         _ = FileManager.default.createFile(atPath: file, contents: Data(changed.utf8))
-        let dry = box.carnet(["import", file, "--dry-run"])
+        let dry = box.carnetInProcess(["import", file, "--dry-run"])
         // Madison's card has no UID: it gets one derived from its values, so it matches again.
         #expect(dry.stdout.contains("would add 0, would update 1, unchanged 1"), "\(dry)")
-        let update = box.carnet(["import", file, "--skip-invalid"])
+        let update = box.carnetInProcess(["import", file, "--skip-invalid"])
         #expect(update.status == 0)
-        #expect(box.carnet(["list", "--search", "prophecy.example"]).lines.count == 2)
-        #expect(box.carnet(["list", "--search", "Tyler"]).lines.count == 2)
+        #expect(box.carnetInProcess(["list", "--search", "prophecy.example"]).lines.count == 2)
+        #expect(box.carnetInProcess(["list", "--search", "Tyler"]).lines.count == 2)
     }
 
     @Test func anOlderCardIsAConflictNotAnOverwrite() {
         let file = box.path("tyler.vcf")
         let card = Self.fixture.components(separatedBy: "BEGIN:VCARD").last.map { "BEGIN:VCARD" + $0 } ?? ""
         _ = FileManager.default.createFile(atPath: file, contents: Data(card.utf8))
-        box.carnet(["import", file])
-        box.carnet(["edit", "1", "--phone", "555 7777"])  // edited after the card's REV
+        box.carnetInProcess(["import", file])
+        box.carnetInProcess(["edit", "1", "--phone", "555 7777"])  // edited after the card's REV
         let before = box.snapshot()
-        let stale = box.carnet(["import", file])
+        let stale = box.carnetInProcess(["import", file])
         #expect(stale.status == 65, "\(stale)")
         #expect(stale.stderr.contains("tyler.vcf:1: conflict"), "\(stale)")
         #expect(box.snapshot() == before)
-        #expect(box.carnet(["import", file, "--force"]).status == 0)
+        #expect(box.carnetInProcess(["import", file, "--force"]).status == 0)
     }
 
     @Test func malformedFilesAreRefusedWithFileAndLineAndWriteNothing() {
-        box.carnet(["add", "--name", "Existing"])
+        box.carnetInProcess(["add", "--name", "Existing"])
         let before = box.snapshot()
         let broken = box.path("broken.vcf")
         _ = FileManager.default.createFile(atPath: broken, contents: Data("BEGIN:VCARD\nVERSION:4.0\nFN:Ok One\nEND:VCARD\nBEGIN:VCARD\nVERSION:4.0\nFN:Never Ends\n".utf8))
-        let run = box.carnet(["import", broken])
+        let run = box.carnetInProcess(["import", broken])
         #expect(run.status == 65)
         #expect(run.stderr.hasPrefix("carnet: \(broken):"), "\(run)")
         #expect(run.stderr.contains("nothing was imported"))
         let invalid = box.path("invalid.csv")
         _ = FileManager.default.createFile(atPath: invalid, contents: Data("name,email\nFine,fine@example.com\nBad,not-an-email\n".utf8))
-        let csv = box.carnet(["import", invalid])
+        let csv = box.carnetInProcess(["import", invalid])
         #expect(csv.stderr == "carnet: \(invalid):3: invalid email: must look like name@example.com (no spaces or invisible characters); nothing was imported\n")
         let nul = box.path("nul.csv")
         _ = FileManager.default.createFile(atPath: nul, contents: Data("name\nA\u{0}B\n".utf8))
-        #expect(box.carnet(["import", nul]).status == 65)
+        #expect(box.carnetInProcess(["import", nul]).status == 65)
         #expect(box.snapshot() == before)
-        #expect(box.carnet(["import", box.path("missing.vcf")]).status == 66)
-        #expect(box.carnet(["import", box.path("file.txt")]).status == 64)
+        #expect(box.carnetInProcess(["import", box.path("missing.vcf")]).status == 66)
+        #expect(box.carnetInProcess(["import", box.path("file.txt")]).status == 64)
     }
 
     @Test(arguments: ["vcf", "csv", "json"]) func exportImportExportIsIdentical(format: String) throws {
-        box.carnet(["sample"])
+        box.carnetInProcess(["sample"])
         let photo = box.path("p.png")
         _ = FileManager.default.createFile(atPath: photo, contents: tinyPNG)
-        box.carnet(["edit", "2", "--photo", photo, "--name", "Tyler \"TJ\" Porter; Jr., PhD", "--position", "Lead, R&D, Prophecy"])
-        box.carnet(["favorite", "3"])
+        box.carnetInProcess(["edit", "2", "--photo", photo, "--name", "Tyler \"TJ\" Porter; Jr., PhD", "--position", "Lead, R&D, Prophecy"])
+        box.carnetInProcess(["favorite", "3"])
         let first = box.path("first.\(format)")
-        #expect(box.carnet(["export", "--output", first]).status == 0)
+        #expect(box.carnetInProcess(["export", "--output", first]).status == 0)
         let copy = box.path("copy.sqlite")
-        let imported = box.carnet(["import", first, "--db", copy], useDB: false)
+        let imported = box.carnetInProcess(["import", first, "--db", copy], useDB: false)
         #expect(imported.stdout.hasPrefix("saved import: added 5"), "\(imported)")
         let second = box.path("second.\(format)")
-        #expect(box.carnet(["export", "--output", second, "--db", copy], useDB: false).status == 0)
+        #expect(box.carnetInProcess(["export", "--output", second, "--db", copy], useDB: false).status == 0)
         let a = try #require(FileManager.default.contents(atPath: first))
         let b = try #require(FileManager.default.contents(atPath: second))
         #expect(a == b)
@@ -125,37 +125,37 @@ import Testing
     }
 
     @Test func stdinImportAndFavoritesExport() {
-        box.carnet(["sample"])
-        box.carnet(["favorite", "5"])
-        let favorites = box.carnet(["export", "--favorites", "--format", "csv"])
+        box.carnetInProcess(["sample"])
+        box.carnetInProcess(["favorite", "5"])
+        let favorites = box.carnetInProcess(["export", "--favorites", "--format", "csv"])
         let rows = favorites.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }  // CSV lines end in CRLF
         #expect(rows.count == 2 && rows[1].contains("Rebecca Rogers"))
         let other = box.path("other.sqlite")
-        let run = box.carnet(["import", "-", "--format", "csv", "--db", other], stdin: favorites.stdout, useDB: false)
+        let run = box.carnetInProcess(["import", "-", "--format", "csv", "--db", other], stdin: favorites.stdout, useDB: false)
         #expect(run.stdout.hasPrefix("saved import: added 1"), "\(run)")
-        #expect(box.carnet(["import", "-", "--db", other], stdin: "", useDB: false).status == 64)  // needs --format
+        #expect(box.carnetInProcess(["import", "-", "--db", other], stdin: "", useDB: false).status == 64)  // needs --format
     }
 
     @Test func sampleLoadsTheClassicFiveOnce() {
-        let run = box.carnet(["sample"])
+        let run = box.carnetInProcess(["sample"])
         #expect(run.stdout == "saved sample: added 5, updated 0, unchanged 0, skipped 0\n")
-        #expect(box.carnet(["sample"]).stdout.contains("unchanged 5"))
-        let names = box.carnet(["list"]).lines.dropFirst().map { $0.split(separator: "\t")[1] }
+        #expect(box.carnetInProcess(["sample"]).stdout.contains("unchanged 5"))
+        let names = box.carnetInProcess(["list"]).lines.dropFirst().map { $0.split(separator: "\t")[1] }
         #expect(names == ["Gary Edwards", "Katherine Price", "Madison Thompson", "Rebecca Rogers", "Tyler Porter"])
-        #expect(box.carnet(["list", "--search", "Globaviations"]).lines.count == 2)
+        #expect(box.carnetInProcess(["list", "--search", "Globaviations"]).lines.count == 2)
     }
 
     @Test func sampleRunAgainNeverOverwritesAnEditAndSaysSo() {
-        box.carnet(["sample"])
-        #expect(box.carnet(["edit", "2", "--position", "CTO, Prophecy"]).status == 0)
-        let edited = box.carnet(["show", "2", "--json"]).stdout
-        let again = box.carnet(["sample"])
+        box.carnetInProcess(["sample"])
+        #expect(box.carnetInProcess(["edit", "2", "--position", "CTO, Prophecy"]).status == 0)
+        let edited = box.carnetInProcess(["show", "2", "--json"]).stdout
+        let again = box.carnetInProcess(["sample"])
         #expect(again.status == 0, "\(again)")
         #expect(again.stdout == "saved sample: added 0, updated 0, unchanged 4, skipped 0, kept 1 edited (contact 2 left as you changed it)\n", "\(again)")
-        #expect(box.carnet(["show", "2", "--json"]).stdout == edited)
+        #expect(box.carnetInProcess(["show", "2", "--json"]).stdout == edited)
         // A deleted sample comes back; the edited one still stays as it is.
-        box.carnet(["delete", "3", "--yes"])
-        #expect(box.carnet(["sample"]).stdout.hasPrefix("saved sample: added 1, updated 0, unchanged 3, skipped 0, kept 1 edited"))
-        #expect(box.carnet(["show", "2", "--json"]).stdout == edited)
+        box.carnetInProcess(["delete", "3", "--yes"])
+        #expect(box.carnetInProcess(["sample"]).stdout.hasPrefix("saved sample: added 1, updated 0, unchanged 3, skipped 0, kept 1 edited"))
+        #expect(box.carnetInProcess(["show", "2", "--json"]).stdout == edited)
     }
 }

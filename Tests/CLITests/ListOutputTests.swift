@@ -34,7 +34,7 @@ import Testing
 
     /// Lines of `carnet list` by id, without the header.
     func listedByID() -> [Int: String] {
-        let run = box.carnet(["list"])
+        let run = box.carnetInProcess(["list"])
         #expect(run.status == 0, "\(run.stderr)")
         var lines: [Int: String] = [:]
         for line in run.stdout.split(separator: "\n").dropFirst() {
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func everyCharacterIsShownAsTheRulesSay() {
-        box.carnet(["add", "--name", "Seed"])
+        box.carnetInProcess(["add", "--name", "Seed"])
         // Alone (the characters next to the escaped ones share their first UTF-8 bytes), and
         // the whole of Unicode's first plane in runs of 64, in a file whose CHECKs were set aside.
         let alone = Array(0x01...0x2FF) + Array(0x2000...0x20FF) + Array(0xFE00...0xFFFF) + [0x1F600, 0xE0001, 0x10FFFF]
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func ordinaryRowsAreWhatSqlite3PrintsByteForByte() {
-        box.carnet(["add", "--name", "Seed"])
+        box.carnetInProcess(["add", "--name", "Seed"])
         let insert = sqlite("""
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
             INSERT INTO contacts (uid, name, position, email, phone, created_at, updated_at)
@@ -97,13 +97,13 @@ import Testing
         let reference = sqlite(query, ["-header", "-separator", "\t"]).stdout
         #expect(reference.utf8.count > 2 * 64 * 1024)  // more than one of the buffer's chunks
 
-        let list = box.carnet(["list"])
+        let list = box.carnetInProcess(["list"])
         #expect(list.status == 0)
         #expect(list.stdout == reference)
         let firstLines = reference.split(separator: "\n", omittingEmptySubsequences: false).prefix(1_235)
-        #expect(box.carnet(["list", "--limit", "1234"]).stdout == firstLines.joined(separator: "\n") + "\n")
+        #expect(box.carnetInProcess(["list", "--limit", "1234"]).stdout == firstLines.joined(separator: "\n") + "\n")
 
-        let json = box.json(box.carnet(["list", "--json"]).stdout) as? [[String: Any]]
+        let json = box.json(box.carnetInProcess(["list", "--json"]).stdout) as? [[String: Any]]
         let ids = reference.split(separator: "\n").dropFirst().map { Int($0.prefix { $0 != "\t" })! }
         #expect(json?.compactMap { $0["id"] as? Int } == ids)
         #expect(json?.filter { $0["favorite"] as? Bool == true }.count == 3001 / 97)

@@ -13,10 +13,10 @@ import Testing
         let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))
         let example = String(text[start.upperBound..<end.lowerBound])
 
-        box.carnet(["add", "--name", "Madison Thompson", "--position", "Sales, Gale Foods",
+        box.carnetInProcess(["add", "--name", "Madison Thompson", "--position", "Sales, Gale Foods",
                     "--email", "madison@example.com", "--phone", "555 0101"])
-        box.carnet(["favorite", "1"])
-        let printed = box.carnet(["list", "--json"]).stdout.trimmingCharacters(in: .newlines)
+        box.carnetInProcess(["favorite", "1"])
+        let printed = box.carnetInProcess(["list", "--json"]).stdout.trimmingCharacters(in: .newlines)
         // The same lines, once the values that differ on every run are masked.
         let mask = { (json: String) in
             json.replacingOccurrences(of: #""(createdAt|updatedAt|uid)":"[^"]*""#, with: "\"$1\":\"…\"", options: .regularExpression)

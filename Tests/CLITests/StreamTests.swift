@@ -8,7 +8,7 @@ import Testing
     let box = Sandbox()
 
     @Test func everyConfirmationIsOneLineOnStdoutAndStderrStaysEmpty() {
-        box.carnet(["sample"])
+        box.carnetInProcess(["sample"])
         let commands: [([String], String)] = [
             (["add", "--name", "Ada Lovelace"], "saved contact 6"),
             (["edit", "6", "--email", "ada@example.com"], "saved contact 6"),
@@ -23,7 +23,7 @@ import Testing
             (["db", "backup", box.path("copy.sqlite")], "saved backup \(box.path("copy.sqlite"))"),
         ]
         for (arguments, line) in commands {
-            let run = box.carnet(arguments)
+            let run = box.carnetInProcess(arguments)
             #expect(run.status == 0, "\(arguments): \(run)")
             #expect(run.stdout == line + "\n", "\(arguments): \(run)")
             #expect(run.stderr.isEmpty, "\(arguments): \(run)")
@@ -31,8 +31,8 @@ import Testing
     }
 
     @Test func anExportToStdoutIsTheDataAlone() {
-        box.carnet(["sample"])
-        let run = box.carnet(["export", "--format", "csv"])
+        box.carnetInProcess(["sample"])
+        let run = box.carnetInProcess(["export", "--format", "csv"])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.hasPrefix("uid,name,"), "\(run)")
         #expect(!run.stdout.contains("saved"), "\(run)")

@@ -1,0 +1,127 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything the CLI takes from and gives to the process it runs in: standard output and error,
+/// standard input, the environment and whether each stream is a terminal. The composition root
+/// makes the real one (``standard()``); tests make a captured one and run `carnet` in-process.
+/// No other code in the CLI touches stdio, `isatty` or the process environment.
+///
+/// `@unchecked Sendable`: the lock-wait notice writes to stderr from GRDB's busy handler; the
+/// captured streams are guarded by `lock`, the real ones are the process's own.
+final class Console: @unchecked Sendable {
+    let environment: [String: String]
+    let stdinIsTerminal: Bool
+    let stdoutIsTerminal: Bool
+    let stderrIsTerminal: Bool
+    private let isCaptured: Bool
+    private let lock = NSLock()
+    private var capturedOutput: [UInt8] = []
+    private var capturedError: [UInt8] = []
+    private var input: [UInt8]
+    private var inputOffset = 0
+
+    private init(environment: [String: String], terminals: (Bool, Bool, Bool), captured: Bool, input: [UInt8]) {
+        self.environment = environment
+        (stdinIsTerminal, stdoutIsTerminal, stderrIsTerminal) = terminals
+        isCaptured = captured
+        self.input = input
+    }
+
+    /// This process's own streams and environment.
+    static func standard() -> Console {
+        Console(
+            environment: ProcessInfo.processInfo.environment,
+            terminals: (isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, isatty(STDERR_FILENO) == 1),
+            captured: false, input: [])
+    }
+
+    /// Streams in memory: `stdin` is what standard input holds, no stream is a terminal; read
+    /// what was written with ``output`` and ``errorOutput``.
+    static func captured(stdin: String = "", environment: [String: String]) -> Console {
+        Console(environment: environment, terminals: (false, false, false), captured: true, input: Array(stdin.utf8))
+    }
+
+    /// What was written to the captured standard output, and to standard error.
+    var output: [UInt8] { lock.withLock { capturedOutput } }
+    var errorOutput: [UInt8] { lock.withLock { capturedError } }
+
+    /// Standard output through stdio (buffered, like `print`).
+    func write(_ text: String) {
+        guard isCaptured else { return print(text, terminator: "") }
+        lock.withLock { capturedOutput.append(contentsOf: text.utf8) }
+    }
+
+    /// Standard output unbuffered, after a ``flush()``: the bytes written (-1 with errno set on
+    /// failure), as write(2) returns.
+    func writeUnbuffered(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        guard isCaptured else {
+            #if canImport(Glibc)
+            return Glibc.write(STDOUT_FILENO, bytes, count)
+            #else
+            return Darwin.write(STDOUT_FILENO, bytes, count)
+            #endif
+        }
+        lock.withLock { capturedOutput.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count)) }
+        return count
+    }
+
+    /// Standard output as a stream of data (an export), unbuffered.
+    func writeData(_ data: Data) throws {
+        guard isCaptured else { return try FileHandle.standardOutput.write(contentsOf: data) }
+        lock.withLock { capturedOutput.append(contentsOf: data) }
+    }
+
+    /// Standard error, unbuffered.
+    func writeError(_ text: String) {
+        guard isCaptured else { return FileHandle.standardError.write(Data(text.utf8)) }
+        lock.withLock { capturedError.append(contentsOf: text.utf8) }
+    }
+
+    /// Hands over whatever stdio holds, so what was written before stays before.
+    func flush() {
+        if !isCaptured { fflush(nil) }
+    }
+
+    /// One line of standard input without its newline; nil at end of input.
+    func readLine() -> String? {
+        guard isCaptured else { return Swift.readLine(strippingNewline: true) }
+        return lock.withLock {
+            guard inputOffset < input.count else { return nil }
+            let rest = input[inputOffset...]
+            let end = rest.firstIndex(of: UInt8(ascii: "\n")) ?? input.count
+            inputOffset = min(end + 1, input.count)
+            var line = input[rest.startIndex..<end]
+            if end < input.count, line.last == UInt8(ascii: "\r") { line = line.dropLast() }  // as readLine: CRLF ends a line
+            return String(decoding: line, as: UTF8.self)
+        }
+    }
+
+    /// Standard input as a file handle (an import from `-`): what is left of it.
+    func inputHandle() throws -> FileHandle {
+        guard isCaptured else { return FileHandle.standardInput }
+        let rest = lock.withLock {
+            defer { inputOffset = input.count }
+            return Data(input[inputOffset...])
+        }
+        // A file, not a pipe: a pipe holds 64 KiB, and nobody would be reading yet.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-stdin-\(UUID().uuidString)").path
+        guard FileManager.default.createFile(atPath: path, contents: rest), let handle = FileHandle(forReadingAtPath: path) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        unlink(path)
+        return handle
+    }
+
+    /// The terminal's width in columns, when standard output is one.
+    var columns: Int? {
+        guard !isCaptured else { return nil }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return nil
+    }
+}

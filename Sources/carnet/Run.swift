@@ -1,0 +1,69 @@
+import ArgumentParser
+import CarnetModels
+import CarnetState
+import CarnetStorage  // the composition root is the one place that names the storage layer
+import Foundation
+
+// The composition root. Parse the command line; if the command shows or changes the address
+// book, open the storage controller once, make the one state controller, inject it, run, close.
+//
+// Everything the process gives it comes in here: the arguments, and the terminal with its
+// console (streams, environment). It returns the exit status and never exits, so tests can run
+// it in-process with a captured console (see main.swift for the process's own).
+@MainActor
+func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
+    do {
+        var arguments = arguments
+        // `--db PATH` may stand before the command's name (`carnet --db x list`) or after it
+        // (`carnet list --db x`), where the command's own option reads it.
+        let leadingFlag = try DatabaseLocation.extractFlag(from: &arguments)
+        let command = try Carnet.parseAsRoot(arguments)
+        let location = DatabaseLocation(flag: (command as? DatabaseLocated)?.database.db ?? leadingFlag, environment: terminal.environment)
+        guard let stateful = command as? StateCommand else {
+            var plain = command
+            if let located = plain as? DatabasePathCommand {
+                try located.run(path: location.path, terminal: terminal)
+            } else {
+                try plain.run()
+            }
+            return 0
+        }
+        // One connection: a command is one short process, and the last one to close folds the
+        // write-ahead log into the file, so the next launch has nothing to recover. A file named
+        // with --db or CARNET_DB that is missing is created only by a command that writes; a
+        // reading command reports it (exit 66) instead of showing an empty book made from a typo.
+        let options = StorageOptions(connections: .single, createIfMissing: !location.isExplicit || stateful.writes)
+        let storage = try StorageController(path: location.path, options: options, onLockWait: terminal.lockWaitNotice)
+        defer { try? storage.close() }
+        let state = try StateController(storage: storage)
+        try stateful.run(state: state, terminal: terminal)
+        return 0
+    } catch {
+        return exitStatus(for: error, terminal: terminal)
+    }
+}
+
+/// The error's one line on stderr (help and version in full on stdout), and its exit status.
+@MainActor
+func exitStatus(for error: any Error, terminal: Terminal) -> Int32 {
+    switch error {
+    case let error as CarnetError:
+        terminal.error(error.description)
+        return ExitCode(for: error).rawValue
+    case let error as CLIError:
+        terminal.error(error.message)
+        return error.code.rawValue
+    default:
+        // Help and version go to stdout in full; a usage error is one line, like every error.
+        let code = Carnet.exitCode(for: error)
+        if code == .success {
+            // Help is wrapped here, continuations under their own column (see HelpText).
+            let message = Carnet.fullMessage(for: error, columns: 100_000)
+            terminal.print(HelpText.isHelp(message) ? HelpText.wrapped(message, width: HelpText.width(terminal.console)) : message)
+        } else {
+            let message = Carnet.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            terminal.error("\(message) (see carnet --help)")
+        }
+        return code == .validationFailure ? ExitCode.usage.rawValue : code.rawValue
+    }
+}
