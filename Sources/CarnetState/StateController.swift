@@ -116,13 +116,7 @@ public final class StateController {
     /// deleted, ``CarnetModels/CarnetError/deleted(_:id:)`` (and every screen stops showing it).
     @discardableResult
     public func updateContact(_ base: Contact, with draft: ContactDraft, force: Bool = false) throws(CarnetError) -> Contact {
-        let contact: Contact
-        do {
-            contact = try storage.updateContact(base, with: draft, force: force)
-        } catch .deleted(.contact, let id) {
-            try forgetDeleted(id)
-            throw .deleted(.contact, id: id)
-        }
+        let contact = try forgettingIfDeleted { () throws(CarnetError) in try storage.updateContact(base, with: draft, force: force) }
         didSave(contact)
         if favoriteIDs.contains(contact.id) {
             favorites = favorites.map { $0.contact.id == contact.id ? Favorite(contact: contact, position: $0.position) : $0 }
@@ -139,12 +133,7 @@ public final class StateController {
     /// Deletes `contact`, as a screen showed it: if it was deleted meanwhile, throws
     /// ``CarnetModels/CarnetError/deleted(_:id:)`` and deletes nothing else.
     public func deleteContact(_ contact: Contact) throws(CarnetError) {
-        do {
-            try storage.deleteContact(contact)
-        } catch .deleted(.contact, let id) {
-            try forgetDeleted(id)
-            throw .deleted(.contact, id: id)
-        }
+        try forgettingIfDeleted { () throws(CarnetError) in try storage.deleteContact(contact) }
         didDelete(contact.id)
     }
 
@@ -158,12 +147,17 @@ public final class StateController {
         for list in liveLists() { list.remove(id: id) }
     }
 
-    /// Someone else deleted `id`: re-read what they changed, so no screen keeps showing it.
-    private func forgetDeleted(_ id: Int64) throws(CarnetError) {
-        savedContacts[id] = .some(nil)
-        lastChangeToken = try storage.externalChangeToken()
-        try reloadEverything()
-        savedContacts[id] = .some(nil)
+    /// Runs a write on a contact a screen read; if that contact was deleted by someone else
+    /// meanwhile, re-reads what they changed (so no screen keeps showing it) and rethrows.
+    private func forgettingIfDeleted<T>(_ write: () throws(CarnetError) -> T) throws(CarnetError) -> T {
+        do {
+            return try write()
+        } catch .deleted(.contact, let id) {
+            lastChangeToken = try storage.externalChangeToken()
+            try reloadEverything()
+            savedContacts[id] = .some(nil)
+            throw .deleted(.contact, id: id)
+        }
     }
 
     private func adjustContactCount(by delta: Int) {
@@ -283,15 +277,7 @@ extension StateController {
     public func forEachContact(
         matching search: String, limit: Int = .max, pageSize: Int = 500, _ body: (Contact) throws(CarnetError) -> Void
     ) throws(CarnetError) {
-        var remaining = limit
-        var key: ContactSortKey?
-        while remaining > 0 {
-            let page = try storage.contacts(after: key, limit: min(max(1, pageSize), remaining), matching: search)
-            for contact in page.contacts { try body(contact) }
-            remaining -= page.contacts.count
-            guard page.hasMore, let last = page.contacts.last else { return }
-            key = last.sortKey
-        }
+        try storage.forEachContact(matching: search, limit: limit, pageSize: pageSize, body)
     }
 
     /// Schema version, counts and settings of the file, for `carnet db info`.

@@ -130,19 +130,32 @@ extension StorageController {
     /// Calls `body` with every contact in name order (or only the favorites, in their order),
     /// a page at a time, so an export of a million contacts holds one page in memory.
     public func forEachContact(favoritesOnly: Bool = false, pageSize: Int = 500, _ body: (Contact, Bool) throws -> Void) throws(CarnetError) {
-        let favoriteIDs = Set(try favorites().map(\.contact.id))
+        let favorites = try favorites()
         if favoritesOnly {
-            for favorite in try favorites() {
+            for favorite in favorites {
                 do { try body(favorite.contact, true) } catch { throw ErrorMapping.map(error, path: path) }
             }
             return
         }
+        let favoriteIDs = Set(favorites.map(\.contact.id))
+        let path = self.path
+        try forEachContact(matching: "", pageSize: pageSize) { contact throws(CarnetError) in
+            do { try body(contact, favoriteIDs.contains(contact.id)) } catch { throw ErrorMapping.map(error, path: path) }
+        }
+    }
+
+    /// The contacts matching `search` (all of them when empty) in name order, at most `limit`,
+    /// read by keyset pages of `pageSize` and handed to `body` as they are read: one page is held
+    /// at a time, whatever the table's size.
+    public func forEachContact(
+        matching search: String, limit: Int = .max, pageSize: Int = 500, _ body: (Contact) throws(CarnetError) -> Void
+    ) throws(CarnetError) {
+        var remaining = limit
         var key: ContactSortKey?
-        while true {
-            let page = try contacts(after: key, limit: pageSize)
-            for contact in page.contacts {
-                do { try body(contact, favoriteIDs.contains(contact.id)) } catch { throw ErrorMapping.map(error, path: path) }
-            }
+        while remaining > 0 {
+            let page = try contacts(after: key, limit: min(max(1, pageSize), remaining), matching: search)
+            for contact in page.contacts { try body(contact) }
+            remaining -= page.contacts.count
             guard page.hasMore, let last = page.contacts.last else { return }
             key = last.sortKey
         }
