@@ -3,83 +3,239 @@ import Foundation
 /// A saved contact. Identity is `id` (and `uid` for interchange), never the name, so renaming a
 /// contact keeps its favorite, its history and everyone's references to it.
 ///
-/// Values are immutable snapshots of a row: to change a contact, edit a ``ContactDraft`` and save
-/// it through the state controller, which checks ``version`` so no one's edit is silently lost.
+/// Values are immutable snapshots of a row and its child rows: to change a contact, edit a
+/// ``ContactDraft`` and save it through the state controller, which checks ``version`` so no one's
+/// edit is silently lost. Every field of the draft reads straight off the contact
+/// (`contact.name`, `contact.emails`, `contact.email` for the preferred one).
+@dynamicMemberLookup
 public struct Contact: Sendable, Codable, Equatable, Hashable, Identifiable {
     public let id: Int64
     /// A stable unique identifier for vCard `UID` and other tools; a UUID unless imported.
     public let uid: String
-    public let name: String
-    public let position: String
-    public let email: String
-    public let phone: String
-    /// Image bytes (JPEG, PNG, GIF or WebP), at most ``Limits/photoBytes``.
-    public let photo: Data?
+    /// Everything a person edits: names, organization, lists, note, photo, unmodelled properties.
+    public let draft: ContactDraft
     public let createdAt: Date
     public let updatedAt: Date
     /// Starts at 1 and grows by one with every saved edit.
     public let version: Int
 
-    public init(
-        id: Int64, uid: String, name: String, position: String, email: String, phone: String,
-        photo: Data?, createdAt: Date, updatedAt: Date, version: Int
-    ) {
+    public init(id: Int64, uid: String, draft: ContactDraft, createdAt: Date, updatedAt: Date, version: Int) {
         self.id = id
         self.uid = uid
-        self.name = name
-        self.position = position
-        self.email = email
-        self.phone = phone
-        self.photo = photo
+        self.draft = draft
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.version = version
     }
 
-    /// The editable fields, as a draft to start an edit from.
-    public var draft: ContactDraft {
-        ContactDraft(name: name, position: position, email: email, phone: phone, photo: photo)
+    /// A contact with only the fields of Carnet's first schema (tests and samples).
+    public init(
+        id: Int64, uid: String, name: String, position: String, email: String, phone: String,
+        photo: Data?, createdAt: Date, updatedAt: Date, version: Int
+    ) {
+        self.init(
+            id: id, uid: uid, draft: ContactDraft(name: name, position: position, email: email, phone: phone, photo: photo),
+            createdAt: createdAt, updatedAt: updatedAt, version: version)
     }
 
+    public subscript<Value>(dynamicMember keyPath: KeyPath<ContactDraft, Value>) -> Value { draft[keyPath: keyPath] }
+
     /// Where this contact stands in the name-sorted list.
-    public var sortKey: ContactSortKey { ContactSortKey(name: name, id: id) }
+    public var sortKey: ContactSortKey { ContactSortKey(name: draft.name, id: id) }
+
+    /// Where this contact stands in the list sorted by `order`.
+    public func sortKey(_ order: ContactOrder) -> ContactSortKey { ContactSortKey(name: draft.sortText(order), id: id) }
 
     /// The fields whose values differ between two versions of a contact.
     public func differences(from other: Contact) -> [Field] {
         draft.differences(from: other.draft)
     }
 
-    /// Case-insensitive (ASCII, like SQLite's `LIKE`) substring match on name, position, email
-    /// and phone: the same rule the storage controller's search applies.
+    /// Case-insensitive (ASCII, like SQLite's `LIKE`) substring match on every text the field
+    /// description marks searchable: the same rule the storage controller's search applies.
     public func matches(search: String) -> Bool {
         let needle = search.asciiLowercased
         if needle.isEmpty { return true }
-        let draft = draft
-        return ContactFields.searchable.contains { draft[keyPath: $0].asciiLowercased.contains(needle) }
+        return draft.searchableTexts.contains { $0.asciiLowercased.contains(needle) }
+    }
+
+    /// Whether the contact is in `category` (compared like SQLite's `NOCASE`).
+    public func isIn(category: String) -> Bool {
+        let wanted = category.asciiLowercased
+        return draft.categories.contains { $0.asciiLowercased == wanted }
     }
 }
 
-/// The editable fields of a contact: what an add or edit screen works on before saving.
-public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
-    public var name: String
-    public var position: String
-    public var email: String
-    public var phone: String
-    public var photo: Data?
+/// The orders the contact list can be sorted in.
+public enum ContactOrder: String, Sendable, CaseIterable, Codable {
+    /// By display name (the default).
+    case name
+    /// By given name, then family name: "Ada Lovelace" under A.
+    case given
+    /// By family name, then given name: "Ada Lovelace" under L.
+    case family
+}
 
-    public init(name: String = "", position: String = "", email: String = "", phone: String = "", photo: Data? = nil) {
+/// The editable fields of a contact: what an add or edit screen works on before saving. Lists
+/// are ordered as the person ordered them; at most one entry of each is preferred.
+public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
+    /// The display name (vCard `FN`).
+    public var name: String
+    /// The structured name (vCard `N`). Filled from ``name`` when only that is given and it can
+    /// be read without guessing; ``name`` is made from it when only it is given.
+    public var nameParts: PersonName
+    public var nickname: String
+    public var organization: String
+    public var department: String
+    public var title: String
+    public var role: String
+    public var emails: [LabeledValue]
+    public var phones: [LabeledValue]
+    public var addresses: [PostalAddress]
+    public var urls: [LabeledValue]
+    /// Instant-messaging and social handles; the label names the service (`skype`, `mastodon`).
+    public var handles: [LabeledValue]
+    public var dates: [ContactDate]
+    /// Several lines allowed.
+    public var note: String
+    /// The person's groups, in the order given; no two the same (ignoring case).
+    public var categories: [String]
+    /// Image bytes (JPEG, PNG, GIF or WebP), at most ``Limits/photoBytes``.
+    public var photo: Data?
+    /// Properties Carnet does not model, kept verbatim as unfolded vCard content lines
+    /// (`X-ABLabel:…`, `GEO:…`), so an import and export lose nothing.
+    public var extras: [String]
+
+    public init(
+        name: String = "", nameParts: PersonName = PersonName(), nickname: String = "", organization: String = "",
+        department: String = "", title: String = "", role: String = "", emails: [LabeledValue] = [],
+        phones: [LabeledValue] = [], addresses: [PostalAddress] = [], urls: [LabeledValue] = [],
+        handles: [LabeledValue] = [], dates: [ContactDate] = [], note: String = "", categories: [String] = [],
+        photo: Data? = nil, extras: [String] = []
+    ) {
         self.name = name
+        self.nameParts = nameParts
+        self.nickname = nickname
+        self.organization = organization
+        self.department = department
+        self.title = title
+        self.role = role
+        self.emails = emails
+        self.phones = phones
+        self.addresses = addresses
+        self.urls = urls
+        self.handles = handles
+        self.dates = dates
+        self.note = note
+        self.categories = categories
+        self.photo = photo
+        self.extras = extras
+    }
+
+    /// A draft with the fields of Carnet's first schema: `position` is split into title and
+    /// organization, the email and phone become the preferred entries.
+    public init(name: String = "", position: String = "", email: String = "", phone: String = "", photo: Data? = nil) {
+        self.init(name: name, nameParts: PersonName(), photo: photo)
         self.position = position
         self.email = email
         self.phone = phone
-        self.photo = photo
     }
 
-    /// The draft as it would be saved: text trimmed, an empty photo treated as none.
+    // MARK: The first schema's fields, as views of the rich ones
+
+    /// "Title, Organization", or whichever is there: the one-line position of Carnet's first
+    /// schema and of the list's TSV column. Setting it splits at the first ", " when both sides
+    /// are non-empty and unpadded (as the first schema's files are migrated), else all title.
+    public var position: String {
+        get { [title, organization].filter { !$0.isEmpty }.joined(separator: ", ") }
+        set {
+            let (title, organization) = Self.split(position: newValue)
+            self.title = title
+            self.organization = organization
+        }
+    }
+
+    /// The position as (title, organization): split at the first ", " when both sides are
+    /// non-empty and have no white space at their ends; otherwise all title.
+    public static func split(position: String) -> (title: String, organization: String) {
+        guard let comma = position.range(of: ", ") else { return (position, "") }
+        let title = String(position[..<comma.lowerBound])
+        let organization = String(position[comma.upperBound...])
+        guard !title.isEmpty, !organization.isEmpty, Rules.trimmed(title) == title, Rules.trimmed(organization) == organization
+        else { return (position, "") }
+        return (title, organization)
+    }
+
+    /// The preferred email (or the first), or "". Setting it replaces that entry's value, adds
+    /// a preferred entry when there is none, and removes the entry when set to "".
+    public var email: String {
+        get { emails.preferredEntry?.value ?? "" }
+        set { Self.setPreferred(&emails, newValue) }
+    }
+
+    /// The preferred phone number (or the first), or "", set like ``email``.
+    public var phone: String {
+        get { phones.preferredEntry?.value ?? "" }
+        set { Self.setPreferred(&phones, newValue) }
+    }
+
+    private static func setPreferred(_ list: inout [LabeledValue], _ value: String) {
+        let index = list.firstIndex(where: \.preferred) ?? list.indices.first
+        switch (index, value.isEmpty) {
+        case (nil, true): return
+        case (nil, false): list.append(LabeledValue(value, preferred: true))
+        case let (i?, true): list.remove(at: i)
+        case let (i?, false): list[i].value = value
+        }
+    }
+
+    /// Sets the display name, keeping the structured name in step when it was read from the old
+    /// display name (or was empty): renaming "Ada Lovelace" to "Ada King" moves her under K.
+    public mutating func rename(to newName: String) {
+        if nameParts.isEmpty || PersonName.derived(from: name) == nameParts {
+            nameParts = PersonName.derived(from: Rules.trimmed(newName)) ?? PersonName()
+        }
+        name = newName
+    }
+
+    /// Sets the structured name, keeping the display name in step when it was made from the old
+    /// parts (or was empty).
+    public mutating func setNameParts(_ parts: PersonName) {
+        if name.isEmpty || Rules.trimmed(name) == nameParts.displayName { name = parts.displayName }
+        nameParts = parts
+    }
+
+    /// The text the list is sorted by in `order`: the display name, or the structured name read
+    /// given-first or family-first, falling back to the display name when the part is missing.
+    /// The schema's generated columns `sort_given` and `sort_family` compute the same.
+    public func sortText(_ order: ContactOrder) -> String {
+        let parts = nameParts
+        switch order {
+        case .name: return name
+        case .given:
+            guard !parts.given.isEmpty else { return name }
+            return [parts.given, parts.additional, parts.family].filter { !$0.isEmpty }.joined(separator: " ")
+        case .family:
+            guard !parts.family.isEmpty else { return name }
+            return [parts.family, parts.given, parts.additional].filter { !$0.isEmpty }.joined(separator: " ")
+        }
+    }
+
+    /// Every text a search looks in, field by field as ``ContactFields`` marks them.
+    public var searchableTexts: [String] {
+        ContactFields.all.filter(\.searchable).flatMap { $0.texts(of: self) }
+    }
+
+    /// The draft as it would be saved: text trimmed, known types in lower case, an empty photo
+    /// treated as none, blank entries dropped, and whichever of display name and structured
+    /// name is missing derived from the other.
     public func normalized() -> ContactDraft {
-        ContactDraft(
-            name: Rules.trimmed(name), position: Rules.trimmed(position), email: Rules.trimmed(email),
-            phone: Rules.trimmed(phone), photo: photo?.isEmpty == true ? nil : photo)
+        var d = self
+        for spec in ContactFields.all { spec.normalize(&d) }
+        if d.nameParts.isEmpty, !d.name.isEmpty, let parts = PersonName.derived(from: d.name) { d.nameParts = parts }
+        if d.name.isEmpty { d.name = d.nameParts.displayName }
+        if d.photo?.isEmpty == true { d.photo = nil }
+        return d
     }
 
     /// Every broken rule, field by field, in field order; empty when the draft can be saved.
@@ -97,30 +253,11 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
 
     /// ``issues()`` of a draft that is already ``normalized()``: a bulk import normalizes once.
     private func issuesOfNormalized() -> [FieldIssue] {
-        let draft = self
         var issues: [FieldIssue] = []
-        if draft.name.isEmpty { issues.append(FieldIssue(.name, "is required and must not be blank")) }
-        Rules.checkLine(draft.name, .name, max: Limits.nameLength, into: &issues)
-        Rules.checkLine(draft.position, .position, max: Limits.positionLength, into: &issues)
-        Rules.checkLine(draft.email, .email, max: Limits.emailLength, into: &issues)
-        if !draft.email.isEmpty && !EmailRule.isValid(draft.email) {
-            issues.append(FieldIssue(.email, "must look like name@example.com (no spaces or invisible characters)"))
-        }
-        Rules.checkLine(draft.phone, .phone, max: Limits.phoneLength, into: &issues)
-        if !draft.phone.isEmpty && !PhoneRule.isValid(draft.phone) {
-            issues.append(FieldIssue(.phone, "may hold only digits, spaces and + - ( ) . and must have a digit"))
-        }
-        if let photo = draft.photo {
-            if photo.count > Limits.photoBytes {
-                issues.append(FieldIssue(.photo, "must be at most \(Limits.photoBytes) bytes (got \(photo.count))"))
-            }
-            if ImageKind(of: photo) == nil {
-                issues.append(FieldIssue(.photo, "must be a JPEG, PNG, GIF or WebP image"))
-            }
-        }
+        if name.isEmpty { issues.append(FieldIssue(.name, "is required and must not be blank")) }
+        for spec in ContactFields.all { spec.check(self, into: &issues) }
         return issues
     }
-
 }
 
 enum EmailRule {

@@ -2,58 +2,309 @@ import Foundation
 
 /// One field of a draft that a person edits (a contact's or a quote's), described once. The lists
 /// ``ContactFields/all`` and ``QuoteFields/all`` drive every place that names those fields: the
-/// CSV columns and JSON keys (``key``), the editor template and the interactive edit commands
-/// (``key``), prompts and detail screens (``label``), change summaries and conflicts
-/// (``EditableDraft/differences(from:)``), search (``ContactFields/searchable``) and merges.
-/// Adding a field means the model, a migration and one entry in its list.
+/// CSV columns and JSON keys (``key``), the CLI's flags (``flag``), the editor template and the
+/// interactive edit commands, prompts and detail screens (``label``), change summaries and
+/// conflicts (``EditableDraft/differences(from:)``), search (``searchable``), validation and
+/// merges. Adding a field means the model, a migration and one entry in its list.
 public struct DraftField<Draft>: Sendable {
     /// How the field's value is held in the draft.
     public enum Value: Sendable {
-        /// Text (one line, or for a quote's text several).
+        /// One line of text.
         case text(WritableKeyPath<Draft, String> & Sendable)
+        /// Text that may span lines (a note, a quote).
+        case multiline(WritableKeyPath<Draft, String> & Sendable)
         /// Image bytes, or none.
         case photo(WritableKeyPath<Draft, Data?> & Sendable)
+        /// An ordered list of entries, each with a one-line text form.
+        case list(EntryList<Draft>)
     }
 
     /// The field, as error messages and conflicts name it.
     public let field: Field
-    /// What prompts and detail screens call it: `Name`, `Email`.
+    /// What prompts and detail screens call it: `Name`, `Emails`.
     public let label: String
     public let value: Value
     /// One line of help for a prompt or a flag.
     public let help: String
+    /// The name of the field in files: the JSON key, the CSV column and the editor template's
+    /// key (`name`, `emails`).
+    public let key: String
+    /// The CLI flag and interactive verb that set (or, for a list, add to) it: `email` for
+    /// `--email` and `--remove-email`.
+    public let flag: String
+    /// The most characters a one-line or multi-line value may have.
+    public let maxLength: Int
+    /// Whether a search looks in it.
+    public let searchable: Bool
+    /// The group a detail screen shows it in.
+    public let section: FieldSection
 
-    /// The name of the field in files and commands: the JSON key, the CSV column, the editor
-    /// template's key and the interactive edit verb (`name`, `email`).
-    public var key: String { field.rawValue }
-
-    public init(field: Field, label: String, value: Value, help: String) {
+    public init(
+        field: Field, label: String, value: Value, help: String, key: String? = nil, flag: String? = nil,
+        maxLength: Int = 200, searchable: Bool = false, section: FieldSection = .name
+    ) {
+        self.section = section
         self.field = field
         self.label = label
         self.value = value
         self.help = help
+        self.key = key ?? field.rawValue
+        self.flag = flag ?? field.rawValue
+        self.maxLength = maxLength
+        self.searchable = searchable
     }
 
-    /// The text key path, for text fields.
+    /// The text key path, for one-line text fields.
     public var text: (WritableKeyPath<Draft, String> & Sendable)? {
         if case let .text(keyPath) = value { return keyPath }
+        return nil
+    }
+
+    /// The text key path, for multi-line text fields.
+    public var multilineText: (WritableKeyPath<Draft, String> & Sendable)? {
+        if case let .multiline(keyPath) = value { return keyPath }
+        return nil
+    }
+
+    /// The list, for list fields.
+    public var list: EntryList<Draft>? {
+        if case let .list(list) = value { return list }
         return nil
     }
 
     /// Whether `a` and `b` hold different values for this field.
     public func differs(_ a: Draft, _ b: Draft) -> Bool {
         switch value {
-        case let .text(keyPath): return a[keyPath: keyPath] != b[keyPath: keyPath]
+        case let .text(keyPath), let .multiline(keyPath): return a[keyPath: keyPath] != b[keyPath: keyPath]
         case let .photo(keyPath): return a[keyPath: keyPath] != b[keyPath: keyPath]
+        case let .list(list): return list.differs(a, b)
         }
     }
 
     /// Sets this field of `draft` to what it is in `source`.
     public func copy(from source: Draft, into draft: inout Draft) {
         switch value {
-        case let .text(keyPath): draft[keyPath: keyPath] = source[keyPath: keyPath]
+        case let .text(keyPath), let .multiline(keyPath): draft[keyPath: keyPath] = source[keyPath: keyPath]
         case let .photo(keyPath): draft[keyPath: keyPath] = source[keyPath: keyPath]
+        case let .list(list): list.copy(source, &draft)
         }
+    }
+
+    /// The field's texts, as search and the detail screen see them: the value of a text field
+    /// (none when empty), each entry's value for a list.
+    public func texts(of draft: Draft) -> [String] {
+        switch value {
+        case let .text(keyPath), let .multiline(keyPath):
+            let text = draft[keyPath: keyPath]
+            return text.isEmpty ? [] : [text]
+        case .photo: return []
+        case let .list(list): return list.matchTexts(draft)
+        }
+    }
+
+    /// Trims the field (and drops blank entries of a list).
+    func normalize(_ draft: inout Draft) {
+        switch value {
+        case let .text(keyPath): draft[keyPath: keyPath] = Rules.trimmed(draft[keyPath: keyPath])
+        case let .multiline(keyPath): draft[keyPath: keyPath] = Rules.trimmedText(draft[keyPath: keyPath])
+        case .photo: break
+        case let .list(list): list.normalize(&draft)
+        }
+    }
+
+    /// Appends every rule the field breaks in a normalized draft.
+    func check(_ draft: Draft, into issues: inout [FieldIssue]) {
+        switch value {
+        case let .text(keyPath): Rules.checkLine(draft[keyPath: keyPath], field, max: maxLength, into: &issues)
+        case let .multiline(keyPath): Rules.checkText(draft[keyPath: keyPath], field, max: maxLength, into: &issues)
+        case let .photo(keyPath):
+            if let photo = draft[keyPath: keyPath] {
+                if photo.count > Limits.photoBytes {
+                    issues.append(FieldIssue(field, "must be at most \(Limits.photoBytes) bytes (got \(photo.count))"))
+                }
+                if ImageKind(of: photo) == nil { issues.append(FieldIssue(field, "must be a JPEG, PNG, GIF or WebP image")) }
+            }
+        case let .list(list): list.check(draft, field, maxLength, &issues)
+        }
+    }
+}
+
+/// A list field of a draft, seen through the one-line text of its entries, so flags, the
+/// editor template, CSV cells, prompts and the interactive screen handle every list alike.
+public struct EntryList<Draft>: Sendable {
+    public let kind: EntryKind
+    /// The entries' one-line texts, in order.
+    public let entries: @Sendable (Draft) -> [String]
+    /// How many entries there are.
+    public let count: @Sendable (Draft) -> Int
+    /// Reads one entry's text; nil and a message when it cannot be read.
+    public let parse: @Sendable (String) -> EntryError?
+    /// Appends one entry read from its text; a message when it cannot be read.
+    public let add: @Sendable (inout Draft, String) -> EntryError?
+    /// Replaces every entry with those read from `texts`; the messages of those that could not be.
+    public let replace: @Sendable (inout Draft, [String]) -> [EntryError]
+    /// Removes the entries whose value (or whole text) is `text`, ignoring case; how many.
+    public let remove: @Sendable (inout Draft, String) -> Int
+    /// Removes the entry at an index (0-based), if there is one.
+    public let removeAt: @Sendable (inout Draft, Int) -> Bool
+    /// Moves an entry (0-based indexes).
+    public let move: @Sendable (inout Draft, Int, Int) -> Void
+    /// Marks the entry at an index preferred, for lists that have a preferred entry.
+    public let makePreferred: (@Sendable (inout Draft, Int) -> Void)?
+    /// The entries as (label, value) for a detail screen: `("work, preferred", "ada@example.com")`.
+    public let display: @Sendable (Draft) -> [(label: String, value: String)]
+    /// Writes the list as a JSON array of its entries (objects, or strings for plain lists).
+    public let encode: @Sendable (Draft, inout KeyedEncodingContainer<FieldCodingKey>, FieldCodingKey) throws -> Void
+    /// Reads the list from a JSON array; a missing key leaves it empty.
+    public let decode: @Sendable (inout Draft, KeyedDecodingContainer<FieldCodingKey>, FieldCodingKey) throws -> Void
+    let matchTexts: @Sendable (Draft) -> [String]
+    let differs: @Sendable (Draft, Draft) -> Bool
+    let copy: @Sendable (Draft, inout Draft) -> Void
+    let normalize: @Sendable (inout Draft) -> Void
+    let check: @Sendable (Draft, Field, Int, inout [FieldIssue]) -> Void
+
+    /// A list of entries of type `E`, read and written through `codec`, with `rule` judging each
+    /// normalized entry.
+    static func of<E: Sendable & Equatable & Codable>(
+        _ keyPath: WritableKeyPath<Draft, [E]> & Sendable, kind: EntryKind, codec: EntryCodec<E>,
+        rule: @escaping @Sendable (E, Int) -> [String]
+    ) -> EntryList {
+        var makePreferred: (@Sendable (inout Draft, Int) -> Void)?
+        if let setPreferred = codec.setPreferred {
+            makePreferred = { (draft: inout Draft, index: Int) in
+                guard draft[keyPath: keyPath].indices.contains(index) else { return }
+                for i in draft[keyPath: keyPath].indices { setPreferred(&draft[keyPath: keyPath][i], i == index) }
+            }
+        }
+        return EntryList(
+            kind: kind,
+            entries: { (draft: Draft) -> [String] in draft[keyPath: keyPath].map { codec.entryText($0) } },
+            count: { $0[keyPath: keyPath].count },
+            parse: { text in
+                if case let .failure(error) = codec.parse(text, kind) { return error }
+                return nil
+            },
+            add: { draft, text in
+                switch codec.parse(text, kind) {
+                case let .success(entry):
+                    draft[keyPath: keyPath].append(entry)
+                    return nil
+                case let .failure(error): return error
+                }
+            },
+            replace: { draft, texts in
+                var entries: [E] = []
+                var errors: [EntryError] = []
+                for text in texts {
+                    switch codec.parse(text, kind) {
+                    case let .success(entry): entries.append(entry)
+                    case let .failure(error): errors.append(error)
+                    }
+                }
+                if errors.isEmpty { draft[keyPath: keyPath] = entries }
+                return errors
+            },
+            remove: { draft, text in
+                let wanted = text.lowercased()
+                let before = draft[keyPath: keyPath].count
+                draft[keyPath: keyPath].removeAll {
+                    codec.matchText($0).lowercased() == wanted || codec.entryText($0).lowercased() == wanted
+                }
+                return before - draft[keyPath: keyPath].count
+            },
+            removeAt: { draft, index in
+                guard draft[keyPath: keyPath].indices.contains(index) else { return false }
+                draft[keyPath: keyPath].remove(at: index)
+                return true
+            },
+            move: { draft, from, to in draft[keyPath: keyPath].moveEntry(from: from, to: to) },
+            makePreferred: makePreferred,
+            display: { (draft: Draft) -> [(label: String, value: String)] in
+                draft[keyPath: keyPath].map { (label: codec.displayLabel($0), value: codec.matchText($0)) }
+            },
+            encode: { draft, container, key in try container.encode(draft[keyPath: keyPath], forKey: key) },
+            decode: { draft, container, key in draft[keyPath: keyPath] = try container.decodeIfPresent([E].self, forKey: key) ?? [] },
+            matchTexts: { (draft: Draft) -> [String] in draft[keyPath: keyPath].map { codec.searchText($0) } },
+            differs: { $0[keyPath: keyPath] != $1[keyPath: keyPath] },
+            copy: { source, draft in draft[keyPath: keyPath] = source[keyPath: keyPath] },
+            normalize: { draft in
+                draft[keyPath: keyPath] = draft[keyPath: keyPath].map { codec.normalized($0, kind) }.filter { !codec.matchText($0).isEmpty }
+            },
+            check: { draft, field, max, issues in
+                let entries = draft[keyPath: keyPath]
+                for (i, entry) in entries.enumerated() {
+                    for message in rule(entry, max) {
+                        issues.append(FieldIssue(field, "\(i + 1) (\(codec.matchText(entry).shownBriefly)) \(message)"))
+                    }
+                }
+                if entries.filter({ codec.preferred($0) }).count > 1 {
+                    issues.append(FieldIssue(field, "may have only one preferred entry"))
+                }
+            })
+    }
+}
+
+/// The groups a detail screen shows a contact's fields in, in this order.
+public enum FieldSection: String, Sendable, CaseIterable {
+    case name = "Name"
+    case work = "Work"
+    case reach = "Contact"
+    case dates = "Dates"
+    case note = "Note"
+    case categories = "Categories"
+    case photo = "Photo"
+    case other = "Other properties"
+}
+
+/// A JSON key: a field's ``DraftField/key`` or one of a record's own keys.
+public struct FieldCodingKey: CodingKey, Sendable {
+    public let stringValue: String
+    public init(_ string: String) { stringValue = string }
+    public init?(stringValue: String) { self.stringValue = stringValue }
+    public var intValue: Int? { nil }
+    public init?(intValue: Int) { nil }
+}
+
+/// How one kind of list entry is read from and written as its one-line text.
+public struct EntryCodec<E>: Sendable {
+    let entryText: @Sendable (E) -> String
+    let matchText: @Sendable (E) -> String
+    let searchText: @Sendable (E) -> String
+    let preferred: @Sendable (E) -> Bool
+    let displayLabel: @Sendable (E) -> String
+    let parse: @Sendable (String, EntryKind) -> Result<E, EntryError>
+    let normalized: @Sendable (E, EntryKind) -> E
+    let setPreferred: (@Sendable (inout E, Bool) -> Void)?
+}
+
+extension EntryCodec where E: ContactEntry {
+    /// The codec of a ``ContactEntry`` type; `setPreferred` for types with a preferred flag.
+    static func entry(setPreferred: (@Sendable (inout E, Bool) -> Void)? = nil) -> EntryCodec {
+        EntryCodec(
+            entryText: \.entryText, matchText: \.matchText, searchText: \.searchText, preferred: \.preferred,
+            displayLabel: { entry in
+                var words: [String] = []
+                if !entry.label.isEmpty { words.append(entry.label) }
+                if entry.preferred { words.append("preferred") }
+                return words.joined(separator: ", ")
+            },
+            parse: { E.parse(entry: $0, kind: $1) }, normalized: { $0.normalized(kind: $1) }, setPreferred: setPreferred)
+    }
+}
+
+extension EntryCodec where E == String {
+    /// Plain text entries: categories (trimmed) and unmodelled property lines (verbatim).
+    static let plain = EntryCodec(
+        entryText: { $0 }, matchText: { $0 }, searchText: { $0 }, preferred: { _ in false }, displayLabel: { _ in "" },
+        parse: { text, kind in .success(kind == .extra ? text : Rules.trimmed(text)) },
+        normalized: { text, kind in kind == .extra ? text : Rules.trimmed(text) }, setPreferred: nil)
+}
+
+extension String {
+    /// The first 40 characters, for naming a value in a message.
+    var shownBriefly: String {
+        let escaped = TextRules.escapedForDisplay(self)
+        return escaped.count <= 40 ? escaped : String(escaped.prefix(39)) + "…"
     }
 }
 
@@ -62,30 +313,96 @@ public typealias ContactFieldSpec = DraftField<ContactDraft>
 
 /// The editable fields of a contact, in the order screens and files show them.
 public enum ContactFields {
+    private static func line(_ field: Field, _ label: String, _ keyPath: WritableKeyPath<ContactDraft, String> & Sendable, max: Int, searchable: Bool = true, section: FieldSection = .name, _ help: String) -> ContactFieldSpec {
+        ContactFieldSpec(field: field, label: label, value: .text(keyPath), help: help, maxLength: max, searchable: searchable, section: section)
+    }
+
+    private static func labeled(_ field: Field, _ label: String, key: String, _ keyPath: WritableKeyPath<ContactDraft, [LabeledValue]> & Sendable, kind: EntryKind, max: Int, _ help: String, rule: @escaping @Sendable (String) -> String?) -> ContactFieldSpec {
+        let list = EntryList<ContactDraft>.of(keyPath, kind: kind, codec: .entry { $0.preferred = $1 }) { entry, max in
+            var messages = Rules.lineMessages(entry.value, max: max)
+            if messages.isEmpty, let broken = rule(entry.value) { messages.append(broken) }
+            messages += Rules.lineMessages(entry.label, max: Limits.labelLength).map { "label " + $0 }
+            return messages
+        }
+        return ContactFieldSpec(field: field, label: label, value: .list(list), help: help, key: key, maxLength: max, searchable: true, section: .reach)
+    }
+
     public static let all: [ContactFieldSpec] = [
-        ContactFieldSpec(field: .name, label: "Name", value: .text(\.name), help: "The name (required)."),
+        line(.name, "Name", \.name, max: Limits.nameLength, "The name as shown (required unless --given or --family is given)."),
+        line(.prefix, "Prefix", \.nameParts.prefix, max: Limits.namePartLength, searchable: false, "Honorific prefix, e.g. \"Dr.\"."),
+        line(.given, "Given name", \.nameParts.given, max: Limits.namePartLength, searchable: false, "Given (first) name."),
+        line(.additional, "Additional names", \.nameParts.additional, max: Limits.namePartLength, searchable: false, "Middle names or initials."),
+        line(.family, "Family name", \.nameParts.family, max: Limits.namePartLength, searchable: false, "Family (last) name."),
+        line(.suffix, "Suffix", \.nameParts.suffix, max: Limits.namePartLength, searchable: false, "Honorific suffix, e.g. \"Jr.\"."),
+        line(.nickname, "Nickname", \.nickname, max: Limits.nameLength, "A nickname."),
+        line(.organization, "Organization", \.organization, max: Limits.positionLength, section: .work, "The organization (company)."),
+        line(.department, "Department", \.department, max: Limits.positionLength, section: .work, "The department or unit."),
+        line(.title, "Title", \.title, max: Limits.positionLength, section: .work, "The job title."),
+        line(.role, "Role", \.role, max: Limits.positionLength, section: .work, "The role or function."),
+        labeled(.email, "Emails", key: "emails", \.emails, kind: .email, max: Limits.emailLength,
+                "An email, optionally typed: work:ada@example.com (types: home, work, other or a label; add ,pref for the preferred one).") {
+            EmailRule.isValid($0) ? nil : "must look like name@example.com (no spaces or invisible characters)"
+        },
+        labeled(.phone, "Phones", key: "phones", \.phones, kind: .phone, max: Limits.phoneLength,
+                "A phone, optionally typed: cell:+44 20 7946 0000 (cell, home, work, fax, pager, other or a label).") {
+            PhoneRule.isValid($0) ? nil : "may hold only digits, spaces and + - ( ) . and must have a digit"
+        },
         ContactFieldSpec(
-            field: .position, label: "Position", value: .text(\.position),
-            help: "Job and organisation, e.g. \"Sales, Gale Foods\"."),
-        ContactFieldSpec(field: .email, label: "Email", value: .text(\.email), help: "An email address."),
+            field: .address, label: "Addresses",
+            value: .list(.of(\.addresses, kind: .address, codec: .entry { $0.preferred = $1 }) { address, max in
+                let parts = [address.poBox, address.extended, address.street, address.locality, address.region, address.postalCode, address.country]
+                return parts.flatMap { Rules.lineMessages($0, max: max) }
+                    + Rules.lineMessages(address.label, max: Limits.labelLength).map { "label " + $0 }
+            }),
+            help: "An address: [TYPE:]street; locality; region; postal code; country[; extended[; PO box]], e.g. home:12 Main St; Springfield; IL; 62701; USA.",
+            key: "addresses", maxLength: Limits.addressPartLength, searchable: true, section: .reach),
+        labeled(.url, "URLs", key: "urls", \.urls, kind: .url, max: Limits.urlLength, "A web address, optionally typed: work:https://example.com.") { _ in nil },
+        labeled(.handle, "Handles", key: "handles", \.handles, kind: .handle, max: Limits.handleLength,
+                "An instant-messaging or social handle, SERVICE:NAME, e.g. mastodon:@ada@example.social.") { _ in nil },
         ContactFieldSpec(
-            field: .phone, label: "Phone", value: .text(\.phone), help: "A phone number: digits, spaces and + - ( ) ."),
+            field: .date, label: "Dates",
+            value: .list(.of(\.dates, kind: .date, codec: .entry()) { date, _ in
+                var messages: [String] = []
+                if !date.isRealDate { messages.append("is not a real calendar date") }
+                messages += Rules.lineMessages(date.label, max: Limits.labelLength).map { "label " + $0 }
+                return messages
+            }),
+            help: "A date: birthday:1815-12-10, anniversary:--06-01 (no year) or LABEL:YYYY-MM-DD.",
+            key: "dates", searchable: false, section: .dates),
         ContactFieldSpec(
-            field: .photo, label: "Photo", value: .photo(\.photo), help: "An image: JPEG, PNG, GIF or WebP, at most 1 MiB."),
+            field: .note, label: "Note", value: .multiline(\.note), help: "A note (line breaks allowed).",
+            maxLength: Limits.noteLength, searchable: true, section: .note),
+        ContactFieldSpec(
+            field: .category, label: "Categories",
+            value: .list(.of(\.categories, kind: .category, codec: .plain) { name, max in Rules.lineMessages(name, max: max) }),
+            help: "A category (group) the contact is in, e.g. friends.", key: "categories", maxLength: Limits.categoryLength,
+            searchable: true, section: .categories),
+        ContactFieldSpec(
+            field: .photo, label: "Photo", value: .photo(\.photo), help: "An image: JPEG, PNG, GIF or WebP, at most 1 MiB.",
+            section: .photo),
+        ContactFieldSpec(
+            field: .extra, label: "Other properties",
+            value: .list(.of(\.extras, kind: .extra, codec: .plain) { line, max in Rules.extraMessages(line, max: max) }),
+            help: "A vCard property Carnet does not model, kept verbatim (e.g. X-ABLabel:Work).", key: "extras",
+            maxLength: Limits.extraLength, section: .other),
     ]
 
     /// The fields that are one line of text, with their key paths.
     public static let text: [(spec: ContactFieldSpec, keyPath: WritableKeyPath<ContactDraft, String> & Sendable)] =
         all.compactMap { spec in spec.text.map { (spec, $0) } }
 
-    /// The text fields a search looks in.
-    public static var searchable: [WritableKeyPath<ContactDraft, String> & Sendable] { text.map(\.keyPath) }
+    /// The list fields.
+    public static let lists: [(spec: ContactFieldSpec, list: EntryList<ContactDraft>)] =
+        all.compactMap { spec in spec.list.map { (spec, $0) } }
 
-    /// The field whose ``ContactFieldSpec/key`` is `key`, ignoring case.
+    /// The field whose ``ContactFieldSpec/key`` or ``ContactFieldSpec/flag`` is `key`, ignoring case.
     public static func named(_ key: String) -> ContactFieldSpec? {
         let wanted = key.lowercased()
-        return all.first { $0.key == wanted }
+        return all.first { $0.key == wanted || $0.flag == wanted }
     }
+
+    /// The spec of `field`.
+    public static func spec(_ field: Field) -> ContactFieldSpec? { all.first { $0.field == field } }
 }
 
 /// The editable fields of a quote.
@@ -127,7 +444,7 @@ extension EditableDraft {
 
 extension ContactDraft: EditableDraft {
     /// An empty draft, for a new contact.
-    public init() { self.init(name: "") }
+    public init() { self.init(name: "", nameParts: PersonName()) }
     public static var fields: [DraftField<ContactDraft>] { ContactFields.all }
 }
 

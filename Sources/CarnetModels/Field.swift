@@ -1,6 +1,12 @@
 /// A field a person can edit, named the way error messages and the CLI name it.
 public enum Field: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
-    case name, position, email, phone, photo
+    case name, prefix, given, additional, family, suffix, nickname
+    case organization, department, title, role
+    case email, phone, address, url, handle, date, note, category, photo
+    /// A property Carnet does not model, kept verbatim.
+    case extra
+    /// Title and organization as one line: Carnet's first schema, and the `--position` flag.
+    case position
     case text, author
     /// A contact's vCard UID (set by imports, not edited by hand).
     case uid
@@ -28,6 +34,17 @@ public enum Limits {
     public static let positionLength = 200
     public static let emailLength = 254
     public static let phoneLength = 40
+    /// Each part of a structured name.
+    public static let namePartLength = 100
+    /// A type or label of a list entry (`work`, `Mobile 2`).
+    public static let labelLength = 60
+    public static let addressPartLength = 200
+    public static let urlLength = 2000
+    public static let handleLength = 500
+    public static let categoryLength = 100
+    public static let noteLength = 10_000
+    /// One unmodelled vCard property line (an inline logo or sound fits).
+    public static let extraLength = 4_194_304
     /// 1 MiB: a contact photo is a thumbnail, not an album.
     public static let photoBytes = 1_048_576
     public static let quoteTextLength = 2000
@@ -73,6 +90,12 @@ public enum TextRules {
         return scalar.properties.isWhitespace || (v >= 0x200B && v <= 0x200D) || v == 0x2060 || v == 0xFEFF
     }
 
+    /// `value` trimmed as a one-line field is before it is saved.
+    public static func trimmed(_ value: String) -> String { Rules.trimmed(value) }
+
+    /// `value` trimmed as a multi-line field (a note) is before it is saved.
+    public static func trimmedText(_ value: String) -> String { Rules.trimmedText(value) }
+
     /// Whether a terminal should be shown `scalar` escaped rather than raw: everything a
     /// one-line field may not hold (escape sequences, bells, line breaks, direction overrides).
     public static func needsEscapeForDisplay(_ scalar: Unicode.Scalar) -> Bool {
@@ -111,6 +134,43 @@ enum Rules {
             issues.append(FieldIssue(field, "must be at most \(max) characters (got \(value.unicodeScalars.count))"))
         }
         checkCharacters(value, field, allowingNewlines: false, into: &issues)
+    }
+
+    /// The broken rules of a one-line value, as messages without the field's name.
+    static func lineMessages(_ value: String, max: Int) -> [String] {
+        var issues: [FieldIssue] = []
+        checkLine(value, .name, max: max, into: &issues)
+        return issues.map(\.message)
+    }
+
+    /// The rules of a multi-line field (a note): a length, and no control character but line feeds.
+    static func checkText(_ value: String, _ field: Field, max: Int, into issues: inout [FieldIssue]) {
+        if value.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) {
+            if value.utf8.count > max { issues.append(FieldIssue(field, "must be at most \(max) characters (got \(value.utf8.count))")) }
+            return
+        }
+        if value.unicodeScalars.count > max {
+            issues.append(FieldIssue(field, "must be at most \(max) characters (got \(value.unicodeScalars.count))"))
+        }
+        checkCharacters(value, field, allowingNewlines: true, into: &issues)
+    }
+
+    /// An unmodelled property line is kept as another program wrote it: only what no line can
+    /// hold (NUL, carriage return, line feed) and the length are refused.
+    static func extraMessages(_ value: String, max: Int) -> [String] {
+        var messages: [String] = []
+        if value.unicodeScalars.count > max { messages.append("must be at most \(max) characters") }
+        if value.utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) {
+            messages.append("must be one line without NUL")
+        }
+        return messages
+    }
+
+    /// Trims a multi-line value: white space and zero-width characters at both ends, carriage
+    /// returns turned into line feeds, and trailing spaces of each line kept as typed.
+    static func trimmedText(_ value: String) -> String {
+        let unified = value.contains("\r") ? value.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n") : value
+        return trimmed(unified)
     }
 
     /// The character rules of a one-line field (or, with `allowingNewlines`, of a quote's text).
@@ -166,6 +226,11 @@ public enum ValueRepair {
     /// A one-line field's value within the rules (possibly empty).
     public static func line(_ value: String, max: Int) -> String {
         clean(value, max: max) { TextRules.isForbiddenInLine($0) }
+    }
+
+    /// A multi-line value (a note) within the rules: line feeds kept, possibly empty.
+    public static func text(_ value: String, max: Int) -> String {
+        clean(Rules.trimmedText(value), max: max) { $0 != "\n" && TextRules.isForbiddenInLine($0) }
     }
 
     /// A quote's text within the rules (line feeds kept; possibly empty).

@@ -6,24 +6,34 @@ import GRDB
 // structs are where a model value meets its table, column by column and by name, so no read
 // depends on the order of a SELECT's columns.
 
-/// A row of `contacts`, exactly as stored (timestamps are the stored text).
+/// A row of `contacts`, exactly as stored (timestamps are the stored text). The lists a contact
+/// has live in child tables (see ``ContactChildTable``); ``draft`` holds this row's columns and
+/// empty lists.
 struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "contacts"
 
     enum Columns: String, ColumnExpression, CaseIterable {
-        case id, uid, name, position, email, phone, photo
+        case id, uid, name
+        case namePrefix = "name_prefix", givenName = "given_name", additionalNames = "additional_names"
+        case familyName = "family_name", nameSuffix = "name_suffix"
+        case nickname, organization, department, title, role, note, photo
         case createdAt = "created_at", updatedAt = "updated_at", version
     }
+
+    /// The text columns and the draft fields they hold, in ``Columns`` order.
+    static let textColumns: [(column: Columns, keyPath: WritableKeyPath<ContactDraft, String> & Sendable)] = [
+        (.name, \.name), (.namePrefix, \.nameParts.prefix), (.givenName, \.nameParts.given),
+        (.additionalNames, \.nameParts.additional), (.familyName, \.nameParts.family), (.nameSuffix, \.nameParts.suffix),
+        (.nickname, \.nickname), (.organization, \.organization), (.department, \.department), (.title, \.title),
+        (.role, \.role), (.note, \.note),
+    ]
 
     /// Nil for a contact not yet inserted: SQLite gives the next id (AUTOINCREMENT, so never one
     /// it gave before).
     var id: Int64?
     var uid: String
-    var name: String
-    var position: String
-    var email: String
-    var phone: String
-    var photo: Data?
+    /// This row's fields; the lists are not part of the row.
+    var draft: ContactDraft
     var createdAt: String
     var updatedAt: String
     var version: Int
@@ -31,23 +41,28 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     init(id: Int64?, uid: String, draft: ContactDraft, createdAt: String, updatedAt: String, version: Int) {
         self.id = id
         self.uid = uid
-        name = draft.name
-        position = draft.position
-        email = draft.email
-        phone = draft.phone
-        photo = draft.photo
+        self.draft = draft
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.version = version
     }
 
-    /// The model value. A timestamp that does not parse (only a hand edit with the CHECKs
-    /// switched off can store one; `db check` names it) reads as the distant past.
-    var contact: Contact {
-        Contact(
-            id: id ?? 0, uid: uid, name: name, position: position, email: email, phone: phone, photo: photo,
-            createdAt: Timestamp.date(createdAt) ?? .distantPast, updatedAt: Timestamp.date(updatedAt) ?? .distantPast,
-            version: version)
+    /// The model value, with the lists given. A timestamp that does not parse (only a hand edit
+    /// with the CHECKs switched off can store one; `db check` names it) reads as the distant past.
+    func contact(with lists: ContactDraft? = nil) -> Contact {
+        var draft = lists ?? self.draft
+        if lists != nil { Self.copyRowFields(from: self.draft, into: &draft) }
+        return Contact(
+            id: id ?? 0, uid: uid, draft: draft, createdAt: Timestamp.date(createdAt) ?? .distantPast,
+            updatedAt: Timestamp.date(updatedAt) ?? .distantPast, version: version)
+    }
+
+    /// The contact without its lists (tests read a row this way).
+    var contact: Contact { contact() }
+
+    static func copyRowFields(from row: ContactDraft, into draft: inout ContactDraft) {
+        for (_, keyPath) in textColumns { draft[keyPath: keyPath] = row[keyPath: keyPath] }
+        draft.photo = row.photo
     }
 
     /// `contacts`' columns for a SELECT, optionally qualified (`c.id, c.uid, …`).
@@ -59,7 +74,9 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     /// Where each column is in the rows of one statement, looked up by name once per statement
     /// rather than once per row and column: loading a million contacts is a measured workload.
     struct ColumnIndexes {
-        let id, uid, name, position, email, phone, photo, createdAt, updatedAt, version: Int
+        let id, uid, photo, createdAt, updatedAt, version: Int
+        /// The indexes of ``ContactRecord/textColumns``, in that order.
+        let text: [Int]
 
         init(_ statement: Statement) throws {
             try self.init { statement.index(ofColumn: $0) }
@@ -79,14 +96,11 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
             }
             id = try find(.id)
             uid = try find(.uid)
-            name = try find(.name)
-            position = try find(.position)
-            email = try find(.email)
-            phone = try find(.phone)
             photo = try find(.photo)
             createdAt = try find(.createdAt)
             updatedAt = try find(.updatedAt)
             version = try find(.version)
+            text = try ContactRecord.textColumns.map { try find($0.column) }
         }
     }
 
@@ -94,33 +108,17 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         try self.init(row: row, at: ColumnIndexes(row))
     }
 
-    /// The contact in a row whose columns were found beforehand, decoded straight into the model
-    /// value: the contact list's fast path. (Going through a `ContactRecord` first measured about
-    /// 15% slower on a page of 50 and on loading every contact; looking each column up by name
-    /// on every row, about 30%.)
-    static func contact(row: Row, at column: ColumnIndexes) throws -> Contact {
-        Contact(
-            id: try row.decode(Int64.self, atIndex: column.id),
-            uid: try row.decode(String.self, atIndex: column.uid),
-            name: try row.decode(String.self, atIndex: column.name),
-            position: try row.decode(String.self, atIndex: column.position),
-            email: try row.decode(String.self, atIndex: column.email),
-            phone: try row.decode(String.self, atIndex: column.phone),
-            photo: try row.decode(Data?.self, atIndex: column.photo),
-            createdAt: Timestamp.date(try row.decode(String.self, atIndex: column.createdAt)) ?? .distantPast,
-            updatedAt: Timestamp.date(try row.decode(String.self, atIndex: column.updatedAt)) ?? .distantPast,
-            version: try row.decode(Int.self, atIndex: column.version))
-    }
-
-    /// Decodes a row whose columns were found beforehand (see ``ColumnIndexes``).
+    /// Decodes a row whose columns were found beforehand (see ``ColumnIndexes``): the contact
+    /// list's fast path. (Looking each column up by name on every row measured about 30% slower.)
     init(row: Row, at column: ColumnIndexes) throws {
         id = try row.decode(Int64.self, atIndex: column.id)
         uid = try row.decode(String.self, atIndex: column.uid)
-        name = try row.decode(String.self, atIndex: column.name)
-        position = try row.decode(String.self, atIndex: column.position)
-        email = try row.decode(String.self, atIndex: column.email)
-        phone = try row.decode(String.self, atIndex: column.phone)
-        photo = try row.decode(Data?.self, atIndex: column.photo)
+        var draft = ContactDraft()
+        for (index, field) in zip(column.text, Self.textColumns) {
+            draft[keyPath: field.keyPath] = try row.decode(String.self, atIndex: index)
+        }
+        draft.photo = try row.decode(Data?.self, atIndex: column.photo)
+        self.draft = draft
         createdAt = try row.decode(String.self, atIndex: column.createdAt)
         updatedAt = try row.decode(String.self, atIndex: column.updatedAt)
         version = try row.decode(Int.self, atIndex: column.version)
@@ -129,17 +127,14 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     func encode(to container: inout PersistenceContainer) {
         container[Columns.id] = id
         container[Columns.uid] = uid
-        container[Columns.name] = name
-        container[Columns.position] = position
-        container[Columns.email] = email
-        container[Columns.phone] = phone
-        container[Columns.photo] = photo
+        for (column, keyPath) in Self.textColumns { container[column] = draft[keyPath: keyPath] }
+        container[Columns.photo] = draft.photo
         container[Columns.createdAt] = createdAt
         container[Columns.updatedAt] = updatedAt
         container[Columns.version] = version
     }
 
-    // MARK: The one INSERT and the one UPDATE of a contact
+    // MARK: The one INSERT and the one UPDATE of a contact row
 
     // Both are cached prepared statements: GRDB's `insert(_:)` would build a persistence
     // container and look its SQL up again for every row, which the import and edit benchmarks
@@ -153,7 +148,10 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
 
     /// The values of ``insertSQL``, in ``Columns`` order (a test checks they agree with `encode(to:)`).
     var insertArguments: StatementArguments {
-        [id, uid, name, position, email, phone, photo, createdAt, updatedAt, version]
+        var values: [(any DatabaseValueConvertible)?] = [id, uid]
+        values += Self.textColumns.map { draft[keyPath: $0.keyPath] }
+        values += [draft.photo, createdAt, updatedAt, version]
+        return StatementArguments(values)
     }
 
     /// The prepared ``insertSQL``, for a loop that inserts many rows.
@@ -161,27 +159,36 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         try db.cachedStatement(sql: insertSQL)
     }
 
-    /// Inserts the row with ``insertSQL`` and returns its id. (GRDB's `insert(_:)`, which this
-    /// record also has, builds its statement anew for every row.)
+    /// Inserts the row with ``insertSQL``, then its child rows, and returns its id. (GRDB's
+    /// `insert(_:)`, which this record also has, builds its statement anew for every row.)
     @discardableResult
     func insertRow(_ db: Database) throws -> Int64 {
         try Self.insertStatement(db).execute(arguments: insertArguments)
-        return db.lastInsertedRowID
+        let id = db.lastInsertedRowID
+        try ContactChildTable.write(db, contactID: id, draft, replacing: nil)
+        return id
     }
 
+    static let updateSQL = """
+        UPDATE contacts SET \(textColumns.map { "\($0.column.rawValue) = ?" }.joined(separator: ", ")), photo = ?,
+                            updated_at = ?, version = version + 1
+        WHERE id = ? AND uid = ? AND version = ?
+        """
+
     /// Writes `draft` over the contact with `id` *and* `uid` if its stored version is `version`,
-    /// bumping the version and setting `updated_at`. Returns whether a row was written: false
-    /// when that contact was deleted or saved by someone else since `version` was read.
+    /// bumping the version and setting `updated_at`, and rewrites the child tables of the lists
+    /// that differ from `stored`. Returns whether a row was written: false when that contact was
+    /// deleted or saved by someone else since `version` was read.
     static func update(
-        _ db: Database, id: Int64, uid: String, expecting version: Int, with draft: ContactDraft, updatedAt: String
+        _ db: Database, id: Int64, uid: String, expecting version: Int, with draft: ContactDraft, replacing stored: ContactDraft,
+        updatedAt: String
     ) throws -> Bool {
-        try db.cachedStatement(sql: """
-            UPDATE contacts SET name = ?, position = ?, email = ?, phone = ?, photo = ?,
-                                updated_at = ?, version = version + 1
-            WHERE id = ? AND uid = ? AND version = ?
-            """)
-            .execute(arguments: [draft.name, draft.position, draft.email, draft.phone, draft.photo, updatedAt, id, uid, version])
-        return db.changesCount == 1
+        var values: [(any DatabaseValueConvertible)?] = textColumns.map { draft[keyPath: $0.keyPath] }
+        values += [draft.photo, updatedAt, id, uid, version]
+        try db.cachedStatement(sql: updateSQL).execute(arguments: StatementArguments(values))
+        guard db.changesCount == 1 else { return false }
+        try ContactChildTable.write(db, contactID: id, draft, replacing: stored)
+        return true
     }
 }
 

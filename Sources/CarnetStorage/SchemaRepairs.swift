@@ -20,6 +20,30 @@ enum SchemaRepairs {
         return nil
     }
 
+    /// The Swift step that runs inside migration `version`'s transaction, after its SQL.
+    static func after(_ version: Int) -> ((Database) throws -> Void)? {
+        if version == 4 { return deriveNameParts }
+        return nil
+    }
+
+    /// Schema 4 gave contacts a structured name. A contact from before has only its display
+    /// name; where that can be read without guessing ("Ada Lovelace", "Dr. John Q. Appleseed
+    /// Jr."), its parts are filled in, so `--sort family` finds her under L.
+    private static func deriveNameParts(_ db: Database) throws {
+        let update = try db.makeStatement(sql: """
+            UPDATE contacts SET name_prefix = ?, given_name = ?, additional_names = ?, family_name = ?, name_suffix = ?
+            WHERE id = ?
+            """)
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, name FROM contacts")
+        var updates: [(Int64, PersonName)] = []
+        while let row = try rows.next() {
+            if let parts = PersonName.derived(from: row["name"]) { updates.append((row["id"], parts)) }
+        }
+        for (id, parts) in updates {
+            try update.execute(arguments: [parts.prefix, parts.given, parts.additional, parts.family, parts.suffix, id])
+        }
+    }
+
     /// One value that breaks a rule, and what it would be repaired to.
     struct Violation {
         let table: String
@@ -35,9 +59,13 @@ enum SchemaRepairs {
     static func violations(_ db: Database) throws -> [Violation] {
         let stamp = Timestamp.string(Timestamp.now())
         var found: [Violation] = []
-        for row in try Row.fetchAll(db, sql: bytesQuery("contacts", text: contactText, other: ["id", "photo", "version"])) {
+        // Before schema 4 a contact had one position, email and phone; since, its lists are in
+        // child tables whose CHECKs hold every rule of an entry.
+        let firstSchema = try db.columns(in: "contacts").contains { $0.name == "position" }
+        let text = firstSchema ? contactText : ["uid"] + ContactRecord.textColumns.map(\.column.rawValue) + ["created_at", "updated_at"]
+        for row in try Row.fetchAll(db, sql: bytesQuery("contacts", text: text, other: ["id", "photo", "version"])) {
             var audit = RowAudit(row, table: "contacts", stamp: stamp)
-            found += audit.contact()
+            found += firstSchema ? audit.firstSchemaContact() : audit.contact()
         }
         for row in try Row.fetchAll(db, sql: bytesQuery("quotes", text: quoteText, other: ["id", "version"])) {
             var audit = RowAudit(row, table: "quotes", stamp: stamp)
@@ -89,7 +117,28 @@ private struct RowAudit {
         id = row["id"]
     }
 
+    /// A contact row of schema 4 and later.
     mutating func contact() -> [SchemaRepairs.Violation] {
+        var raw = ContactDraft()
+        for (column, keyPath) in ContactRecord.textColumns { raw[keyPath: keyPath] = text(column.rawValue) }
+        raw.photo = blob("photo")
+        let broken = Dictionary(grouping: raw.issues(), by: \.field)
+        for spec in ContactFields.all {
+            guard let column = ContactRecord.textColumns.first(where: { $0.keyPath == spec.text || $0.keyPath == spec.multilineText })
+            else { continue }
+            let value = raw[keyPath: column.keyPath]
+            let isNote = spec.text == nil
+            let normal = isNote ? TextRules.trimmedText(value) : TextRules.trimmed(value)
+            var repaired = isNote ? ValueRepair.text(value, max: spec.maxLength) : ValueRepair.line(value, max: spec.maxLength)
+            if spec.field == .name, repaired.isEmpty { repaired = "Unnamed contact \(id)" }
+            check(column.column.rawValue, repaired, broken[spec.field], normal)
+        }
+        photoAndIdentity(broken, normalPhoto: raw.normalized().photo)
+        return found
+    }
+
+    /// A contact row of schemas 1 to 3: one position, email and phone.
+    mutating func firstSchemaContact() -> [SchemaRepairs.Violation] {
         let raw = ContactDraft(
             name: text("name"), position: text("position"), email: text("email"), phone: text("phone"), photo: blob("photo"))
         let broken = Dictionary(grouping: raw.issues(), by: \.field)
@@ -100,7 +149,12 @@ private struct RowAudit {
         check("position", ValueRepair.line(raw.position, max: Limits.positionLength), broken[.position], normal.position)
         check("email", broken[.email] == nil ? normal.email : "", broken[.email], normal.email)
         check("phone", broken[.phone] == nil ? normal.phone : "", broken[.phone], normal.phone)
-        let photo = broken[.photo] == nil ? normal.photo : nil
+        photoAndIdentity(broken, normalPhoto: normal.photo)
+        return found
+    }
+
+    private mutating func photoAndIdentity(_ broken: [Field: [FieldIssue]], normalPhoto: Data?) {
+        let photo = broken[.photo] == nil ? normalPhoto : nil
         if photo?.databaseValue ?? .null != row["photo"] as DatabaseValue {
             report("photo", photo?.databaseValue ?? .null, broken[.photo].map(Self.describe) ?? "an empty photo is stored as none (NULL)")
         }
@@ -108,7 +162,6 @@ private struct RowAudit {
         let uidIssues = UIDRule.issues(uid)
         check("uid", uidIssues.isEmpty ? uid : UUID().uuidString.lowercased(), uidIssues.isEmpty ? nil : uidIssues, uid)
         timestampsAndVersion()
-        return found
     }
 
     mutating func quote() -> [SchemaRepairs.Violation] {

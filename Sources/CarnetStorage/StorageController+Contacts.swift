@@ -12,11 +12,13 @@ extension StorageController {
     static func fetchContacts(_ db: Database, sql: String, arguments: StatementArguments = [], capacity: Int = 0) throws -> [Contact] {
         let statement = try db.cachedStatement(sql: sql)
         let columns = try ContactRecord.ColumnIndexes(statement)
-        var contacts: [Contact] = []
-        contacts.reserveCapacity(capacity)
+        var records: [ContactRecord] = []
+        records.reserveCapacity(capacity)
         let cursor = try Row.fetchCursor(statement, arguments: arguments)
-        while let row = try cursor.next() { contacts.append(try ContactRecord.contact(row: row, at: columns)) }
-        return contacts
+        while let row = try cursor.next() { records.append(try ContactRecord(row: row, at: columns)) }
+        var drafts = records.map(\.draft)
+        try ContactChildTable.attach(db, to: &drafts, ids: records.map { $0.id ?? 0 })
+        return zip(records, drafts).map { record, draft in record.contact(with: draft) }
     }
 
     /// One contact by id. Every edit reads the stored row first, so the statement is cached.
@@ -52,6 +54,7 @@ extension StorageController {
                 let record = ContactRecord(
                     id: nil, uid: UUID().uuidString.lowercased(), draft: draft, createdAt: stamp, updatedAt: stamp, version: 1)
                 try insert.execute(arguments: record.insertArguments)
+                try ContactChildTable.write(db, contactID: db.lastInsertedRowID, draft, replacing: nil)
             }
             return checked.count
         }
@@ -60,9 +63,7 @@ extension StorageController {
     static func insert(_ db: Database, _ draft: ContactDraft, uid: String, now: Date) throws -> Contact {
         let stamp = Timestamp.string(now)
         let id = try ContactRecord(id: nil, uid: uid, draft: draft, createdAt: stamp, updatedAt: stamp, version: 1).insertRow(db)
-        return Contact(
-            id: id, uid: uid, name: draft.name, position: draft.position, email: draft.email,
-            phone: draft.phone, photo: draft.photo, createdAt: now, updatedAt: now, version: 1)
+        return Contact(id: id, uid: uid, draft: draft, createdAt: now, updatedAt: now, version: 1)
     }
 
     /// Saves `draft` over the contact the caller read as `base`.
@@ -101,14 +102,14 @@ extension StorageController {
 
     /// Writes `draft` over `contact` (found by id and uid) if its stored version is `version`.
     private static func update(_ db: Database, _ contact: Contact, with draft: ContactDraft, at now: Date, expecting version: Int) throws -> Bool {
-        try ContactRecord.update(db, id: contact.id, uid: contact.uid, expecting: version, with: draft, updatedAt: Timestamp.string(now))
+        try ContactRecord.update(
+            db, id: contact.id, uid: contact.uid, expecting: version, with: draft, replacing: contact.draft,
+            updatedAt: Timestamp.string(now))
     }
 
     /// `stored` as it is after ``update(_:_:with:at:expecting:)`` wrote `draft` over it.
     private static func saved(_ stored: Contact, _ draft: ContactDraft, at now: Date) -> Contact {
-        Contact(
-            id: stored.id, uid: stored.uid, name: draft.name, position: draft.position, email: draft.email,
-            phone: draft.phone, photo: draft.photo, createdAt: stored.createdAt, updatedAt: now, version: stored.version + 1)
+        Contact(id: stored.id, uid: stored.uid, draft: draft, createdAt: stored.createdAt, updatedAt: now, version: stored.version + 1)
     }
 
     /// Deletes the contact with that id; its favorite goes with it (ON DELETE CASCADE).
@@ -209,12 +210,21 @@ extension StorageController {
         }
     }
 
-    /// A search looks in every text field the field description lists (each is a column of the
-    /// same name): the same fields ``CarnetModels/Contact/matches(search:)`` looks in.
-    static let searchCondition = "(" + ContactFields.text.map { "\($0.spec.key) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")"
+    /// A search looks in every field the field description marks searchable: a column of
+    /// `contacts`, or the value columns of a child table. The same fields
+    /// ``CarnetModels/Contact/matches(search:)`` looks in.
+    static let searchTerms: [String] = ContactFields.all.filter(\.searchable).flatMap { spec -> [String] in
+        if let column = ContactRecord.textColumns.first(where: { $0.keyPath == spec.text || $0.keyPath == spec.multilineText }) {
+            return ["\(column.column.rawValue) LIKE ? ESCAPE '\\'"]
+        }
+        guard let table = ContactChildTable.all.first(where: { $0.field == spec.field }) else { return [] }
+        return ["EXISTS (SELECT 1 FROM \(table.name) WHERE contact_id = contacts.id AND \(table.searchExpression) LIKE ? ESCAPE '\\')"]
+    }
+
+    static let searchCondition = "(" + searchTerms.joined(separator: " OR ") + ")"
 
     static func searchArguments(_ search: String) -> StatementArguments {
-        StatementArguments(Array(repeating: likePattern(search), count: ContactFields.text.count))
+        StatementArguments(Array(repeating: likePattern(search), count: searchTerms.count))
     }
 
     /// `%text%` with LIKE's own wildcards escaped, so a search for `50%` means those characters.

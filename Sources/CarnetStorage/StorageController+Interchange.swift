@@ -93,7 +93,8 @@ extension StorageController {
                 let now = record.updatedAt.map { Timestamp.date(milliseconds: Timestamp.milliseconds($0)) } ?? Timestamp.now()
                 // The write lock is held since `current` was read, so this finds it as read.
                 guard try ContactRecord.update(
-                    db, id: current.id, uid: current.uid, expecting: current.version, with: draft, updatedAt: Timestamp.string(now))
+                    db, id: current.id, uid: current.uid, expecting: current.version, with: draft, replacing: current.draft,
+                    updatedAt: Timestamp.string(now))
                 else { throw CarnetError.deleted(.contact, id: current.id) }
                 report.updated += 1
             }

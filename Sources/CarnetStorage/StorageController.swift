@@ -258,6 +258,7 @@ public final class StorageController: Sendable {
             try db.execute(sql: migrationsTableSQL)
             try SchemaRepairs.before(migration.version)?(db)
             try db.execute(sql: migration.sql)
+            try SchemaRepairs.after(migration.version)?(db)
             try SchemaMigrationRecord(version: migration.version, name: migration.name, appliedAt: Timestamp.string(Timestamp.now()))
                 .insert(db)
             try db.execute(sql: "PRAGMA user_version = \(migration.version)")

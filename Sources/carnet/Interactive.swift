@@ -361,8 +361,9 @@ final class InteractiveSession {
     private func describe<Draft: EditableDraft>(_ field: Field, of draft: Draft) -> String {
         guard let spec = Draft.fields.first(where: { $0.field == field }) else { return "" }
         switch spec.value {
-        case let .text(keyPath): return "\"\(draft[keyPath: keyPath])\""
+        case let .text(keyPath), let .multiline(keyPath): return "\"\(draft[keyPath: keyPath])\""
         case let .photo(keyPath): return draft[keyPath: keyPath].map { "a photo of \($0.count) bytes" } ?? "no photo"
+        case let .list(list): return "[" + list.entries(draft).map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         }
     }
 

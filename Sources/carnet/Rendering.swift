@@ -167,23 +167,42 @@ final class ContactListOutput {
 }
 
 enum ContactRendering {
+    /// Every field of a contact, grouped in the field description's sections: the name as the
+    /// heading, then each section's fields, a list's entries one per line with their type.
     static func detail(_ contact: Contact, favoritePosition: Int?, terminal: Terminal) -> String {
         var lines = [terminal.bold(contact.name.shown) + (favoritePosition.map { "  ★ favorite #\($0)" } ?? "")]
-        func field(_ label: String, _ value: String) {
-            if !value.isEmpty { lines.append("  " + label.padding(toLength: 9, withPad: " ", startingAt: 0) + value.shown) }
-        }
         let draft = contact.draft
-        for spec in ContactFields.all where spec.field != .name {  // the name is the heading
-            switch spec.value {
-            case let .text(keyPath): field(spec.label, draft[keyPath: keyPath])
-            case let .photo(keyPath):
-                if let photo = draft[keyPath: keyPath] {
-                    field(spec.label, "\(ImageKind(of: photo)?.rawValue.uppercased() ?? "image"), \(photo.count) bytes")
+        for section in FieldSection.allCases {
+            var body: [String] = []
+            func field(_ label: String, _ value: String) {
+                if !value.isEmpty { body.append("  " + label.padding(toLength: 17, withPad: " ", startingAt: 0) + value) }
+            }
+            for spec in ContactFields.all where spec.section == section && spec.field != .name {  // the name is the heading
+                switch spec.value {
+                case let .text(keyPath): field(spec.label, draft[keyPath: keyPath].shown)
+                case let .multiline(keyPath):
+                    let text = draft[keyPath: keyPath]
+                    if !text.isEmpty { body += text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + String($0).shown } }
+                case let .photo(keyPath):
+                    if let photo = draft[keyPath: keyPath] {
+                        field(spec.label, "\(ImageKind(of: photo)?.rawValue.uppercased() ?? "image"), \(photo.count) bytes")
+                    }
+                case let .list(list):
+                    for (index, entry) in list.display(draft).enumerated() {
+                        let label = index == 0 ? spec.label : ""
+                        let value = entry.value.shown + (entry.label.isEmpty ? "" : "  (\(entry.label.shown))")
+                        field(label, value)
+                    }
                 }
             }
+            if !body.isEmpty {
+                lines.append(terminal.bold(section.rawValue))
+                lines += body
+            }
         }
-        field("Id", "\(contact.id)  (uid \(contact.uid), version \(contact.version))")
-        field("Updated", ISO8601DateFormatter().string(from: contact.updatedAt))
+        lines.append(terminal.bold("Record"))
+        lines.append("  " + "Id".padding(toLength: 17, withPad: " ", startingAt: 0) + "\(contact.id)  (uid \(contact.uid.shown), version \(contact.version))")
+        lines.append("  " + "Updated".padding(toLength: 17, withPad: " ", startingAt: 0) + ISO8601DateFormatter().string(from: contact.updatedAt))
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -11,15 +11,20 @@ import Testing
         let base = ContactDraft(name: "Ada", position: "Analyst", email: "ada@example.com", phone: "555 0100", photo: Self.png)
         var other = base
         switch spec.value {
-        case let .text(keyPath): other[keyPath: keyPath] += " 2"
+        case let .text(keyPath), let .multiline(keyPath): other[keyPath: keyPath] += " 2"
         case let .photo(keyPath): other[keyPath: keyPath] = nil
+        case let .list(list): #expect(list.add(&other, list.kind == .date ? "birthday:1815-12-10" : "x@example.org") == nil)
         }
         return (base, other)
     }
 
     @Test func everyFieldIsNamedOnceAndDrivesTheChangeSummary() {
         let keys = ContactFields.all.map(\.key)
-        #expect(keys == ["name", "position", "email", "phone", "photo"])
+        #expect(keys == [
+            "name", "prefix", "given", "additional", "family", "suffix", "nickname", "organization", "department",
+            "title", "role", "emails", "phones", "addresses", "urls", "handles", "dates", "note", "categories", "photo",
+            "extras",
+        ])
         #expect(Set(keys).count == keys.count)
         for spec in ContactFields.all {
             let (base, other) = changed(spec)
@@ -28,6 +33,7 @@ import Testing
             spec.copy(from: other, into: &copy)
             #expect(copy == other)
             #expect(ContactFields.named(spec.key.uppercased())?.field == spec.field)
+            #expect(ContactFields.named(spec.flag)?.field == spec.field)
         }
     }
 

@@ -5,15 +5,20 @@ import Foundation
 public enum CSVColumn: Sendable, Equatable {
     case uid
     case field(Field)
+    /// A column of Carnet's first schema, still read: `position`, `email`, `phone`.
+    case legacy(Field)
     case updatedAt
 
     public static let all: [CSVColumn] = [.uid] + ContactFields.all.map { .field($0.field) } + [.updatedAt]
+    static let readable: [CSVColumn] = all + [.legacy(.position), .legacy(.email), .legacy(.phone)]
 
-    /// The name in the header.
+    /// The name in the header: the field's key (`emails`); a list's cell holds one entry per
+    /// line, each as `--email` takes it (`work,pref:ada@example.com`).
     public var name: String {
         switch self {
         case .uid: return "uid"
-        case let .field(field): return field.rawValue
+        case let .field(field): return ContactFields.spec(field)?.key ?? field.rawValue
+        case let .legacy(field): return field.rawValue
         case .updatedAt: return "updated_at"
         }
     }
@@ -22,7 +27,7 @@ public enum CSVColumn: Sendable, Equatable {
     /// `updated_at` and `updatedAt` all match.
     init?(header: String) {
         let key = String(header.unicodeScalars.filter { $0 != "_" && $0 != "-" && $0 != " " }).asciiLowercased
-        guard let column = Self.all.first(where: { $0.name.replacingOccurrences(of: "_", with: "") == key }) else {
+        guard let column = Self.readable.first(where: { $0.name.replacingOccurrences(of: "_", with: "") == key }) else {
             return nil
         }
         self = column
@@ -170,13 +175,27 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
             case let .field(field):
                 guard let spec = ContactFields.all.first(where: { $0.field == field }) else { continue }
                 switch spec.value {
-                case let .text(keyPath):
+                case let .text(keyPath), let .multiline(keyPath):
                     draft[keyPath: keyPath] = InterchangeText.string(bytes)
+                case let .list(list):
+                    let text = InterchangeText.string(bytes)
+                    let entries = text.isEmpty ? [] : text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map(String.init)
+                    if let error = list.replace(&draft, entries).first {
+                        throw InterchangeError(line: rowLine, message: "\(spec.key): \(error.message)")
+                    }
                 case let .photo(keyPath):
                     guard let data = InterchangeBase64.decode(bytes) else {
                         throw InterchangeError(line: rowLine, message: "\(spec.key) is not valid base64")
                     }
                     draft[keyPath: keyPath] = data.isEmpty ? nil : data
+                }
+            case let .legacy(field):
+                let text = InterchangeText.string(bytes)
+                switch field {
+                case .position: if draft.title.isEmpty && draft.organization.isEmpty { draft.position = text }
+                case .email: if draft.emails.isEmpty { draft.email = text }
+                case .phone: if draft.phones.isEmpty { draft.phone = text }
+                default: break
                 }
             case .updatedAt:
                 let text = InterchangeText.string(bytes)
@@ -226,8 +245,9 @@ public enum CSVWriter {
         var cells = [uid ?? ""]
         for spec in ContactFields.all {
             switch spec.value {
-            case let .text(keyPath): cells.append(draft[keyPath: keyPath])
+            case let .text(keyPath), let .multiline(keyPath): cells.append(draft[keyPath: keyPath])
             case let .photo(keyPath): cells.append(draft[keyPath: keyPath]?.base64EncodedString() ?? "")
+            case let .list(list): cells.append(list.entries(draft).joined(separator: "\n"))
             }
         }
         cells.append(updatedAt.map(InterchangeDate.extended) ?? "")

@@ -59,17 +59,7 @@ public struct ContactJSON: Codable, Sendable, Equatable {
             id: id, createdAt: createdAt, version: version, favorite: favorite)
     }
 
-    /// The record's own keys; each field of ``draft`` is keyed by its ``ContactFieldSpec/key``.
-    struct Key: CodingKey {
-        let stringValue: String
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
-
-        static let id = Key("id"), uid = Key("uid"), favorite = Key("favorite")
-        static let createdAt = Key("createdAt"), updatedAt = Key("updatedAt"), version = Key("version")
-    }
+    typealias Key = FieldCodingKey
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
@@ -79,13 +69,23 @@ public struct ContactJSON: Codable, Sendable, Equatable {
         for spec in ContactFields.all {
             let key = Key(spec.key)
             switch spec.value {
-            case let .text(keyPath):
-                // The name is required; every other field may be left out by a hand-written file.
-                draft[keyPath: keyPath] = spec.field == .name
-                    ? try c.decode(String.self, forKey: key) : try c.decodeIfPresent(String.self, forKey: key) ?? ""
+            case let .text(keyPath), let .multiline(keyPath):
+                draft[keyPath: keyPath] = try c.decodeIfPresent(String.self, forKey: key) ?? ""
             case let .photo(keyPath):
                 draft[keyPath: keyPath] = try c.decodeIfPresent(Data.self, forKey: key)
+            case let .list(list):
+                try list.decode(&draft, c, key)
             }
+        }
+        // A file from Carnet's first schema: one position, email and phone.
+        if draft.title.isEmpty, draft.organization.isEmpty, let position = try c.decodeIfPresent(String.self, forKey: .position) {
+            draft.position = position
+        }
+        if draft.emails.isEmpty, let email = try c.decodeIfPresent(String.self, forKey: .email) { draft.email = email }
+        if draft.phones.isEmpty, let phone = try c.decodeIfPresent(String.self, forKey: .phone) { draft.phone = phone }
+        if draft.name.isEmpty && draft.nameParts.isEmpty {
+            // The name is required: say so as JSON decoding does for a missing key.
+            _ = try c.decode(String.self, forKey: Key("name"))
         }
         favorite = try c.decodeIfPresent(Bool.self, forKey: .favorite)
         createdAt = try c.decodeIfPresent(Date.self, forKey: .createdAt)
@@ -101,9 +101,11 @@ public struct ContactJSON: Codable, Sendable, Equatable {
         try put(id, .id)
         try put(uid, .uid)
         for spec in ContactFields.all {
+            let key = Key(spec.key)
             switch spec.value {
-            case let .text(keyPath): try c.encode(draft[keyPath: keyPath], forKey: Key(spec.key))
-            case let .photo(keyPath): try put(draft[keyPath: keyPath], Key(spec.key))
+            case let .text(keyPath), let .multiline(keyPath): try c.encode(draft[keyPath: keyPath], forKey: key)
+            case let .photo(keyPath): try put(draft[keyPath: keyPath], key)
+            case let .list(list): try list.encode(draft, &c, key)
             }
         }
         try put(favorite, .favorite)
@@ -111,6 +113,12 @@ public struct ContactJSON: Codable, Sendable, Equatable {
         try put(updatedAt, .updatedAt)
         try put(version, .version)
     }
+}
+
+extension FieldCodingKey {
+    static let id = Self("id"), uid = Self("uid"), favorite = Self("favorite")
+    static let createdAt = Self("createdAt"), updatedAt = Self("updatedAt"), version = Self("version")
+    static let position = Self("position"), email = Self("email"), phone = Self("phone")
 }
 
 /// The one JSON configuration Carnet uses, so `list --json`, export and import agree on dates
