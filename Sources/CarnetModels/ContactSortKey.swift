@@ -51,3 +51,28 @@ public struct ContactPage: Sendable, Equatable {
         self.hasMore = hasMore
     }
 }
+
+/// Which contacts a list shows, and in which order: every word of a screen's search box, the
+/// category picker and the sort menu in one value, so storage, the paged list and the screen
+/// agree on what belongs.
+public struct ContactQuery: Sendable, Equatable, Hashable {
+    /// Only contacts with a searchable field containing this (see ``Contact/matches(search:)``).
+    public var search: String
+    /// Only contacts in this category (ignoring A-Z case); empty for all.
+    public var category: String
+    public var order: ContactOrder
+
+    public init(search: String = "", category: String = "", order: ContactOrder = .name) {
+        self.search = search
+        self.category = category
+        self.order = order
+    }
+
+    /// Whether `contact` belongs in the list.
+    public func matches(_ contact: Contact) -> Bool {
+        contact.matches(search: search) && (category.isEmpty || contact.isIn(category: category))
+    }
+
+    /// Whether the query narrows the list (a search or a category).
+    public var isFiltered: Bool { !search.isEmpty || !category.isEmpty }
+}

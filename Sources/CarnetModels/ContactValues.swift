@@ -440,3 +440,22 @@ extension Array where Element == PostalAddress {
         for i in indices { self[i].preferred = i == index }
     }
 }
+
+extension ContactDate {
+    /// The next day on or after `day` (a calendar date in the person's calendar) that this date
+    /// falls on: this year's, or next year's if it has passed. 29 February falls on 28 February
+    /// in a common year.
+    public func nextOccurrence(onOrAfter day: DateComponents, calendar: Calendar) -> DateComponents? {
+        guard let year = day.year, let today = calendar.date(from: day) else { return nil }
+        for candidateYear in [year, year + 1] {
+            var d = DateComponents(year: candidateYear, month: month, day: self.day)
+            if month == 2, self.day == 29, calendar.date(from: DateComponents(year: candidateYear, month: 2, day: 29)).map({
+                calendar.component(.month, from: $0) != 2
+            }) == true {
+                d.day = 28
+            }
+            if let date = calendar.date(from: d), date >= today { return d }
+        }
+        return nil
+    }
+}

@@ -17,16 +17,18 @@ public final class ContactList {
     public private(set) var hasMore = true
     /// Whether contacts precede the first row (dropped to bound memory, or not yet read).
     public private(set) var hasEarlier = false
-    /// Only contacts matching this (name, position, email or phone; ASCII case-insensitive).
-    public let search: String
+    /// Which contacts, in which order.
+    public let query: ContactQuery
+    /// Only contacts matching this (see ``CarnetModels/Contact/matches(search:)``).
+    public var search: String { query.search }
     public let pageSize: Int
     public let maxRows: Int
 
     @ObservationIgnored private let storage: StorageController
 
-    init(storage: StorageController, search: String, pageSize: Int, maxRows: Int) {
+    init(storage: StorageController, query: ContactQuery, pageSize: Int, maxRows: Int) {
         self.storage = storage
-        self.search = search
+        self.query = query
         self.pageSize = max(1, pageSize)
         self.maxRows = max(self.pageSize * 2, maxRows)
     }
@@ -34,7 +36,7 @@ public final class ContactList {
     /// Reads the page after the last row.
     public func loadNextPage() throws(CarnetError) {
         guard hasMore else { return }
-        let page = try storage.contacts(after: rows.last?.sortKey, limit: pageSize, matching: search)
+        let page = try storage.contacts(after: rows.last?.sortKey(query.order), limit: pageSize, query: query)
         rows += page.contacts
         hasMore = page.hasMore
         if rows.count > maxRows {
@@ -46,7 +48,7 @@ public final class ContactList {
     /// Reads the page before the first row (after rows were dropped from the top).
     public func loadPreviousPage() throws(CarnetError) {
         guard hasEarlier, let first = rows.first else { return }
-        let page = try storage.contacts(before: first.sortKey, limit: pageSize, matching: search)
+        let page = try storage.contacts(before: first.sortKey(query.order), limit: pageSize, query: query)
         rows = page.contacts + rows
         hasEarlier = page.hasMore
         trimEnd()
@@ -55,9 +57,9 @@ public final class ContactList {
     /// Reads the rows again from the same starting point, as many as are shown (at least a page).
     public func reload() throws(CarnetError) {
         let count = max(rows.count, pageSize)
-        let start = hasEarlier ? rows.first.map { ContactSortKey(name: $0.name, id: $0.id - 1) } : nil
+        let start = hasEarlier ? rows.first.map { ContactSortKey(name: $0.draft.sortText(query.order), id: $0.id - 1) } : nil
         if hasEarlier, start == nil { hasEarlier = false }
-        let page = try storage.contacts(after: start, limit: count, matching: search)
+        let page = try storage.contacts(after: start, limit: count, query: query)
         rows = page.contacts
         hasMore = page.hasMore
         if rows.isEmpty && hasEarlier {
@@ -69,14 +71,15 @@ public final class ContactList {
     /// Puts a saved contact where it now belongs: moved if renamed, added if new and inside the
     /// window's range, dropped if it no longer matches the search.
     func upsert(_ contact: Contact) {
-        let lower = hasEarlier ? rows.first?.sortKey : nil
-        let upper = hasMore ? rows.last?.sortKey : nil
+        let order = query.order
+        let lower = hasEarlier ? rows.first?.sortKey(order) : nil
+        let upper = hasMore ? rows.last?.sortKey(order) : nil
         rows.removeAll { $0.id == contact.id }
-        guard contact.matches(search: search) else { return }
-        let key = contact.sortKey
+        guard query.matches(contact) else { return }
+        let key = contact.sortKey(order)
         if hasEarlier, lower == nil || key < lower! { return }
         if hasMore, upper == nil || upper! < key { return }
-        let index = rows.firstIndex { key < $0.sortKey } ?? rows.endIndex
+        let index = rows.firstIndex { key < $0.sortKey(order) } ?? rows.endIndex
         rows.insert(contact, at: index)
         trimEnd()
     }

@@ -175,7 +175,12 @@ public final class StateController {
     /// bounded by what a screen shows, not by the table. This controller keeps it up to date
     /// with every change it makes.
     public func makeContactList(search: String = "", pageSize: Int = 50, maxRows: Int = 500) -> ContactList {
-        let list = ContactList(storage: storage, search: search, pageSize: pageSize, maxRows: maxRows)
+        makeContactList(query: ContactQuery(search: search), pageSize: pageSize, maxRows: maxRows)
+    }
+
+    /// A window onto the contacts `query` lists, in its order, kept in step like the others.
+    public func makeContactList(query: ContactQuery, pageSize: Int = 50, maxRows: Int = 500) -> ContactList {
+        let list = ContactList(storage: storage, query: query, pageSize: pageSize, maxRows: maxRows)
         lists.append(WeakContactList(list))
         return list
     }
@@ -189,6 +194,21 @@ public final class StateController {
     /// ``CarnetModels/Limits/searchLength`` throws ``CarnetModels/CarnetError/invalidSearch(_:)``.
     public func contactCount(matching search: String) throws(CarnetError) -> Int {
         search.isEmpty ? contactCount : try storage.contactCount(matching: search)
+    }
+
+    /// How many contacts `query` lists.
+    public func contactCount(query: ContactQuery) throws(CarnetError) -> Int {
+        query.isFiltered ? try storage.contactCount(query: query) : contactCount
+    }
+
+    /// Every category in use, with how many contacts are in it.
+    public func categories() throws(CarnetError) -> [(name: String, count: Int)] {
+        try storage.categories()
+    }
+
+    /// The contacts that have a date with one of `labels` (birthday, anniversary).
+    public func contactsWithDates(labeled labels: [String]) throws(CarnetError) -> [Contact] {
+        try storage.contactsWithDates(labeled: labels)
     }
 
     // MARK: - Favorites
@@ -278,6 +298,13 @@ extension StateController {
         matching search: String, limit: Int = .max, pageSize: Int = 500, _ body: (Contact) throws(CarnetError) -> Void
     ) throws(CarnetError) {
         try storage.forEachContact(matching: search, limit: limit, pageSize: pageSize, body)
+    }
+
+    /// The contacts `query` lists, in its order, at most `limit`, a page at a time.
+    public func forEachContact(
+        query: ContactQuery, limit: Int = .max, pageSize: Int = 500, _ body: (Contact) throws(CarnetError) -> Void
+    ) throws(CarnetError) {
+        try storage.forEachContact(query: query, limit: limit, pageSize: pageSize, body)
     }
 
     /// Schema version, counts and settings of the file, for `carnet db info`.

@@ -153,28 +153,66 @@ extension StorageController {
     /// Keyset pagination: the index `contacts_by_name` seeks straight to `key`, so every page
     /// costs the same whatever its depth and the table's size.
     public func contacts(after key: ContactSortKey? = nil, limit: Int, matching search: String = "") throws(CarnetError) -> ContactPage {
-        try page(key: key, forward: true, limit: limit, search: search)
+        try page(key: key, forward: true, limit: limit, query: ContactQuery(search: search))
     }
 
     /// Up to `limit` contacts in name order that come just before `key`, in ascending order.
     public func contacts(before key: ContactSortKey, limit: Int, matching search: String = "") throws(CarnetError) -> ContactPage {
-        try page(key: key, forward: false, limit: limit, search: search)
+        try page(key: key, forward: false, limit: limit, query: ContactQuery(search: search))
     }
 
-    private func page(key: ContactSortKey?, forward: Bool, limit: Int, search: String) throws(CarnetError) -> ContactPage {
-        try Limits.checkSearch(search)
+    /// Up to `limit` contacts of `query`, in its order, after `key` (a ``CarnetModels/Contact/sortKey(_:)``
+    /// in the same order), from the start when nil. Each order has its index
+    /// (`contacts_by_name`, `contacts_by_given`, `contacts_by_family`), so pages cost the same at
+    /// any depth.
+    public func contacts(after key: ContactSortKey?, limit: Int, query: ContactQuery) throws(CarnetError) -> ContactPage {
+        try page(key: key, forward: true, limit: limit, query: query)
+    }
+
+    /// Up to `limit` contacts of `query` just before `key`, in ascending order.
+    public func contacts(before key: ContactSortKey, limit: Int, query: ContactQuery) throws(CarnetError) -> ContactPage {
+        try page(key: key, forward: false, limit: limit, query: query)
+    }
+
+    /// The column each order sorts by (with `id` after it): `name`, or the generated columns of
+    /// schema 4, which compute ``CarnetModels/ContactDraft/sortText(_:)``.
+    static func sortColumn(_ order: ContactOrder) -> String {
+        switch order {
+        case .name: "name"
+        case .given: "sort_given"
+        case .family: "sort_family"
+        }
+    }
+
+    /// The WHERE conditions and their arguments for `query` (no key).
+    static func filter(_ query: ContactQuery) -> (conditions: [String], arguments: StatementArguments) {
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if !query.search.isEmpty {
+            conditions.append(searchCondition)
+            _ = arguments.append(contentsOf: searchArguments(query.search))
+        }
+        if !query.category.isEmpty {
+            conditions.append("id IN (SELECT contact_id FROM contact_categories WHERE name = ?)")
+            _ = arguments.append(contentsOf: [query.category])
+        }
+        return (conditions, arguments)
+    }
+
+    private func page(key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery) throws(CarnetError) -> ContactPage {
+        try Limits.checkSearch(query.search)
         guard limit > 0 else { return ContactPage(contacts: [], hasMore: false) }
+        let column = Self.sortColumn(query.order)
         var conditions: [String] = []
         var arguments = StatementArguments()
         if let key {
-            conditions.append(forward ? "(name, id) > (?, ?)" : "(name, id) < (?, ?)")
+            conditions.append(forward ? "(\(column), id) > (?, ?)" : "(\(column), id) < (?, ?)")
             _ = arguments.append(contentsOf: [key.name, key.id])
         }
-        if !search.isEmpty {
-            conditions.append(Self.searchCondition)
-            _ = arguments.append(contentsOf: Self.searchArguments(search))
-        }
-        let order = forward ? "name, id" : "name DESC, id DESC"
+        let filter = Self.filter(query)
+        conditions += filter.conditions
+        _ = arguments.append(contentsOf: filter.arguments)
+        let order = forward ? "\(column), id" : "\(column) DESC, id DESC"
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         _ = arguments.append(contentsOf: [limit + 1])
         let sql = "SELECT \(Self.contactColumns) FROM contacts \(whereClause) ORDER BY \(order) LIMIT ?"
@@ -199,14 +237,38 @@ extension StorageController {
 
     /// How many contacts there are, or how many match `search`.
     public func contactCount(matching search: String = "") throws(CarnetError) -> Int {
-        try Limits.checkSearch(search)
+        try contactCount(query: ContactQuery(search: search))
+    }
+
+    /// How many contacts `query` lists.
+    public func contactCount(query: ContactQuery) throws(CarnetError) -> Int {
+        try Limits.checkSearch(query.search)
+        let filter = Self.filter(query)
+        let whereClause = filter.conditions.isEmpty ? "" : " WHERE " + filter.conditions.joined(separator: " AND ")
         return try read { db in
-            if search.isEmpty {
-                return try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0
-            }
-            return try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM contacts WHERE \(Self.searchCondition)",
-                arguments: Self.searchArguments(search)) ?? 0
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts" + whereClause, arguments: filter.arguments) ?? 0
+        }
+    }
+
+    /// Every category in use, with how many contacts are in it, by name.
+    public func categories() throws(CarnetError) -> [(name: String, count: Int)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT min(name) AS name, count(*) AS n FROM contact_categories GROUP BY name ORDER BY name")
+                .map { (name: $0["name"], count: $0["n"]) }
+        }
+    }
+
+    /// The contacts with a date labelled `labels` (birthday, anniversary), with those dates: for
+    /// `carnet birthdays`. Read in one pass over `contact_dates`.
+    public func contactsWithDates(labeled labels: [String]) throws(CarnetError) -> [Contact] {
+        try read { db in
+            let sql = """
+                SELECT \(Self.contactColumns) FROM contacts
+                WHERE id IN (SELECT contact_id FROM contact_dates WHERE label IN (SELECT value FROM json_each(?)))
+                ORDER BY name, id
+                """
+            let json = "[" + labels.map { "\"" + $0.replacingOccurrences(of: "\"", with: "") + "\"" }.joined(separator: ",") + "]"
+            return try Self.fetchContacts(db, sql: sql, arguments: [json])
         }
     }
 

@@ -151,14 +151,21 @@ extension StorageController {
     public func forEachContact(
         matching search: String, limit: Int = .max, pageSize: Int = 500, _ body: (Contact) throws(CarnetError) -> Void
     ) throws(CarnetError) {
+        try forEachContact(query: ContactQuery(search: search), limit: limit, pageSize: pageSize, body)
+    }
+
+    /// The contacts of `query`, in its order, at most `limit`, a keyset page at a time.
+    public func forEachContact(
+        query: ContactQuery, limit: Int = .max, pageSize: Int = 500, _ body: (Contact) throws(CarnetError) -> Void
+    ) throws(CarnetError) {
         var remaining = limit
         var key: ContactSortKey?
         while remaining > 0 {
-            let page = try contacts(after: key, limit: min(max(1, pageSize), remaining), matching: search)
+            let page = try contacts(after: key, limit: min(max(1, pageSize), remaining), query: query)
             for contact in page.contacts { try body(contact) }
             remaining -= page.contacts.count
             guard page.hasMore, let last = page.contacts.last else { return }
-            key = last.sortKey
+            key = last.sortKey(query.order)
         }
     }
 }

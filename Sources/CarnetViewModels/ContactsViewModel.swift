@@ -18,9 +18,11 @@ public struct ContactRow: Sendable, Equatable, Identifiable {
 @Observable
 public final class ContactsViewModel {
     public let favoritesOnly: Bool
-    /// Filters rows by name, position, email or phone (ASCII case-insensitive). Setting it
-    /// starts the list over.
-    public private(set) var search = ""
+    /// Which rows, in which order: search text, category and sort. Setting any of them (with
+    /// ``setSearch(_:)``, ``setCategory(_:)``, ``setOrder(_:)``) starts the list over.
+    public private(set) var query = ContactQuery()
+    /// Filters rows by every searchable field (ASCII case-insensitive).
+    public var search: String { query.search }
     /// The contact last changed through a detail screen opened from this list, to scroll to
     /// and highlight when the list appears again (set through ``ContactDetailViewModelDelegate``).
     public private(set) var highlightedID: Int64?
@@ -40,7 +42,7 @@ public final class ContactsViewModel {
     public var rows: [ContactRow] {
         if favoritesOnly {
             return state.favorites
-                .filter { $0.contact.matches(search: search) }
+                .filter { query.matches($0.contact) }
                 .map { ContactRow(contact: $0.contact, isFavorite: true, favoritePosition: $0.position) }
         }
         let positions = Dictionary(uniqueKeysWithValues: state.favorites.map { ($0.contact.id, $0.position) })
@@ -56,7 +58,7 @@ public final class ContactsViewModel {
     /// How many contacts match ``search`` (all the rows, not just those loaded), as of the last
     /// ``onAppear()`` or ``setSearch(_:)``; ``totalCount`` when there is no search.
     public var matchCount: Int {
-        if search.isEmpty { return totalCount }
+        if !query.isFiltered { return totalCount }
         return favoritesOnly ? rows.count : searchCount
     }
     private var searchCount = 0
@@ -69,7 +71,7 @@ public final class ContactsViewModel {
     }
 
     private func countMatches() throws(CarnetError) {
-        searchCount = favoritesOnly || search.isEmpty ? 0 : try state.contactCount(matching: search)
+        searchCount = favoritesOnly || !query.isFiltered ? 0 : try state.contactCount(query: query)
     }
 
     /// Hands `body` every row of the tab from the first, in order, at most `limit`, keeping none:
@@ -80,16 +82,24 @@ public final class ContactsViewModel {
     public func forEachRow(
         matching search: String = "", limit: Int = .max, pageSize: Int = 500, _ body: (ContactRow) throws(CarnetError) -> Void
     ) throws(CarnetError) {
-        try Limits.checkSearch(search)
+        try forEachRow(query: ContactQuery(search: search), limit: limit, pageSize: pageSize, body)
+    }
+
+    /// ``forEachRow(matching:limit:pageSize:_:)`` for a whole query: search, category and order
+    /// (favorites keep the user's order).
+    public func forEachRow(
+        query: ContactQuery, limit: Int = .max, pageSize: Int = 500, _ body: (ContactRow) throws(CarnetError) -> Void
+    ) throws(CarnetError) {
+        try Limits.checkSearch(query.search)
         try state.refresh()
         if favoritesOnly {
-            for favorite in state.favorites.lazy.filter({ $0.contact.matches(search: search) }).prefix(limit) {
+            for favorite in state.favorites.lazy.filter({ query.matches($0.contact) }).prefix(limit) {
                 try body(ContactRow(contact: favorite.contact, isFavorite: true, favoritePosition: favorite.position))
             }
             return
         }
         let positions = Dictionary(uniqueKeysWithValues: state.favorites.map { ($0.contact.id, $0.position) })
-        try state.forEachContact(matching: search, limit: limit, pageSize: pageSize) { contact throws(CarnetError) in
+        try state.forEachContact(query: query, limit: limit, pageSize: pageSize) { contact throws(CarnetError) in
             let position = positions.isEmpty ? nil : positions[contact.id]
             try body(ContactRow(contact: contact, isFavorite: position != nil, favoritePosition: position))
         }
@@ -108,9 +118,29 @@ public final class ContactsViewModel {
     /// ``CarnetModels/CarnetError/invalidSearch(_:)`` and leaves the list as it was.
     public func setSearch(_ text: String) throws(CarnetError) {
         try Limits.checkSearch(text)
-        search = text
+        var query = query
+        query.search = text
+        try setQuery(query)
+    }
+
+    /// Shows only contacts in `category` (empty: every contact), from the first page.
+    public func setCategory(_ category: String) throws(CarnetError) {
+        var query = query
+        query.category = category
+        try setQuery(query)
+    }
+
+    /// Sorts by display name, given name or family name, from the first page.
+    public func setOrder(_ order: ContactOrder) throws(CarnetError) {
+        var query = query
+        query.order = order
+        try setQuery(query)
+    }
+
+    private func setQuery(_ query: ContactQuery) throws(CarnetError) {
+        self.query = query
         guard !favoritesOnly else { return }
-        list = state.makeContactList(search: text, pageSize: list.pageSize, maxRows: list.maxRows)
+        list = state.makeContactList(query: query, pageSize: list.pageSize, maxRows: list.maxRows)
         try list.loadNextPage()
         try countMatches()
     }
