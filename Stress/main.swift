@@ -146,7 +146,7 @@ func crash(_ options: Options) -> Int32 {
             case 1:
                 let phone = "555 \(round) \(step)"
                 expectedPhones.append(phone)
-                script += "open \(target)\nedit\nphone \(phone)\nsave\ncontacts\n"
+                script += "open \(target)\nedit\ntitle \(phone)\nsave\ncontacts\n"
             case 2:
                 let on = Bool.random(using: &random)
                 favoriteSteps.append((target, on))
@@ -209,9 +209,9 @@ func crash(_ options: Options) -> Int32 {
                     var ok = true
                     switch entry {
                     case let .contact(id, version, phone):
-                        let row = try Row.fetchOne(db, sql: "SELECT version, phone FROM contacts WHERE id = ?", arguments: [id])
+                        let row = try Row.fetchOne(db, sql: "SELECT version, title FROM contacts WHERE id = ?", arguments: [id])
                         let stored: Int = row?["version"] ?? 0
-                        ok = stored >= version && (stored != version || phone == nil || row?["phone"] == phone)
+                        ok = stored >= version && (stored != version || phone == nil || row?["title"] == phone)
                     case let .quote(id, version, text):
                         let row = try Row.fetchOne(db, sql: "SELECT version, text FROM quotes WHERE id = ?", arguments: [id])
                         let stored: Int = row?["version"] ?? 0
@@ -277,7 +277,7 @@ func concurrent(_ options: Options) -> Int32 {
         let thread = Thread {
             var random = SplitMix(seed: options.seed &+ 1000 &+ UInt64(index))
             for (id, phone) in plan {
-                child.send("contacts\nopen \(id)\nedit\nphone \(phone)\n")
+                child.send("contacts\nopen \(id)\nedit\ntitle \(phone)\n")
                 usleep(UInt32.random(in: 0...3000, using: &random))
                 child.send("save\ncancel\n")
             }
@@ -335,14 +335,14 @@ func concurrent(_ options: Options) -> Int32 {
         let queue = try DatabaseQueue(path: db)
         try queue.read { db in
             for id in 1...contactCount {
-                let row = try Row.fetchOne(db, sql: "SELECT version, phone FROM contacts WHERE id = ?", arguments: [id])!
+                let row = try Row.fetchOne(db, sql: "SELECT version, title FROM contacts WHERE id = ?", arguments: [id])!
                 let version: Int = row["version"]
                 let interactive = versions[id] ?? [:]
                 let expected = 1 + interactive.count + (scriptSaves[id] ?? 0)
                 if version != expected {
                     failures.append("contact \(id): version \(version) but \(expected - 1) saves were reported")
                 }
-                if let phone = interactive[version], row["phone"] != phone {
+                if let phone = interactive[version], row["title"] != phone {
                     failures.append("contact \(id): the last save's phone \(phone) is not stored")
                 }
             }

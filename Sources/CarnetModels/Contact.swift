@@ -232,7 +232,7 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
     public func normalized() -> ContactDraft {
         var d = self
         for spec in ContactFields.all { spec.normalize(&d) }
-        if d.nameParts.isEmpty, !d.name.isEmpty, let parts = PersonName.derived(from: d.name) { d.nameParts = parts }
+        if d.nameParts.isEmpty, !d.name.isEmpty, let parts = PersonName.derived(from: d.name), parts.fitsLimits { d.nameParts = parts }
         if d.name.isEmpty { d.name = d.nameParts.displayName }
         if d.photo?.isEmpty == true { d.photo = nil }
         return d

@@ -24,6 +24,10 @@ public struct PersonName: Sendable, Codable, Equatable, Hashable {
 
     public var isEmpty: Bool { [prefix, given, additional, family, suffix].allSatisfy(\.isEmpty) }
 
+    /// Whether every part is within ``Limits/namePartLength``: a name read from an over-long
+    /// display name is not used.
+    var fitsLimits: Bool { [prefix, given, additional, family, suffix].allSatisfy { $0.unicodeScalars.count <= Limits.namePartLength } }
+
     /// The name as people write it: "Dr. John Q. Appleseed Jr.".
     public var displayName: String {
         [prefix, given, additional, family, suffix].filter { !$0.isEmpty }.joined(separator: " ")

@@ -12,8 +12,9 @@ struct ContactChildTable: Sendable {
     let name: String
     /// The value columns, after `contact_id` and `position`.
     let columns: [String]
-    /// Appends the entry held by `row`'s value columns (from index 1; index 0 is `contact_id`).
-    let read: @Sendable (Row, inout ContactDraft) throws -> Void
+    /// Appends the entry held by `row`'s value columns, found at `at` (in ``columns`` order,
+    /// looked up by name once per statement).
+    let read: @Sendable (Row, _ at: [Int], inout ContactDraft) throws -> Void
     /// The rows for the draft's list, in order, as values of ``columns``.
     let rows: @Sendable (ContactDraft) -> [[(any DatabaseValueConvertible)?]]
     let differs: @Sendable (ContactDraft, ContactDraft) -> Bool
@@ -27,13 +28,13 @@ struct ContactChildTable: Sendable {
         ContactChildTable(
             field: .address, name: "contact_addresses",
             columns: ["label", "po_box", "extended", "street", "locality", "region", "postal_code", "country", "preferred"],
-            read: { row, draft in
+            read: { row, at, draft in
                 draft.addresses.append(PostalAddress(
-                    label: try row.decode(String.self, atIndex: 1), poBox: try row.decode(String.self, atIndex: 2),
-                    extended: try row.decode(String.self, atIndex: 3), street: try row.decode(String.self, atIndex: 4),
-                    locality: try row.decode(String.self, atIndex: 5), region: try row.decode(String.self, atIndex: 6),
-                    postalCode: try row.decode(String.self, atIndex: 7), country: try row.decode(String.self, atIndex: 8),
-                    preferred: try row.decode(Bool.self, atIndex: 9)))
+                    label: try row.decode(String.self, atIndex: at[0]), poBox: try row.decode(String.self, atIndex: at[1]),
+                    extended: try row.decode(String.self, atIndex: at[2]), street: try row.decode(String.self, atIndex: at[3]),
+                    locality: try row.decode(String.self, atIndex: at[4]), region: try row.decode(String.self, atIndex: at[5]),
+                    postalCode: try row.decode(String.self, atIndex: at[6]), country: try row.decode(String.self, atIndex: at[7]),
+                    preferred: try row.decode(Bool.self, atIndex: at[8])))
             },
             rows: { draft in
                 draft.addresses.map { [$0.label, $0.poBox, $0.extended, $0.street, $0.locality, $0.region, $0.postalCode, $0.country, $0.preferred] }
@@ -43,22 +44,22 @@ struct ContactChildTable: Sendable {
         labeled(.url, "contact_urls", \.urls), labeled(.handle, "contact_handles", \.handles),
         ContactChildTable(
             field: .date, name: "contact_dates", columns: ["label", "date"],
-            read: { row, draft in
-                let text = try row.decode(String.self, atIndex: 2)
+            read: { row, at, draft in
+                let text = try row.decode(String.self, atIndex: at[1])
                 // The CHECK holds the shape; a hand edit that switched it off reads as no date.
                 guard let date = ContactDate.parseDate(text) else { return }
-                draft.dates.append(ContactDate(label: try row.decode(String.self, atIndex: 1), year: date.year, month: date.month, day: date.day))
+                draft.dates.append(ContactDate(label: try row.decode(String.self, atIndex: at[0]), year: date.year, month: date.month, day: date.day))
             },
             rows: { draft in draft.dates.map { [$0.label, $0.dateText] } },
             differs: { $0.dates != $1.dates }, isEmpty: { $0.dates.isEmpty }, searchExpression: "date"),
         ContactChildTable(
             field: .category, name: "contact_categories", columns: ["name"],
-            read: { row, draft in draft.categories.append(try row.decode(String.self, atIndex: 1)) },
+            read: { row, at, draft in draft.categories.append(try row.decode(String.self, atIndex: at[0])) },
             rows: { draft in draft.categories.map { [$0] } },
             differs: { $0.categories != $1.categories }, isEmpty: { $0.categories.isEmpty }, searchExpression: "name"),
         ContactChildTable(
             field: .extra, name: "contact_extras", columns: ["line"],
-            read: { row, draft in draft.extras.append(try row.decode(String.self, atIndex: 1)) },
+            read: { row, at, draft in draft.extras.append(try row.decode(String.self, atIndex: at[0])) },
             rows: { draft in draft.extras.map { [$0] } },
             differs: { $0.extras != $1.extras }, isEmpty: { $0.extras.isEmpty }, searchExpression: "line"),
     ]
@@ -67,13 +68,23 @@ struct ContactChildTable: Sendable {
     private static func labeled(_ field: Field, _ name: String, _ keyPath: WritableKeyPath<ContactDraft, [LabeledValue]> & Sendable) -> ContactChildTable {
         ContactChildTable(
             field: field, name: name, columns: ["label", "value", "preferred"],
-            read: { row, draft in
+            read: { row, at, draft in
                 draft[keyPath: keyPath].append(LabeledValue(
-                    try row.decode(String.self, atIndex: 2), label: try row.decode(String.self, atIndex: 1),
-                    preferred: try row.decode(Bool.self, atIndex: 3)))
+                    try row.decode(String.self, atIndex: at[1]), label: try row.decode(String.self, atIndex: at[0]),
+                    preferred: try row.decode(Bool.self, atIndex: at[2])))
             },
             rows: { draft in draft[keyPath: keyPath].map { [$0.label, $0.value, $0.preferred] } },
             differs: { $0[keyPath: keyPath] != $1[keyPath: keyPath] }, isEmpty: { $0[keyPath: keyPath].isEmpty })
+    }
+
+    /// Where each of ``columns`` is in `statement`'s rows.
+    private func indexes(_ statement: Statement) throws -> [Int] {
+        try columns.map { column in
+            guard let index = statement.index(ofColumn: column) else {
+                throw CarnetError.database("a \(name) row was read without its \(column) column")
+            }
+            return index
+        }
     }
 
     private var selection: String { (["contact_id"] + columns).joined(separator: ", ") }
@@ -115,10 +126,11 @@ struct ContactChildTable: Sendable {
         guard !ids.isEmpty else { return }
         if ids.count == 1 {
             for table in all {
-                let rows = try Row.fetchCursor(
-                    db.cachedStatement(sql: "SELECT \(table.selection) FROM \(table.name) WHERE contact_id = ? ORDER BY position"),
-                    arguments: [ids[0]])
-                while let row = try rows.next() { try table.read(row, &drafts[0]) }
+                let statement = try db.cachedStatement(
+                    sql: "SELECT \(table.selection) FROM \(table.name) WHERE contact_id = ? ORDER BY position")
+                let at = try table.indexes(statement)
+                let rows = try Row.fetchCursor(statement, arguments: [ids[0]])
+                while let row = try rows.next() { try table.read(row, at, &drafts[0]) }
             }
             return
         }
@@ -128,20 +140,18 @@ struct ContactChildTable: Sendable {
         let everything = ids.count > 2_000
         let idList = everything ? "" : "[" + ids.map(String.init).joined(separator: ",") + "]"
         for table in all {
-            let rows: RowCursor
-            if everything {
-                rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(table.selection) FROM \(table.name) ORDER BY contact_id, position"))
-            } else {
-                rows = try Row.fetchCursor(
-                    db.cachedStatement(sql: """
-                        SELECT \(table.selection) FROM \(table.name)
-                        WHERE contact_id IN (SELECT value FROM json_each(?)) ORDER BY contact_id, position
-                        """),
-                    arguments: [idList])
-            }
+            let statement = try db.cachedStatement(sql: everything
+                ? "SELECT \(table.selection) FROM \(table.name) ORDER BY contact_id, position"
+                : """
+                    SELECT \(table.selection) FROM \(table.name)
+                    WHERE contact_id IN (SELECT value FROM json_each(?)) ORDER BY contact_id, position
+                    """)
+            let at = try table.indexes(statement)
+            guard let contactID = statement.index(ofColumn: "contact_id") else { continue }
+            let rows = try Row.fetchCursor(statement, arguments: everything ? [] : [idList])
             while let row = try rows.next() {
-                guard let i = index[row[0]] else { continue }
-                try table.read(row, &drafts[i])
+                guard let i = index[row[contactID]] else { continue }
+                try table.read(row, at, &drafts[i])
             }
         }
     }

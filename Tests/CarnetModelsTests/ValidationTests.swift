@@ -34,7 +34,7 @@ import Testing
         let exact = String(repeating: "é", count: Limits.nameLength)
         #expect(ContactDraft(name: exact).issues().isEmpty)
         #expect(ContactDraft(name: exact + "é").issues().map(\.field) == [.name])
-        #expect(ContactDraft(name: "X", position: String(repeating: "p", count: 201)).issues().map(\.field) == [.position])
+        #expect(ContactDraft(name: "X", position: String(repeating: "p", count: 201)).issues().map(\.field) == [.title])
     }
 
     @Test func photosMustBeSmallImages() {
