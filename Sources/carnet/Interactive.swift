@@ -231,8 +231,27 @@ final class InteractiveSession {
         switch verb {
         case "photo": edit.draft.photo = try PhotoFile.read(rest); try render()
         case "nophoto": edit.draft.photo = nil; try render()
-        default: if try !handleDraft(edit, verb, rest) { unknown(verb) }
+        // Carnet's first schema's one line, split into title and organization as `--position` is.
+        case "position": edit.draft.position = rest; try render()
+        // The display name and the structured name keep each other in step when one was made
+        // from the other: renaming "Ada Lovelace" to "Ada King" moves her under K.
+        case "name": edit.draft.rename(to: rest); try render()
+        default:
+            if let keyPath = ContactFields.named(verb)?.text, Self.isNamePart(keyPath) {
+                var changed = edit.draft
+                changed[keyPath: keyPath] = rest
+                edit.draft.setNameParts(changed.nameParts)
+                return try render()
+            }
+            if try !handleDraft(edit, verb, rest) { unknown(verb) }
         }
+    }
+
+    /// Whether a text field is one of the structured name's parts (prefix, given, …).
+    private static func isNamePart(_ keyPath: WritableKeyPath<ContactDraft, String>) -> Bool {
+        var probe = ContactDraft()
+        probe[keyPath: keyPath] = "x"
+        return !probe.nameParts.isEmpty
     }
 
     /// The commands of an edit screen, contact or quote alike: `KEY VALUE` for each text field
