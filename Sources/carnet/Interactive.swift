@@ -391,10 +391,13 @@ final class InteractiveSession {
         list.search.isEmpty ? "\(list.totalCount)" : "\(list.matchCount) of \(list.totalCount)"
     }
 
-    /// A draft's text fields on one line: `Ada Lovelace | ada@example.com`.
+    /// A draft on one line: `Ada Lovelace | Analyst | ada@example.com | +44 20 7946 0000`: the
+    /// values of the fields a search looks in (who it is and how to reach them; every entry of a
+    /// list), or, for a draft whose description marks none searchable (a quote), its text fields.
     private func describe<Draft: EditableDraft>(_ draft: Draft) -> String {
-        Draft.fields.compactMap { $0.text.map { draft[keyPath: $0] } }.filter { !$0.isEmpty }
-            .joined(separator: " | ").replacingOccurrences(of: "\n", with: " ")
+        let searchable = Draft.fields.filter(\.searchable)
+        let fields = searchable.isEmpty ? Draft.fields.filter { $0.text != nil || $0.multilineText != nil } : searchable
+        return fields.flatMap { $0.texts(of: draft) }.joined(separator: " | ").replacingOccurrences(of: "\n", with: " ")
     }
 
     private func printHelp() {
