@@ -254,16 +254,35 @@ final class InteractiveSession {
         return !probe.nameParts.isEmpty
     }
 
-    /// The commands of an edit screen, contact or quote alike: `KEY VALUE` for each text field
-    /// the draft's description lists, then save, reload, theirs/mine, overwrite and cancel.
-    /// Returns false for a verb it does not know.
+    /// The commands of an edit screen, contact or quote alike, for each field the draft's
+    /// description lists: `KEY VALUE` sets a text field; for a list, `FLAG ENTRY` adds an entry,
+    /// `FLAG -N` removes entry N, and `remove`, `move`, `pref`, `set` work on entries by number
+    /// (1 is the first). Then save, reload, theirs/mine, overwrite and cancel. Returns false for a
+    /// verb it does not know.
     private func handleDraft<Record: DraftSaving>(_ edit: DraftEditor<Record>, _ verb: String, _ rest: String) throws -> Bool {
-        if let keyPath = Record.Draft.fields.first(where: { $0.key == verb })?.text {
-            edit.draft[keyPath: keyPath] = rest
+        if let spec = Record.Draft.fields.first(where: { $0.key == verb || $0.flag == verb }) {
+            switch spec.value {
+            case let .text(keyPath), let .multiline(keyPath):
+                edit.draft[keyPath: keyPath] = rest
+            case .list:
+                if rest.isEmpty {
+                    throw CLIError.usage("type \(spec.flag) ENTRY to add one, or \(spec.flag) -N to remove entry N. \(spec.help)")
+                }
+                if rest.hasPrefix("-"), let index = Int(rest.dropFirst()), index > 0 {
+                    try edit.removeEntry(at: index - 1, from: spec.field)
+                } else {
+                    try edit.addEntry(rest, to: spec.field)
+                }
+            case .photo:
+                return false
+            }
             try render()
             return true
         }
         switch verb {
+        case "remove", "move", "pref", "set":
+            try handleEntryCommand(edit, verb, rest)
+            try render()
         case "save", "s":
             try requireNoClashes(edit.clashes)
             let baseVersion = edit.original?.version
@@ -277,7 +296,7 @@ final class InteractiveSession {
             reportMerge(theirs: theirs, clashes: edit.clashes)
             try render()
         case "theirs", "mine":
-            for field in try clashFields(rest, edit.clashes) {
+            for field in try clashFields(rest, edit.clashes, Record.Draft.self) {
                 if verb == "theirs" { edit.takeTheirs(field) } else { edit.keepMine(field) }
             }
             try render()
@@ -291,6 +310,53 @@ final class InteractiveSession {
         default: return false
         }
         return true
+    }
+
+    /// `remove FIELD N|VALUE`, `move FIELD N M`, `pref FIELD N`, `set FIELD N ENTRY`.
+    private func handleEntryCommand<Record: DraftSaving>(_ edit: DraftEditor<Record>, _ verb: String, _ rest: String) throws {
+        let usage: String
+        switch verb {
+        case "remove": usage = "remove FIELD N (or remove FIELD VALUE)"
+        case "move": usage = "move FIELD N M (entry N to place M)"
+        case "pref": usage = "pref FIELD N"
+        default: usage = "set FIELD N ENTRY"
+        }
+        let (name, arguments) = split(rest)
+        let lists = Record.Draft.fields.filter { $0.list != nil }
+        guard !name.isEmpty else { throw CLIError.usage("type \(usage)") }
+        guard let spec = lists.first(where: { $0.key == name || $0.flag == name }) else {
+            throw CLIError.usage("\(verb) works on a list: \(lists.map(\.flag).joined(separator: ", ")); got \"\(name.shown)\"")
+        }
+        let field = spec.field
+        let (first, more) = split(arguments)
+        switch verb {
+        case "remove":
+            guard !arguments.isEmpty else { throw CLIError.usage("type \(usage)") }
+            if let index = Int(arguments), index > 0 {
+                try edit.removeEntry(at: index - 1, from: field)
+            } else if try edit.removeEntries(matching: arguments, from: field) == 0 {
+                throw CLIError.usage("no \(spec.flag) is \"\(arguments.shown)\"; type remove \(spec.flag) N to remove entry N")
+            }
+        case "move":
+            let (second, extra) = split(more)
+            guard extra.isEmpty else { throw CLIError.usage("type \(usage)") }
+            try edit.moveEntry(from: try entryNumber(first, usage), to: try entryNumber(second, usage), in: field)
+        case "pref":
+            guard more.isEmpty else { throw CLIError.usage("type \(usage)") }
+            try edit.makePreferred(at: try entryNumber(first, usage), in: field)
+        default:
+            guard !more.isEmpty else { throw CLIError.usage("type \(usage)") }
+            try edit.setEntry(at: try entryNumber(first, usage), to: more, in: field)
+        }
+    }
+
+    /// An entry's number as typed (1 is the first), as the view model's index (0 is the first).
+    private func entryNumber(_ text: String, _ usage: String) throws -> Int {
+        if text.isEmpty { throw CLIError.usage("type \(usage)") }
+        guard let number = Int(text), number > 0 else {
+            throw CLIError.usage("expected an entry number (1 is the first), got \"\(text.shown)\"; type \(usage)")
+        }
+        return number - 1
     }
 
     /// Saves; a conflict is shown with both versions and the three ways out, not thrown.
@@ -314,10 +380,12 @@ final class InteractiveSession {
         }
     }
 
-    private func clashFields(_ text: String, _ clashes: [Field]) throws -> [Field] {
+    private func clashFields<Draft: EditableDraft>(_ text: String, _ clashes: [Field], _ draft: Draft.Type) throws -> [Field] {
         guard !clashes.isEmpty else { throw CLIError.usage("nothing to choose: no field was changed both here and elsewhere") }
         if text.isEmpty { return clashes }
-        guard let field = Field(rawValue: text.lowercased()), clashes.contains(field) else {
+        let wanted = text.lowercased()
+        let field = Draft.fields.first { $0.key == wanted || $0.flag == wanted }?.field ?? Field(rawValue: wanted)
+        guard let field, clashes.contains(field) else {
             throw CLIError.usage("choose one of \(clashes.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"")
         }
         return [field]
@@ -349,9 +417,7 @@ final class InteractiveSession {
             terminal.print(ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal), terminator: "")
         case let .editContact(edit):
             terminal.print(terminal.bold(edit.isNew ? "── New contact ──" : "── Edit contact ──") + (edit.isDirty ? "  (unsaved)" : ""))
-            for text in ContactFields.text {
-                terminal.print("  " + (text.spec.key + ":").padding(toLength: 10, withPad: " ", startingAt: 0) + edit.draft[keyPath: text.keyPath].shown)
-            }
+            for line in fieldLines(edit) { terminal.print(line) }
             printIssuesAndClashes(edit)
         case let .quote(quote):
             terminal.print(terminal.bold("── Quote ──"))
@@ -370,6 +436,36 @@ final class InteractiveSession {
         for field in edit.clashes {
             terminal.print("  ? \(field): theirs \(describe(field, of: theirs).shown), yours \(describe(field, of: edit.draft).shown)")
         }
+    }
+
+    /// Every field of the draft, one per line under its key, empty ones too, so the screen shows
+    /// what can be set; a list's entries numbered as the commands number them, a note's lines
+    /// one under the other.
+    private func fieldLines(_ edit: EditContactViewModel) -> [String] {
+        let width = (ContactFields.all.map(\.key.count).max() ?? 0) + 2
+        var lines: [String] = []
+        for spec in ContactFields.all {
+            let values: [String]
+            switch spec.value {
+            case let .text(keyPath): values = [edit.draft[keyPath: keyPath].shown]
+            case let .multiline(keyPath):
+                let text = edit.draft[keyPath: keyPath]
+                values = text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).shown }
+            case let .photo(keyPath):
+                values = edit.draft[keyPath: keyPath].map { ["\(ImageKind(of: $0)?.rawValue.uppercased() ?? "image"), \($0.count) bytes"] } ?? []
+            case .list:
+                values = edit.entryRows(in: spec.field).enumerated().map { number, row in
+                    "\(number + 1). \(row.value.shown)" + (row.entryLabel.isEmpty ? "" : " (\(row.entryLabel.shown))")
+                }
+            }
+            let head = "  " + (spec.key + ":").padding(toLength: width, withPad: " ", startingAt: 0)
+            let indent = String(repeating: " ", count: head.count)
+            for (index, value) in (values.isEmpty ? [""] : values).enumerated() {
+                let line = (index == 0 ? head : indent) + value
+                lines.append(String(line.reversed().drop { $0 == " " }.reversed()))
+            }
+        }
+        return lines
     }
 
     private func listLine(_ row: ContactRow) -> String {
@@ -408,7 +504,15 @@ final class InteractiveSession {
         case .contactDetail:
             help = "edit · fav · unfav · delete (asks; delete --yes from a script) · back"
         case .editContact:
-            help = ContactFields.text.map(\.spec.key).joined(separator: "|") + " VALUE · photo FILE · nophoto · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
+            let texts = ContactFields.all.filter { $0.text != nil || $0.multilineText != nil }.map(\.key)
+            let lists = ContactFields.lists.map(\.spec.flag)
+            let preferred = ContactFields.lists.filter { $0.list.makePreferred != nil }.map(\.spec.flag)
+            help = """
+                \(texts.joined(separator: "|")) VALUE: set (no VALUE clears) · position VALUE: title, organization
+                \(lists.joined(separator: "|")) ENTRY: add an entry, [label[,pref]:]value, e.g. email work,pref:ada@example.com
+                LIST -N or remove LIST N|VALUE: remove · move LIST N M · set LIST N ENTRY · pref LIST N (\(preferred.joined(separator: "|")))
+                photo FILE · nophoto · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)
+                """
         case .quote:
             help = "edit · add · list · use ID · delete ID"
         case .editQuote:
