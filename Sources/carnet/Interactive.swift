@@ -15,6 +15,11 @@ struct InteractiveCommand: StateCommand {
             Every screen re-reads the address book when it appears, so changes made meanwhile by \
             another carnet show up. Type help for the commands of the current screen.
 
+            The edit screen shows every field, list entries numbered from 1. A list takes an \
+            entry to add, written as for the flags ([label[,pref]:]value), and -N to remove \
+            entry N; move LIST N M, set LIST N ENTRY and pref LIST N do the rest:
+              printf 'open 2\\nedit\\nemail home:ty@x.org\\nsave\\nq\\n' | carnet interactive
+
             An edit screen with unsaved changes is never left silently: on a terminal, back, \
             another tab, quit and Ctrl-D ask first; from a script, back and tab switches are \
             refused until you save or cancel, and quit or the end of input says the draft was \
