@@ -34,6 +34,14 @@ public final class ContactDetailViewModel {
         state.latest(shown) ?? shown
     }
 
+    /// Every field of the contact with a value, grouped as the field description groups them:
+    /// the structured name and nickname, work, ways to reach them, dates, note, categories,
+    /// photo and the properties Carnet does not model. The display name is not a row: it is the
+    /// screen's title (``contact``'s `name`).
+    public var sections: [DetailSection] {
+        DetailSection.sections(of: contact.draft, omitting: [.name])
+    }
+
     public var isFavorite: Bool { state.isFavorite(shown.id) }
     public var favoritePosition: Int? { state.favorites.first { $0.contact.id == shown.id }?.position }
 

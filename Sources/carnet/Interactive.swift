@@ -15,6 +15,11 @@ struct InteractiveCommand: StateCommand {
             Every screen re-reads the address book when it appears, so changes made meanwhile by \
             another carnet show up. Type help for the commands of the current screen.
 
+            The edit screen shows every field, list entries numbered from 1. A list takes an \
+            entry to add, written as for the flags ([label[,pref]:]value), and -N to remove \
+            entry N; move LIST N M, set LIST N ENTRY and pref LIST N do the rest:
+              printf 'open 2\\nedit\\nemail home:ty@x.org\\nsave\\nq\\n' | carnet interactive
+
             An edit screen with unsaved changes is never left silently: on a terminal, back, \
             another tab, quit and Ctrl-D ask first; from a script, back and tab switches are \
             refused until you save or cancel, and quit or the end of input says the draft was \
@@ -231,20 +236,58 @@ final class InteractiveSession {
         switch verb {
         case "photo": edit.draft.photo = try PhotoFile.read(rest); try render()
         case "nophoto": edit.draft.photo = nil; try render()
-        default: if try !handleDraft(edit, verb, rest) { unknown(verb) }
+        // Carnet's first schema's one line, split into title and organization as `--position` is.
+        case "position": edit.draft.position = rest; try render()
+        // The display name and the structured name keep each other in step when one was made
+        // from the other: renaming "Ada Lovelace" to "Ada King" moves her under K.
+        case "name": edit.draft.rename(to: rest); try render()
+        default:
+            if let keyPath = ContactFields.named(verb)?.text, Self.isNamePart(keyPath) {
+                var changed = edit.draft
+                changed[keyPath: keyPath] = rest
+                edit.draft.setNameParts(changed.nameParts)
+                return try render()
+            }
+            if try !handleDraft(edit, verb, rest) { unknown(verb) }
         }
     }
 
-    /// The commands of an edit screen, contact or quote alike: `KEY VALUE` for each text field
-    /// the draft's description lists, then save, reload, theirs/mine, overwrite and cancel.
-    /// Returns false for a verb it does not know.
+    /// Whether a text field is one of the structured name's parts (prefix, given, …).
+    private static func isNamePart(_ keyPath: WritableKeyPath<ContactDraft, String>) -> Bool {
+        var probe = ContactDraft()
+        probe[keyPath: keyPath] = "x"
+        return !probe.nameParts.isEmpty
+    }
+
+    /// The commands of an edit screen, contact or quote alike, for each field the draft's
+    /// description lists: `KEY VALUE` sets a text field; for a list, `FLAG ENTRY` adds an entry,
+    /// `FLAG -N` removes entry N, and `remove`, `move`, `pref`, `set` work on entries by number
+    /// (1 is the first). Then save, reload, theirs/mine, overwrite and cancel. Returns false for a
+    /// verb it does not know.
     private func handleDraft<Record: DraftSaving>(_ edit: DraftEditor<Record>, _ verb: String, _ rest: String) throws -> Bool {
-        if let keyPath = Record.Draft.fields.first(where: { $0.key == verb })?.text {
-            edit.draft[keyPath: keyPath] = rest
+        if let spec = Record.Draft.fields.first(where: { $0.key == verb || $0.flag == verb }) {
+            switch spec.value {
+            case let .text(keyPath), let .multiline(keyPath):
+                edit.draft[keyPath: keyPath] = rest
+            case .list:
+                if rest.isEmpty {
+                    throw CLIError.usage("type \(spec.flag) ENTRY to add one, or \(spec.flag) -N to remove entry N. \(spec.help)")
+                }
+                if rest.hasPrefix("-"), let index = Int(rest.dropFirst()), index > 0 {
+                    try edit.removeEntry(at: index - 1, from: spec.field)
+                } else {
+                    try edit.addEntry(rest, to: spec.field)
+                }
+            case .photo:
+                return false
+            }
             try render()
             return true
         }
         switch verb {
+        case "remove", "move", "pref", "set":
+            try handleEntryCommand(edit, verb, rest)
+            try render()
         case "save", "s":
             try requireNoClashes(edit.clashes)
             let baseVersion = edit.original?.version
@@ -258,7 +301,7 @@ final class InteractiveSession {
             reportMerge(theirs: theirs, clashes: edit.clashes)
             try render()
         case "theirs", "mine":
-            for field in try clashFields(rest, edit.clashes) {
+            for field in try clashFields(rest, edit.clashes, Record.Draft.self) {
                 if verb == "theirs" { edit.takeTheirs(field) } else { edit.keepMine(field) }
             }
             try render()
@@ -272,6 +315,53 @@ final class InteractiveSession {
         default: return false
         }
         return true
+    }
+
+    /// `remove FIELD N|VALUE`, `move FIELD N M`, `pref FIELD N`, `set FIELD N ENTRY`.
+    private func handleEntryCommand<Record: DraftSaving>(_ edit: DraftEditor<Record>, _ verb: String, _ rest: String) throws {
+        let usage: String
+        switch verb {
+        case "remove": usage = "remove FIELD N (or remove FIELD VALUE)"
+        case "move": usage = "move FIELD N M (entry N to place M)"
+        case "pref": usage = "pref FIELD N"
+        default: usage = "set FIELD N ENTRY"
+        }
+        let (name, arguments) = split(rest)
+        let lists = Record.Draft.fields.filter { $0.list != nil }
+        guard !name.isEmpty else { throw CLIError.usage("type \(usage)") }
+        guard let spec = lists.first(where: { $0.key == name || $0.flag == name }) else {
+            throw CLIError.usage("\(verb) works on a list: \(lists.map(\.flag).joined(separator: ", ")); got \"\(name.shown)\"")
+        }
+        let field = spec.field
+        let (first, more) = split(arguments)
+        switch verb {
+        case "remove":
+            guard !arguments.isEmpty else { throw CLIError.usage("type \(usage)") }
+            if let index = Int(arguments), index > 0 {
+                try edit.removeEntry(at: index - 1, from: field)
+            } else if try edit.removeEntries(matching: arguments, from: field) == 0 {
+                throw CLIError.usage("no \(spec.flag) is \"\(arguments.shown)\"; type remove \(spec.flag) N to remove entry N")
+            }
+        case "move":
+            let (second, extra) = split(more)
+            guard extra.isEmpty else { throw CLIError.usage("type \(usage)") }
+            try edit.moveEntry(from: try entryNumber(first, usage), to: try entryNumber(second, usage), in: field)
+        case "pref":
+            guard more.isEmpty else { throw CLIError.usage("type \(usage)") }
+            try edit.makePreferred(at: try entryNumber(first, usage), in: field)
+        default:
+            guard !more.isEmpty else { throw CLIError.usage("type \(usage)") }
+            try edit.setEntry(at: try entryNumber(first, usage), to: more, in: field)
+        }
+    }
+
+    /// An entry's number as typed (1 is the first), as the view model's index (0 is the first).
+    private func entryNumber(_ text: String, _ usage: String) throws -> Int {
+        if text.isEmpty { throw CLIError.usage("type \(usage)") }
+        guard let number = Int(text), number > 0 else {
+            throw CLIError.usage("expected an entry number (1 is the first), got \"\(text.shown)\"; type \(usage)")
+        }
+        return number - 1
     }
 
     /// Saves; a conflict is shown with both versions and the three ways out, not thrown.
@@ -295,10 +385,12 @@ final class InteractiveSession {
         }
     }
 
-    private func clashFields(_ text: String, _ clashes: [Field]) throws -> [Field] {
+    private func clashFields<Draft: EditableDraft>(_ text: String, _ clashes: [Field], _ draft: Draft.Type) throws -> [Field] {
         guard !clashes.isEmpty else { throw CLIError.usage("nothing to choose: no field was changed both here and elsewhere") }
         if text.isEmpty { return clashes }
-        guard let field = Field(rawValue: text.lowercased()), clashes.contains(field) else {
+        let wanted = text.lowercased()
+        let field = Draft.fields.first { $0.key == wanted || $0.flag == wanted }?.field ?? Field(rawValue: wanted)
+        guard let field, clashes.contains(field) else {
             throw CLIError.usage("choose one of \(clashes.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"")
         }
         return [field]
@@ -330,9 +422,7 @@ final class InteractiveSession {
             terminal.print(ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal), terminator: "")
         case let .editContact(edit):
             terminal.print(terminal.bold(edit.isNew ? "── New contact ──" : "── Edit contact ──") + (edit.isDirty ? "  (unsaved)" : ""))
-            for text in ContactFields.text {
-                terminal.print("  " + (text.spec.key + ":").padding(toLength: 10, withPad: " ", startingAt: 0) + edit.draft[keyPath: text.keyPath].shown)
-            }
+            for line in fieldLines(edit) { terminal.print(line) }
             printIssuesAndClashes(edit)
         case let .quote(quote):
             terminal.print(terminal.bold("── Quote ──"))
@@ -351,6 +441,36 @@ final class InteractiveSession {
         for field in edit.clashes {
             terminal.print("  ? \(field): theirs \(describe(field, of: theirs).shown), yours \(describe(field, of: edit.draft).shown)")
         }
+    }
+
+    /// Every field of the draft, one per line under its key, empty ones too, so the screen shows
+    /// what can be set; a list's entries numbered as the commands number them, a note's lines
+    /// one under the other.
+    private func fieldLines(_ edit: EditContactViewModel) -> [String] {
+        let width = (ContactFields.all.map(\.key.count).max() ?? 0) + 2
+        var lines: [String] = []
+        for spec in ContactFields.all {
+            let values: [String]
+            switch spec.value {
+            case let .text(keyPath): values = [edit.draft[keyPath: keyPath].shown]
+            case let .multiline(keyPath):
+                let text = edit.draft[keyPath: keyPath]
+                values = text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).shown }
+            case let .photo(keyPath):
+                values = edit.draft[keyPath: keyPath].map { ["\(ImageKind(of: $0)?.rawValue.uppercased() ?? "image"), \($0.count) bytes"] } ?? []
+            case .list:
+                values = edit.entryRows(in: spec.field).enumerated().map { number, row in
+                    "\(number + 1). \(row.value.shown)" + (row.entryLabel.isEmpty ? "" : " (\(row.entryLabel.shown))")
+                }
+            }
+            let head = "  " + (spec.key + ":").padding(toLength: width, withPad: " ", startingAt: 0)
+            let indent = String(repeating: " ", count: head.count)
+            for (index, value) in (values.isEmpty ? [""] : values).enumerated() {
+                let line = (index == 0 ? head : indent) + value
+                lines.append(String(line.reversed().drop { $0 == " " }.reversed()))
+            }
+        }
+        return lines
     }
 
     private func listLine(_ row: ContactRow) -> String {
@@ -372,10 +492,13 @@ final class InteractiveSession {
         list.search.isEmpty ? "\(list.totalCount)" : "\(list.matchCount) of \(list.totalCount)"
     }
 
-    /// A draft's text fields on one line: `Ada Lovelace | ada@example.com`.
+    /// A draft on one line: `Ada Lovelace | Analyst | ada@example.com | +44 20 7946 0000`: the
+    /// values of the fields a search looks in (who it is and how to reach them; every entry of a
+    /// list), or, for a draft whose description marks none searchable (a quote), its text fields.
     private func describe<Draft: EditableDraft>(_ draft: Draft) -> String {
-        Draft.fields.compactMap { $0.text.map { draft[keyPath: $0] } }.filter { !$0.isEmpty }
-            .joined(separator: " | ").replacingOccurrences(of: "\n", with: " ")
+        let searchable = Draft.fields.filter(\.searchable)
+        let fields = searchable.isEmpty ? Draft.fields.filter { $0.text != nil || $0.multilineText != nil } : searchable
+        return fields.flatMap { $0.texts(of: draft) }.joined(separator: " | ").replacingOccurrences(of: "\n", with: " ")
     }
 
     private func printHelp() {
@@ -386,7 +509,15 @@ final class InteractiveSession {
         case .contactDetail:
             help = "edit · fav · unfav · delete (asks; delete --yes from a script) · back"
         case .editContact:
-            help = ContactFields.text.map(\.spec.key).joined(separator: "|") + " VALUE · photo FILE · nophoto · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
+            let texts = ContactFields.all.filter { $0.text != nil || $0.multilineText != nil }.map(\.key)
+            let lists = ContactFields.lists.map(\.spec.flag)
+            let preferred = ContactFields.lists.filter { $0.list.makePreferred != nil }.map(\.spec.flag)
+            help = """
+                \(texts.joined(separator: "|")) VALUE: set (no VALUE clears) · position VALUE: title, organization
+                \(lists.joined(separator: "|")) ENTRY: add an entry, [label[,pref]:]value, e.g. email work,pref:ada@example.com
+                LIST -N or remove LIST N|VALUE: remove · move LIST N M · set LIST N ENTRY · pref LIST N (\(preferred.joined(separator: "|")))
+                photo FILE · nophoto · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)
+                """
         case .quote:
             help = "edit · add · list · use ID · delete ID"
         case .editQuote:

@@ -69,40 +69,190 @@ import Testing
         #expect(run.stdout.contains("── Favorites (0 of 0) ──  search: x"), "\(run)")
     }
 
+    /// Contact 2 as `show --json` prints it.
+    func shown() throws -> [String: Any] {
+        try #require(box.json(box.carnetInProcess(["show", "2", "--json"]).stdout) as? [String: Any])
+    }
+
+    /// The values of a list in `show --json`'s output, in order.
+    func values(_ contact: [String: Any], _ key: String) -> [String] {
+        (contact[key] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+    }
+
+    /// Another carnet edits contact 2 through its own interactive session, typing `lines`.
+    func otherSession(_ lines: String) -> String {
+        box.script("other.sh", "printf '\(lines)' | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\" >/dev/null\n")
+    }
+
     @Test func reloadAfterAConflictMergesAndTheConflictNamesTheCommandsNotFlags() throws {
-        // Another carnet changes the email while this session's edit of the phone is open.
-        let other = box.script("other.sh", "\"\(Sandbox.binary)\" edit 2 --email tyler@prophecy.example.com --db \"\(box.db)\" >/dev/null\n")
+        // Another carnet replaces the email while this session's edit of the phone is open.
+        let other = otherSession("open 2\\nedit\\nemail -1\\nemail tyler@prophecy.example.com\\nsave\\nquit\\n")
         let feeder = box.script("feed.sh", """
-            printf 'open 2\\nedit\\nphone 555 9999\\n'; sleep 0.3; "\(other)"
+            printf 'open 2\\nedit\\nphone -1\\nphone 555 9999\\n'; sleep 0.3; "\(other)"
             printf 'save\\nreload\\nsave\\nquit\\n'
             """)
         let run = box.run("/bin/sh", ["-c", "\"\(feeder)\" | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\""])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("conflict: contact 2 was changed by someone else since this edit started (changed: email)"), "\(run)")
+        #expect(run.stdout.contains("  theirs: Tyler Porter | Prophecy | Software developer | tyler@prophecy.example.com | +1 555 0102\n"), "\(run)")
+        #expect(run.stdout.contains("  yours:  Tyler Porter | Prophecy | Software developer | tyler.porter@example.com | 555 9999\n"), "\(run)")
         #expect(run.stdout.contains("type reload (merge their changes into yours), overwrite (save yours over theirs) or cancel"), "\(run)")
         #expect(!run.stdout.contains("--force"), "\(run)")
         #expect(run.stdout.contains("reloaded: their email taken, your changes kept"), "\(run)")
         #expect(run.stdout.contains("saved contact 2 version 3"), "\(run)")
-        let shown = try #require(box.json(box.carnetInProcess(["show", "2", "--json"]).stdout) as? [String: Any])
-        #expect(shown["email"] as? String == "tyler@prophecy.example.com")
-        #expect(shown["phone"] as? String == "555 9999")
+        let contact = try shown()
+        #expect(values(contact, "emails") == ["tyler@prophecy.example.com"])
+        #expect(values(contact, "phones") == ["555 9999"])
     }
 
     @Test func reloadAsksOnlyAboutAFieldBothChanged() throws {
-        let other = box.script("other.sh", "\"\(Sandbox.binary)\" edit 2 --phone '555 1234' --name 'Tyler J. Porter' --db \"\(box.db)\" >/dev/null\n")
+        let other = otherSession("open 2\\nedit\\nname Tyler J. Porter\\nphone -1\\nphone 555 1234\\nsave\\nquit\\n")
         let feeder = box.script("feed.sh", """
-            printf 'open 2\\nedit\\nphone 555 9999\\nposition CTO, Prophecy\\n'; sleep 0.3; "\(other)"
-            printf 'save\\nreload\\nsave\\ntheirs phone\\nsave\\nquit\\n'
+            printf 'open 2\\nedit\\nphone -1\\nphone 555 9999\\ntitle CTO\\ncategory friends\\n'; sleep 0.3; "\(other)"
+            printf 'save\\nreload\\nsave\\ntheirs phones\\nsave\\nquit\\n'
             """)
         let run = box.run("/bin/sh", ["-c", "\"\(feeder)\" | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\""])
-        #expect(run.stdout.contains("reloaded: their name taken, your changes kept"), "\(run)")
+        // Renaming kept the structured name in step, so their name and middle initial come in.
+        #expect(run.stdout.contains("reloaded: their name, additional taken, your changes kept"), "\(run)")
         #expect(run.stdout.contains("both changed phone: type theirs FIELD or mine FIELD for each (or theirs / mine for all), then save"), "\(run)")
-        #expect(run.stdout.contains("  ? phone: theirs \"555 1234\", yours \"555 9999\""), "\(run)")
+        #expect(run.stdout.contains("  ? phone: theirs [\"555 1234\"], yours [\"555 9999\"]"), "\(run)")
         #expect(run.stdout.contains("error: both edits changed phone: type theirs FIELD or mine FIELD for each before saving"), "\(run)")
-        let shown = try #require(box.json(box.carnetInProcess(["show", "2", "--json"]).stdout) as? [String: Any])
-        #expect(shown["name"] as? String == "Tyler J. Porter")
-        #expect(shown["position"] as? String == "CTO, Prophecy")
-        #expect(shown["phone"] as? String == "555 1234")
+        #expect(run.stdout.contains("saved contact 2 version 3"), "\(run)")
+        let contact = try shown()
+        #expect(contact["name"] as? String == "Tyler J. Porter")
+        #expect(contact["additional"] as? String == "J.")
+        #expect(contact["title"] as? String == "CTO" && contact["organization"] as? String == "Prophecy")
+        #expect(values(contact, "phones") == ["555 1234"])
+        #expect(contact["categories"] as? [String] == ["friends"])
+    }
+
+    @Test func theEditScreenShowsEveryFieldAndNumbersListEntries() {
+        let run = session("open 2\nedit\nemail work:tyler@work.example\nnote Met at the conference.\nquit\n")
+        let screen = run.stdout.components(separatedBy: "── Edit contact ──  (unsaved)\n").last ?? ""
+        #expect(screen.hasPrefix("""
+              name:         Tyler Porter
+              prefix:
+              given:        Tyler
+              additional:
+              family:       Porter
+              suffix:
+              nickname:
+              organization: Prophecy
+              department:
+              title:        Software developer
+              role:
+              emails:       1. tyler.porter@example.com (preferred)
+                            2. tyler@work.example (work)
+              phones:       1. +1 555 0102 (preferred)
+              addresses:
+              urls:
+              handles:
+              dates:
+              note:         Met at the conference.
+              categories:
+              photo:
+              extras:
+
+            """), "\(run)")
+    }
+
+    @Test func helpOnTheEditScreenListsEveryFieldAndTheListCommands() {
+        let run = session("open 2\nedit\nhelp\nquit\n")
+        #expect(run.stdout.contains("name|prefix|given|additional|family|suffix|nickname|organization|department|title|role|note VALUE: set (no VALUE clears)"), "\(run)")
+        #expect(run.stdout.contains("email|phone|address|url|handle|date|category|extra ENTRY: add an entry, [label[,pref]:]value"), "\(run)")
+        #expect(run.stdout.contains("LIST -N or remove LIST N|VALUE: remove · move LIST N M · set LIST N ENTRY · pref LIST N (email|phone|address|url|handle)"), "\(run)")
+    }
+
+    @Test func listsAreEditedByAddRemoveMoveAndPref() throws {
+        let run = session("""
+            open 2
+            edit
+            email work:tyler@work.example
+            email home,pref:tyler@home.example
+            move email 3 1
+            email -2
+            phone cell:+1 555 0199
+            pref phone 2
+            set phone 1 work:+1 555 0102
+            date birthday:1990-04-01
+            date anniversary:--06-01
+            move date 2 1
+            category friends
+            category prophecy
+            remove category friends
+            url https://tyler.example
+            remove url 1
+            save
+            quit
+
+            """)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("""
+              emails:       1. tyler@home.example (home, preferred)
+                            2. tyler.porter@example.com
+                            3. tyler@work.example (work)
+            """), "\(run)")
+        #expect(run.stdout.contains("""
+              phones:       1. +1 555 0102 (work)
+                            2. +1 555 0199 (cell, preferred)
+            """), "\(run)")
+        #expect(!run.stdout.contains("error"), "\(run)")
+        #expect(run.stdout.contains("saved contact 2 version 2"), "\(run)")
+        // The detail screen after the save shows the lists grouped.
+        #expect(run.stdout.contains("Contact\n  Emails           tyler@home.example  (home, preferred)\n"), "\(run)")
+        let contact = try shown()
+        #expect(values(contact, "emails") == ["tyler@home.example", "tyler@work.example"])
+        #expect(values(contact, "phones") == ["+1 555 0102", "+1 555 0199"])
+        #expect((contact["dates"] as? [[String: Any]])?.compactMap { $0["date"] as? String } == ["--06-01", "1990-04-01"])
+        #expect(contact["categories"] as? [String] == ["prophecy"])
+        #expect(values(contact, "urls").isEmpty)
+    }
+
+    @Test func aBadEntryShowsTheIssueAndKeepsTheDraft() throws {
+        let run = session("""
+            open 2
+            edit
+            title CTO
+            email nope
+            save
+            date birthday:tomorrow
+            email -7
+            pref date 1
+            move email 1
+            email -2
+            save
+            quit
+
+            """)
+        #expect(run.status == 0, "\(run)")
+        let out = run.stdout
+        // Kept and named until fixed: the draft and the other edit stay.
+        #expect(out.contains("  emails:       1. tyler.porter@example.com (preferred)\n                2. nope\n"), "\(out)")
+        #expect(out.contains("  ! email: 2 (nope) must look like name@example.com (no spaces or invisible characters)\n"), "\(out)")
+        #expect(out.contains("error: invalid email: 2 (nope) must look like name@example.com (no spaces or invisible characters)\n"), "\(out)")
+        // Refused outright, the draft as it was.
+        #expect(out.contains("error: invalid date: \"tomorrow\" is not a date like 1815-12-10, or --12-10 without a year\n"), "\(out)")
+        #expect(out.contains("error: invalid email: has no entry 7; it has 2\n"), "\(out)")
+        #expect(out.contains("error: invalid date: has no preferred entry: its entries are kept in the order given\n"), "\(out)")
+        #expect(out.contains("error: type move FIELD N M (entry N to place M)\n"), "\(out)")
+        #expect(out.contains("saved contact 2 version 2"), "\(out)")
+        let contact = try shown()
+        #expect(contact["title"] as? String == "CTO")
+        #expect(values(contact, "emails") == ["tyler.porter@example.com"])
+        #expect((contact["dates"] as? [Any])?.isEmpty == true)
+    }
+
+    /// The display name and the structured name follow each other, as on every other screen;
+    /// position still sets title and organization as one line.
+    @Test func theNameAndItsPartsKeepInStep() throws {
+        let run = session("open 2\nedit\nfamily Porter-Smith\nposition CTO, Prophecy Labs\nsave\nquit\n")
+        #expect(run.stdout.contains("saved contact 2 version 2"), "\(run)")
+        var contact = try shown()
+        #expect(contact["name"] as? String == "Tyler Porter-Smith" && contact["family"] as? String == "Porter-Smith")
+        #expect(contact["title"] as? String == "CTO" && contact["organization"] as? String == "Prophecy Labs")
+        _ = session("open 2\nedit\nname Ty Porter\nsave\nquit\n")
+        contact = try shown()
+        #expect(contact["given"] as? String == "Ty" && contact["family"] as? String == "Porter")
     }
 
     @Test func onATerminalLeavingADraftOrDeletingAsksFirst() {

@@ -62,12 +62,13 @@ import Testing
         let theirs = try theirEdit.save()
         #expect(throws: CarnetError.self) { try mine.save() }
         try mine.resolve(.reload)
-        #expect(mine.clashes == [.position, .phone])
+        // Position is title and organization; only the title differs.
+        #expect(mine.clashes == [.title, .phone])
         #expect(mine.draft.name == "Gary R. Edwards")          // only theirs changed it
         #expect(mine.draft.email == "gary@bluewares.example.com")
         #expect(mine.draft.position == "Lead Web Developer, Bluewares")  // mine until settled
         mine.takeTheirs(.phone)
-        mine.keepMine(.position)
+        mine.keepMine(.title)
         #expect(mine.clashes.isEmpty)
         let saved = try mine.save()
         #expect(saved.phone == "555 1234" && saved.position == "Lead Web Developer, Bluewares" && saved.name == "Gary R. Edwards")

@@ -138,7 +138,8 @@ import Testing
         add.draft.email = "nope"
         #expect(!add.canSave)
         #expect(add.messages(for: .name) == ["is required and must not be blank"])
-        #expect(add.messages(for: .email) == ["must look like name@example.com (no spaces or invisible characters)"])
+        // Each entry of a list is judged on its own, and named by its place and value.
+        #expect(add.messages(for: .email) == ["1 (nope) must look like name@example.com (no spaces or invisible characters)"])
         var called = false
         add.onSave = { _ in called = true }
         #expect(throws: CarnetError.self) { try add.save() }

@@ -24,6 +24,17 @@ func seed(_ state: StateController) throws -> [Contact] {
     try classicContacts.map { try state.addContact($0) }
 }
 
+/// Ada, saved with two emails, a phone, a date and a category.
+@MainActor
+func saveAda(_ state: StateController) throws -> Contact {
+    var draft = ContactDraft(name: "Ada Lovelace", position: "Analyst, Analytical Engines")
+    draft.emails = [LabeledValue("ada@example.com", label: "work", preferred: true), LabeledValue("ada@home.example", label: "home")]
+    draft.phones = [LabeledValue("+44 20 7946 0000", label: "cell")]
+    draft.dates = [ContactDate(label: ContactDate.birthday, year: 1815, month: 12, day: 10)]
+    draft.categories = ["friends"]
+    return try state.addContact(draft)
+}
+
 /// Set from an observation callback, read by the test.
 final class Flag: Sendable {
     private let value = Mutex(false)

@@ -24,9 +24,22 @@ func run(databasePath: String) throws {
     // Favorite it from the contacts tab; the favorites tab shows it at once.
     try contacts.favorite(ada.id)
 
+    // Edit its lists as a screen bound to them would: add an email, make it the preferred one.
+    // The save writes the contact and every list in one transaction, as one new version.
+    let edit = contacts.detail(for: ada).edit()
+    try edit.addEntry("home:ada@home.example", to: .email)
+    try edit.makePreferred(at: 1, in: .email)
+    try edit.save()
+
     print("Quote: \(state.currentQuote?.text ?? "-")")
     print("Contacts: \(contacts.rows.map(\.contact.name).joined(separator: ", "))")
     print("Favorites: \(favorites.rows.map(\.contact.name).joined(separator: ", "))")
+    // The detail screen's rows, grouped as the field description groups them.
+    for section in contacts.detail(for: ada).sections {
+        print("\(section.title): " + section.rows.map { row in
+            "\(row.label) \(row.value)" + (row.entryLabel.isEmpty ? "" : " (\(row.entryLabel))")
+        }.joined(separator: "; "))
+    }
     try storage.close()
 }
 
