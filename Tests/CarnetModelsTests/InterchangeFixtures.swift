@@ -17,7 +17,7 @@ enum RichContact {
         role: "Author",
         emails: [
             LabeledValue("ada@example.com", label: "work", preferred: true), LabeledValue("ada@home.example", label: "home"),
-            LabeledValue("countess@example.org", label: "Lab, old"), LabeledValue("plain@example.org"),
+            LabeledValue("countess@example.org", label: "Lab,old"), LabeledValue("plain@example.org"),
         ],
         phones: [
             LabeledValue("+44 20 7946 0000", label: "cell", preferred: true),

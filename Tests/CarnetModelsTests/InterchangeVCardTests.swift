@@ -687,7 +687,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         EMAIL;TYPE=work;PREF=1:ada@example.com
         EMAIL;TYPE=home:ada@home.example
         item2.EMAIL:countess@example.org
-        item2.X-ABLabel:Lab\\, old
+        item2.X-ABLabel:Lab\\,old
         EMAIL:plain@example.org
         TEL;VALUE=text;TYPE=cell;PREF=1:+44 20 7946 0000
         TEL;VALUE=text;TYPE=home,fax:+44 20 7946 0001
