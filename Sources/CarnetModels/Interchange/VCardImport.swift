@@ -18,8 +18,14 @@ struct VCardImport {
         case refused(String)
     }
 
-    /// The parameters every list entry may have: its type and its preference.
-    private static let entryParameters: Set<String> = ["TYPE", "PREF"]
+    /// The parameters every list entry may have: its type, its preference, its value type.
+    private static let entryParameters: Set<String> = ["TYPE", "PREF", "VALUE"]
+    private static let messagingParameters: Set<String> = ["TYPE", "PREF", "VALUE", "X-SERVICE-TYPE"]
+    /// The parameters a one-value text property may have (its language is not kept).
+    private static let textParameters: Set<String> = ["LANGUAGE", "VALUE"]
+    private static let textValue: Set<String> = ["text"]
+    private static let uriValue: Set<String> = ["uri"]
+    private static let textOrURIValue: Set<String> = ["text", "uri"]
 
     func record() -> InterchangeRecord {
         var draft = ContactDraft()
@@ -51,14 +57,18 @@ struct VCardImport {
             return (VCardLabels.label(types: property.values("TYPE"), kind: kind).label, rank, nil)
         }
 
-        /// Appends an entry to a list when the field's rules take it; the reason when they don't.
+        /// Appends an entry to a list when the field's rules take it (`valid`, as ``ValueRules``
+        /// judges it); the reason when they don't.
         func add<E>(
             _ entry: E, to keyPath: WritableKeyPath<ContactDraft, [E]>, _ field: Field, _ kind: EntryKind, rank: Int,
-            labelLine: Int?
+            labelLine: Int?, isEmpty: Bool, valid: Bool
         ) -> Outcome {
-            var scratch = ContactDraft()
-            scratch[keyPath: keyPath] = [entry]
-            if let problem = Self.problem(field, scratch) { return .refused(problem) }
+            if isEmpty { return .refused("it is empty") }
+            if !valid {
+                var scratch = ContactDraft()
+                scratch[keyPath: keyPath] = [entry]
+                return .refused(Self.problem(field, scratch))
+            }
             draft[keyPath: keyPath].append(entry)
             ranks[kind, default: []].append(rank)
             if let labelLine { usedLabels.insert(labelLine) }
@@ -68,19 +78,28 @@ struct VCardImport {
         /// Sets a one-value text field when it is the first of its property and the rules take it.
         func single(_ property: VCardProperty, _ value: String, _ keyPath: WritableKeyPath<ContactDraft, String>, _ field: Field) -> Outcome {
             guard !seen.contains(property.name) else { return .refused("only the first \(property.name) is modelled") }
-            if let unknown = property.parameterNames(notIn: ["LANGUAGE", "VALUE"]).first {
+            if let unknown = property.parameterNames(notIn: Self.textParameters).first {
                 return .refused("the \(unknown) parameter is not modelled")
             }
-            var scratch = ContactDraft()
-            scratch[keyPath: keyPath] = value
-            if let problem = Self.problem(field, scratch) { return .refused(problem) }
+            if Rules.trimmed(value).isEmpty { return .refused("it is empty") }
+            if !(field == .note ? ValueRules.text(value, field) : ValueRules.line(value, field)) {
+                var scratch = ContactDraft()
+                scratch[keyPath: keyPath] = value
+                return .refused(Self.problem(field, scratch))
+            }
             draft[keyPath: keyPath] = value
             seen.insert(property.name)
             return .mapped
         }
 
-        func unknownEntryParameter(_ property: VCardProperty, also: Set<String> = []) -> Outcome? {
-            property.parameterNames(notIn: Self.entryParameters.union(also)).first.map { .refused("the \($0) parameter is not modelled") }
+        /// Why an entry's parameters keep it from being mapped: one Carnet does not model, or a
+        /// `VALUE` other than `values`.
+        func unknownEntryParameter(
+            _ property: VCardProperty, values: Set<String> = Self.textValue, understood: Set<String> = Self.entryParameters
+        ) -> Outcome? {
+            if property.parameters.isEmpty { return nil }
+            if let type = property.valueType, !values.contains(type) { return .refused("a VALUE=\(type) value is not modelled") }
+            return property.parameterNames(notIn: understood).first.map { .refused("the \($0) parameter is not modelled") }
         }
 
         for property in properties {
@@ -107,13 +126,13 @@ struct VCardImport {
                 let value = property.text()
                 if formattedName != nil {
                     outcome = .refused("only the first FN is modelled")
-                } else if VCardText.isBlank(value) {
+                } else if Rules.trimmed(value).isEmpty {
                     outcome = .refused("it is blank")
                 } else {
-                    var scratch = ContactDraft()
-                    scratch.name = value
-                    if let problem = Self.problem(.name, scratch) {
-                        outcome = .refused(problem)
+                    if !ValueRules.line(value, .name) {
+                        var scratch = ContactDraft()
+                        scratch.name = value
+                        outcome = .refused(Self.problem(.name, scratch))
                     } else {
                         formattedName = value
                         outcome = .mapped
@@ -128,11 +147,14 @@ struct VCardImport {
                 } else if parts.dropFirst(5).contains(where: { !VCardText.isBlank($0) }) {
                     outcome = .refused("it has more than the five parts of a name")
                 } else {
-                    var scratch = ContactDraft()
-                    scratch.nameParts = name
-                    let fields: [Field] = [.prefix, .given, .additional, .family, .suffix]
-                    if let problem = fields.lazy.compactMap({ Self.problem($0, scratch, allowEmpty: true) }).first {
-                        outcome = .refused(problem)
+                    let parts: [(Field, String)] = [
+                        (.prefix, name.prefix), (.given, name.given), (.additional, name.additional), (.family, name.family),
+                        (.suffix, name.suffix),
+                    ]
+                    if let broken = parts.first(where: { !ValueRules.line($0.1, $0.0) }) {
+                        var scratch = ContactDraft()
+                        scratch.nameParts = name
+                        outcome = .refused(Self.problem(broken.0, scratch))
                     } else {
                         structuredName = name
                         outcome = .mapped
@@ -152,17 +174,18 @@ struct VCardImport {
                 while parts.last.map(VCardText.isBlank) == true { parts.removeLast() }
                 if seen.contains("ORG") {
                     outcome = .refused("only the first ORG is modelled")
-                } else if let unknown = property.parameterNames(notIn: ["LANGUAGE", "VALUE"]).first {
+                } else if let unknown = property.parameterNames(notIn: Self.textParameters).first {
                     outcome = .refused("the \(unknown) parameter is not modelled")
                 } else {
                     var scratch = ContactDraft()
                     scratch.organization = organization
                     scratch.department = parts.joined(separator: ";")
-                    if let problem = Self.problem(.organization, scratch, allowEmpty: !parts.isEmpty)
-                        ?? Self.problem(.department, scratch, allowEmpty: true) {
-                        outcome = .refused(problem)
-                    } else if Rules.trimmed(organization).isEmpty, Rules.trimmed(scratch.department).isEmpty {
+                    if Rules.trimmed(organization).isEmpty, Rules.trimmed(scratch.department).isEmpty {
                         outcome = .refused("it is empty")
+                    } else if !ValueRules.line(organization, .organization) {
+                        outcome = .refused(Self.problem(.organization, scratch))
+                    } else if !ValueRules.line(scratch.department, .department) {
+                        outcome = .refused(Self.problem(.department, scratch))
                     } else {
                         draft.organization = scratch.organization
                         draft.department = scratch.department
@@ -174,14 +197,18 @@ struct VCardImport {
                 var value = property.text()
                 if value.hasASCIIPrefixIgnoringCase("mailto:") { value = String(value.dropFirst(7)) }
                 let (label, rank, labelLine) = labelled(property, .email)
-                outcome = unknownEntryParameter(property, also: valueTypes(property, ["text"]))
-                    ?? add(LabeledValue(value, label: label), to: \.emails, .email, .email, rank: rank, labelLine: labelLine)
+                outcome = unknownEntryParameter(property)
+                    ?? add(
+                        LabeledValue(value, label: label), to: \.emails, .email, .email, rank: rank, labelLine: labelLine,
+                        isEmpty: Rules.trimmed(value).isEmpty, valid: ValueRules.entry(value, label, .email))
             case "TEL":
                 var value = property.text()
                 if value.hasASCIIPrefixIgnoringCase("tel:") { value = String(value.dropFirst(4)) }
                 let (label, rank, labelLine) = labelled(property, .phone)
-                outcome = unknownEntryParameter(property, also: valueTypes(property, ["text", "uri"]))
-                    ?? add(LabeledValue(value, label: label), to: \.phones, .phone, .phone, rank: rank, labelLine: labelLine)
+                outcome = unknownEntryParameter(property, values: Self.textOrURIValue)
+                    ?? add(
+                        LabeledValue(value, label: label), to: \.phones, .phone, .phone, rank: rank, labelLine: labelLine,
+                        isEmpty: Rules.trimmed(value).isEmpty, valid: ValueRules.entry(value, label, .phone))
             case "ADR":
                 let parts = property.components()
                 let part = { (i: Int) -> String in i < parts.count ? parts[i] : "" }
@@ -193,12 +220,17 @@ struct VCardImport {
                     outcome = .refused("it has more than the seven parts of an address")
                 } else {
                     outcome = unknownEntryParameter(property)
-                        ?? add(address, to: \.addresses, .address, .address, rank: rank, labelLine: labelLine)
+                        ?? add(
+                            address, to: \.addresses, .address, .address, rank: rank, labelLine: labelLine,
+                            isEmpty: parts.prefix(7).allSatisfy { Rules.trimmed($0).isEmpty }, valid: ValueRules.address(address))
                 }
             case "URL":
                 let (label, rank, labelLine) = labelled(property, .url)
-                outcome = unknownEntryParameter(property, also: valueTypes(property, ["uri"]))
-                    ?? add(LabeledValue(property.text(), label: label), to: \.urls, .url, .url, rank: rank, labelLine: labelLine)
+                let value = property.text()
+                outcome = unknownEntryParameter(property, values: Self.uriValue)
+                    ?? add(
+                        LabeledValue(value, label: label), to: \.urls, .url, .url, rank: rank, labelLine: labelLine,
+                        isEmpty: Rules.trimmed(value).isEmpty, valid: ValueRules.entry(value, label, .url))
             case "IMPP":
                 let value = property.text()
                 let colon = value.firstIndex(of: ":")
@@ -212,8 +244,10 @@ struct VCardImport {
                         outcome = .refused("its TYPE is not modelled (a handle's label is its service)")
                     } else {
                         let handle = LabeledValue(String(value[value.index(after: colon)...]), label: scheme)
-                        outcome = unknownEntryParameter(property, also: ["X-SERVICE-TYPE", "VALUE"])
-                            ?? add(handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil)
+                        outcome = unknownEntryParameter(property, values: Self.textOrURIValue, understood: Self.messagingParameters)
+                            ?? add(
+                                handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil,
+                                isEmpty: Rules.trimmed(handle.value).isEmpty, valid: ValueRules.entry(handle.value, handle.label, .handle))
                     }
                 } else {
                     outcome = .refused("its scheme is not one of \(VCardLabels.messagingSchemes.keys.sorted().joined(separator: ", "))")
@@ -225,7 +259,9 @@ struct VCardImport {
                 } else {
                     let handle = LabeledValue(property.text(), label: types.first.map(Rules.trimmed) ?? "")
                     outcome = unknownEntryParameter(property)
-                        ?? add(handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil)
+                        ?? add(
+                            handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil,
+                            isEmpty: Rules.trimmed(handle.value).isEmpty, valid: ValueRules.entry(handle.value, handle.label, .handle))
                 }
             case "BDAY", "ANNIVERSARY", "X-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY", "X-MS-ANNIVERSARY",
                 "X-KADDRESSBOOK-X-ANNIVERSARY", "X-ABDATE":
@@ -249,7 +285,7 @@ struct VCardImport {
                         parsed.year = nil
                     }
                     let date = ContactDate(label: label, year: parsed.year, month: parsed.month, day: parsed.day)
-                    outcome = add(date, to: \.dates, .date, .date, rank: 101, labelLine: labelLine)
+                    outcome = add(date, to: \.dates, .date, .date, rank: 101, labelLine: labelLine, isEmpty: false, valid: ValueRules.date(date))
                 } else {
                     outcome = .refused("it is not a date like 1815-12-10 or --12-10")
                 }
@@ -257,10 +293,12 @@ struct VCardImport {
                 let items = property.listItems().map(Rules.trimmed).filter { !$0.isEmpty }
                 var scratch = ContactDraft()
                 scratch.categories = items
-                if let unknown = property.parameterNames(notIn: ["LANGUAGE", "VALUE"]).first {
+                if let unknown = property.parameterNames(notIn: Self.textParameters).first {
                     outcome = .refused("the \(unknown) parameter is not modelled")
-                } else if let problem = Self.problem(.category, scratch) {
-                    outcome = .refused(problem)
+                } else if items.isEmpty {
+                    outcome = .refused("it is empty")
+                } else if !items.allSatisfy({ ValueRules.line($0, .category) }) {
+                    outcome = .refused(Self.problem(.category, scratch))
                 } else {
                     for item in items where !draft.categories.contains(where: { $0.asciiLowercased == item.asciiLowercased }) {
                         draft.categories.append(item)
@@ -273,10 +311,10 @@ struct VCardImport {
                 } else if let unknown = property.parameterNames(notIn: ["ENCODING", "TYPE", "VALUE", "MEDIATYPE"]).first {
                     outcome = .refused("the \(unknown) parameter is not modelled")
                 } else if let data = property.inlineData(), !data.isEmpty {
-                    var scratch = ContactDraft()
-                    scratch.photo = data
-                    if let problem = Self.problem(.photo, scratch) {
-                        outcome = .refused(problem)
+                    if !ValueRules.photo(data) {
+                        var scratch = ContactDraft()
+                        scratch.photo = data
+                        outcome = .refused(Self.problem(.photo, scratch))
                     } else {
                         draft.photo = data
                         outcome = .mapped
@@ -329,24 +367,65 @@ struct VCardImport {
         return InterchangeRecord(uid: uid, draft: draft, updatedAt: revision, line: line, notes: notes)
     }
 
-    /// `VALUE` when it names one of `types` (which the mapping reads), as a parameter to accept.
-    private func valueTypes(_ property: VCardProperty, _ types: Set<String>) -> Set<String> {
-        guard let type = property.valueType else { return ["VALUE"] }
-        return types.contains(type) ? ["VALUE"] : []
-    }
 
     private static let specs: [Field: ContactFieldSpec] = Dictionary(
         ContactFields.all.map { ($0.field, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// What the field's rules say of the value in `scratch` (a draft holding only it) once it is
-    /// normalized as a save would; "it is empty" when nothing would be left to save.
-    private static func problem(_ field: Field, _ scratch: ContactDraft, allowEmpty: Bool = false) -> String? {
-        guard let spec = specs[field] else { return nil }
+    /// normalized as a save would: the message of a value ``ValueRules`` refused.
+    private static func problem(_ field: Field, _ scratch: ContactDraft) -> String {
+        guard let spec = specs[field] else { return "\(field) breaks a rule" }
         var draft = scratch
         spec.normalize(&draft)
-        if !allowEmpty, field != .photo, spec.texts(of: draft).isEmpty { return "it is empty" }
         var issues: [FieldIssue] = []
         spec.check(draft, into: &issues)
-        return issues.first.map { "\($0.field) \($0.message)" }
+        return issues.first.map { "\($0.field) \($0.message)" } ?? "\(field) breaks a rule"
     }
+}
+
+/// The rules of ``ContactFields`` for one value, checked without a draft: building a scratch
+/// draft for every value would cost more than reading the rest of the card. They are the
+/// field description's rules (the same checks, the same limits, on the value trimmed as a save
+/// trims it); the tests hold the two together, and the message of a refused value still comes
+/// from the field description.
+enum ValueRules {
+    private static let limits: [Field: Int] = Dictionary(
+        ContactFields.all.map { ($0.field, $0.maxLength) }, uniquingKeysWith: { first, _ in first })
+
+    /// A one-line field's value.
+    static func line(_ value: String, _ field: Field) -> Bool {
+        var issues: [FieldIssue] = []
+        Rules.checkLine(Rules.trimmed(value), field, max: limits[field] ?? 0, into: &issues)
+        return issues.isEmpty
+    }
+
+    /// A multi-line field's value (the note).
+    static func text(_ value: String, _ field: Field) -> Bool {
+        var issues: [FieldIssue] = []
+        Rules.checkText(Rules.trimmedText(value), field, max: limits[field] ?? 0, into: &issues)
+        return issues.isEmpty
+    }
+
+    static func label(_ label: String) -> Bool {
+        Rules.lineMessages(Rules.trimmed(label), max: Limits.labelLength).isEmpty
+    }
+
+    /// An email, phone, URL or handle with its label.
+    static func entry(_ value: String, _ label: String, _ field: Field) -> Bool {
+        guard line(value, field), self.label(label) else { return false }
+        switch field {
+        case .email: return EmailRule.isValid(Rules.trimmed(value))
+        case .phone: return PhoneRule.isValid(Rules.trimmed(value))
+        default: return true
+        }
+    }
+
+    static func address(_ address: PostalAddress) -> Bool {
+        [address.poBox, address.extended, address.street, address.locality, address.region, address.postalCode, address.country]
+            .allSatisfy { line($0, .address) } && label(address.label)
+    }
+
+    static func date(_ date: ContactDate) -> Bool { date.isRealDate && label(date.label) }
+
+    static func photo(_ data: Data) -> Bool { data.count <= Limits.photoBytes && ImageKind(of: data) != nil }
 }

@@ -15,27 +15,38 @@ enum VCardLabels {
     /// The `TYPE` values read in lower case (the rest keep their case).
     static func knownTypes(_ kind: EntryKind) -> Set<String> {
         switch kind {
-        case .email, .url: ["home", "work", "other"]
-        case .phone:
-            [
-                "cell", "home", "work", "fax", "pager", "other", "text", "video", "textphone", "main", "iphone", "car",
-                "isdn", "bbs", "modem", "msg", "pcs",
-            ]
-        case .address: ["home", "work", "other", "dom", "intl", "postal", "parcel"]
+        case .email, .url: mailTypes
+        case .phone: phoneTypes
+        case .address: addressTypes
         case .handle, .date, .category, .extra: []
         }
     }
 
+    private static let mailTypes: Set<String> = ["home", "work", "other"]
+    private static let phoneTypes: Set<String> = [
+        "cell", "home", "work", "fax", "pager", "other", "text", "video", "textphone", "main", "iphone", "car", "isdn",
+        "bbs", "modem", "msg", "pcs",
+    ]
+    private static let addressTypes: Set<String> = ["home", "work", "other", "dom", "intl", "postal", "parcel"]
+
     /// The types the writer puts in `TYPE=`; `other` is not a vCard type of any of these, so it
     /// goes in an `X-ABLabel`, as Apple writes it.
     static func writableTypes(_ kind: EntryKind) -> Set<String> {
-        var types = knownTypes(kind)
-        types.remove("other")
-        return types
+        switch kind {
+        case .email, .url: writableMailTypes
+        case .phone: writablePhoneTypes
+        case .address: writableAddressTypes
+        case .handle, .date, .category, .extra: []
+        }
     }
+
+    private static let writableMailTypes = mailTypes.subtracting(["other"])
+    private static let writablePhoneTypes = phoneTypes.subtracting(["other"])
+    private static let writableAddressTypes = addressTypes.subtracting(["other"])
 
     /// The label and preference `TYPE` values say: `["WORK", "VOICE", "pref"]` → (`work`, true).
     static func label(types: [String], kind: EntryKind) -> (label: String, preferred: Bool) {
+        if types.isEmpty { return ("", false) }
         var tokens: [String] = []
         var preferred = false
         let known = knownTypes(kind)

@@ -69,26 +69,28 @@ struct VCardProperty: Sendable {
         for piece in VCardText.split(bytes[range], at: 59) where !piece.isEmpty {
             let pieceRange = piece.startIndex..<piece.endIndex
             if let equals = VCardText.firstUnquoted(61, in: piece) {
-                let key = InterchangeText.latin1(piece[..<equals]).uppercased()
+                let key = String(decoding: piece[..<equals].map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
                 let values = VCardText.split(piece[(equals + 1)...], at: 44).map(parameterValue)
                 result.append(VCardParameter(name: key, values: values, range: pieceRange))
             } else {
                 // vCard 2.1 writes bare parameters: `TEL;CELL;PREF:` or `PHOTO;JPEG;BASE64:`.
                 let value = parameterValue(piece)
-                let upper = value.uppercased()
-                let key = ["BASE64", "B", "QUOTED-PRINTABLE", "8BIT", "7BIT"].contains(upper) ? "ENCODING" : "TYPE"
+                let key = bareEncodings.contains(value.uppercased()) ? "ENCODING" : "TYPE"
                 result.append(VCardParameter(name: key, values: [value], range: pieceRange))
             }
         }
         return result
     }
 
+    /// The bare 2.1 parameters that name an encoding rather than a type.
+    private static let bareEncodings: Set<String> = ["BASE64", "B", "QUOTED-PRINTABLE", "8BIT", "7BIT"]
+
     /// A parameter value without its quotes, with RFC 6868 `^n` `^^` `^'` decoded.
     private static func parameterValue(_ bytes: ArraySlice<UInt8>) -> String {
         var slice = bytes
         if slice.count >= 2, slice.first == 34, slice.last == 34 { slice = slice.dropFirst().dropLast() }
         var text = InterchangeText.string(slice)
-        if text.contains("^") {
+        if slice.contains(94) {
             text = text.replacingOccurrences(of: "^^", with: "\u{0}")
                 .replacingOccurrences(of: "^n", with: "\n").replacingOccurrences(of: "^N", with: "\n")
                 .replacingOccurrences(of: "^'", with: "\"").replacingOccurrences(of: "\u{0}", with: "^")
@@ -129,6 +131,7 @@ struct VCardProperty: Sendable {
     /// The names of the parameters that are not in `understood` (nor `CHARSET` and a
     /// quoted-printable or 8-bit `ENCODING`, which only say how the value is written).
     func parameterNames(notIn understood: Set<String>) -> [String] {
+        if parameters.isEmpty { return [] }
         var names: [String] = []
         for parameter in parameters where !understood.contains(parameter.name) && !names.contains(parameter.name) {
             switch parameter.name {
@@ -145,9 +148,9 @@ struct VCardProperty: Sendable {
 
     /// The value as text, decoded (quoted-printable, charset) but still escaped.
     func rawText() -> String {
-        var bytes = Array(value)
-        if isQuotedPrintable { bytes = VCardText.decodeQuotedPrintable(bytes) }
-        return InterchangeText.string(bytes, charset: first("CHARSET"))
+        if parameters.isEmpty { return InterchangeText.string(value) }
+        guard isQuotedPrintable else { return InterchangeText.string(value, charset: first("CHARSET")) }
+        return InterchangeText.string(VCardText.decodeQuotedPrintable(Array(value)), charset: first("CHARSET"))
     }
 
     /// A text value with its escapes resolved.
