@@ -96,7 +96,7 @@ import Testing
         let invalid = box.path("invalid.csv")
         _ = FileManager.default.createFile(atPath: invalid, contents: Data("name,email\nFine,fine@example.com\nBad,not-an-email\n".utf8))
         let csv = box.carnetInProcess(["import", invalid])
-        #expect(csv.stderr == "carnet: \(invalid):3: invalid email: must look like name@example.com (no spaces or invisible characters); nothing was imported\n")
+        #expect(csv.stderr == "carnet: \(invalid):3: invalid email: 1 (not-an-email) must look like name@example.com (no spaces or invisible characters); nothing was imported\n")
         let nul = box.path("nul.csv")
         _ = FileManager.default.createFile(atPath: nul, contents: Data("name\nA\u{0}B\n".utf8))
         #expect(box.carnetInProcess(["import", nul]).status == 65)
@@ -105,17 +105,102 @@ import Testing
         #expect(box.carnetInProcess(["import", box.path("file.txt")]).status == 64)
     }
 
+    /// An ordinary macOS Contacts card: two emails, two phones, an address, a note, a birthday, a
+    /// URL, a nickname, ORG with a department, categories, and properties Carnet does not model.
+    static let macCard = [
+        "BEGIN:VCARD",
+        "VERSION:3.0",
+        "PRODID:-//Apple Inc.//macOS 14.1//EN",
+        "N:Appleseed;John;Q.;Dr.;Jr.",
+        "FN:Dr. John Q. Appleseed Jr.",
+        "NICKNAME:Johnny",
+        "ORG:Apple Inc.;Engineering",
+        "TITLE:Engineer",
+        "item1.EMAIL;type=INTERNET;type=pref:john@apple.example",
+        "item1.X-ABLabel:_$!<Work>!$_",
+        "EMAIL;type=INTERNET;type=HOME:john@home.example",
+        "TEL;type=CELL;type=VOICE;type=pref:+1 408 555 0101",
+        "TEL;type=HOME;type=VOICE:+1 408 555 0102",
+        "item2.ADR;type=HOME;type=pref:;;1 Infinite Loop;Cupertino;CA;95014;USA",
+        "item2.X-ABADR:us",
+        "NOTE:Met at WWDC\\nLikes apples\\, pears",
+        "BDAY;value=date:1980-03-22",
+        "item3.URL;type=pref:https://apple.example/john",
+        "item3.X-ABLabel:_$!<HomePage>!$_",
+        "item4.X-ABRELATEDNAMES;type=pref:Jane",
+        "item4.X-ABLabel:_$!<Spouse>!$_",
+        "CATEGORIES:friends,work",
+        "X-ABUID:5AD380FD-B2DE-4261-BA99-DE1D1DB52FBE:ABPerson",
+        "UID:5AD380FD-B2DE-4261-BA99-DE1D1DB52FBE",
+        "REV:2023-11-23T08:55:07Z",
+        "END:VCARD",
+        "",
+    ].joined(separator: "\r\n")
+
+    @Test func importsEveryFieldOfAMacOSCard() throws {
+        let file = box.path("john.vcf")
+        _ = FileManager.default.createFile(atPath: file, contents: Data(Self.macCard.utf8))
+        let run = box.carnetInProcess(["import", file])
+        #expect(run.status == 0, "\(run)")
+        let john = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
+        #expect(john["name"] as? String == "Dr. John Q. Appleseed Jr.")
+        #expect(john["family"] as? String == "Appleseed" && john["suffix"] as? String == "Jr.")
+        #expect(john["nickname"] as? String == "Johnny")
+        #expect(john["organization"] as? String == "Apple Inc." && john["department"] as? String == "Engineering")
+        #expect(john["title"] as? String == "Engineer")
+        let emails = try #require(john["emails"] as? [[String: Any]])
+        #expect(emails.map { $0["value"] as? String } == ["john@apple.example", "john@home.example"])
+        #expect(emails.map { $0["label"] as? String } == ["work", "home"])
+        #expect(emails.map { $0["preferred"] as? Bool } == [true, false])
+        let phones = try #require(john["phones"] as? [[String: Any]])
+        #expect(phones.map { $0["value"] as? String } == ["+1 408 555 0101", "+1 408 555 0102"])
+        let addresses = try #require(john["addresses"] as? [[String: Any]])
+        #expect(addresses.map { $0["street"] as? String } == ["1 Infinite Loop"])
+        #expect(john["note"] as? String == "Met at WWDC\nLikes apples, pears")
+        #expect((john["dates"] as? [[String: String]]) == [["label": "birthday", "date": "1980-03-22"]])
+        #expect(((john["urls"] as? [[String: Any]])?.first?["value"] as? String) == "https://apple.example/john")
+        #expect(john["categories"] as? [String] == ["friends", "work"])
+        #expect(john["extras"] as? [String] == [
+            "item2.X-ABADR:us", "item4.X-ABRELATEDNAMES;type=pref:Jane", "item4.X-ABLabel:_$!<Spouse>!$_",
+            "X-ABUID:5AD380FD-B2DE-4261-BA99-DE1D1DB52FBE:ABPerson",
+        ])
+
+        let exported = box.carnetInProcess(["export", "--format", "vcf"]).stdout
+        #expect(exported.contains("\r\nN:Appleseed;John;Q.;Dr.;Jr.\r\n"), "N is the card's, never rebuilt from FN")
+        #expect(exported.contains("\r\nORG:Apple Inc.;Engineering\r\n"))
+        #expect(exported.contains("\r\nBDAY:19800322\r\n"))
+        #expect(exported.contains("\r\nitem4.X-ABRELATEDNAMES;type=pref:Jane\r\nitem4.X-ABLabel:_$!<Spouse>!$_\r\n"))
+    }
+
+    /// Every file of the corpus of real exports imports whole: no card refused or skipped.
+    @Test func everyRealExportImports() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/RealExports")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".vcf") }.sorted()
+        #expect(files.count == 28)
+        for (index, file) in files.enumerated() {
+            let db = box.path("corpus-\(index).sqlite")
+            let run = box.carnetInProcess(["import", directory.appendingPathComponent(file).path, "--db", db], useDB: false)
+            #expect(run.status == 0, "\(file): \(run)")
+            #expect(run.stdout.hasPrefix("saved import: added "), "\(file): \(run)")
+            #expect(run.stdout.contains("skipped 0"), "\(file): \(run)")
+        }
+    }
+
     @Test(arguments: ["vcf", "csv", "json"]) func exportImportExportIsIdentical(format: String) throws {
         box.carnetInProcess(["sample"])
         let photo = box.path("p.png")
         _ = FileManager.default.createFile(atPath: photo, contents: tinyPNG)
         box.carnetInProcess(["edit", "2", "--photo", photo, "--name", "Tyler \"TJ\" Porter; Jr., PhD", "--position", "Lead, R&D, Prophecy"])
         box.carnetInProcess(["favorite", "3"])
+        let mac = box.path("john.vcf")
+        _ = FileManager.default.createFile(atPath: mac, contents: Data(Self.macCard.utf8))
+        #expect(box.carnetInProcess(["import", mac]).status == 0)
         let first = box.path("first.\(format)")
         #expect(box.carnetInProcess(["export", "--output", first]).status == 0)
         let copy = box.path("copy.sqlite")
         let imported = box.carnetInProcess(["import", first, "--db", copy], useDB: false)
-        #expect(imported.stdout.hasPrefix("saved import: added 5"), "\(imported)")
+        #expect(imported.stdout.hasPrefix("saved import: added 6"), "\(imported)")
         let second = box.path("second.\(format)")
         #expect(box.carnetInProcess(["export", "--output", second, "--db", copy], useDB: false).status == 0)
         let a = try #require(FileManager.default.contents(atPath: first))

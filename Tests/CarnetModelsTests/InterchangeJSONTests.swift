@@ -17,19 +17,47 @@ import Testing
             createdAt: created, updatedAt: created, version: 1),
     ]
 
+    /// Every key the documentation of `ContactJSON` lists, in the sorted order they are written.
+    static let keys = [
+        "additional", "addresses", "categories", "createdAt", "dates", "department", "emails", "extras", "family",
+        "favorite", "given", "handles", "id", "name", "nickname", "note", "organization", "phones", "photo", "prefix",
+        "role", "suffix", "title", "uid", "updatedAt", "urls", "version",
+    ]
+
     @Test func encodesTheDocumentedSchema() throws {
         let json = String(decoding: try ContactJSONCoding.encode([ContactJSON(contact: Self.contacts[1], favorite: true)]), as: UTF8.self)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]).first
-        #expect(object.map { Set($0.keys) } == [
-            "id", "uid", "name", "position", "email", "phone", "photo", "favorite", "createdAt", "updatedAt", "version",
-        ])
+        #expect(object.map { $0.keys.sorted() } == Self.keys)
+        #expect(Set(Self.keys).isSuperset(of: ContactFields.all.map(\.key)))
         #expect(object?["photo"] is NSNull)
+        #expect(object?["emails"] as? [Any] != nil && object?["note"] as? String == "")
         #expect(json.contains(#""createdAt" : "2025-11-23T08:55:07.001Z""#))
         #expect(json.contains(#""favorite" : true"#))
         // Keys sorted, so diffs of two exports are readable.
-        let keys = ["createdAt", "email", "favorite", "id", "name", "phone", "photo", "position", "uid", "updatedAt", "version"]
-        let offsets = keys.map { json.range(of: "\"\($0)\" :")!.lowerBound }
+        let offsets = Self.keys.map { json.range(of: "\"\($0)\" :")!.lowerBound }
         #expect(offsets == offsets.sorted())
+    }
+
+    @Test func writesListsAsObjects() throws {
+        let contact = Contact(
+            id: 1, uid: RichContact.uid, draft: RichContact.draft, createdAt: RichContact.updated, updatedAt: RichContact.updated,
+            version: 2)
+        let data = try ContactJSONCoding.encode([ContactJSON(contact: contact, favorite: false)])
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]]).first
+        let emails = try #require(object?["emails"] as? [[String: Any]])
+        #expect(emails.first?["label"] as? String == "work" && emails.first?["value"] as? String == "ada@example.com")
+        #expect(emails.first?["preferred"] as? Bool == true)
+        let addresses = try #require(object?["addresses"] as? [[String: Any]])
+        #expect(addresses.first.map { $0.keys.sorted() } == [
+            "country", "extended", "label", "locality", "poBox", "postalCode", "preferred", "region", "street",
+        ])
+        let dates = try #require(object?["dates"] as? [[String: String]])
+        #expect(dates == [
+            ["label": "birthday", "date": "1815-12-10"], ["label": "anniversary", "date": "--07-08"],
+            ["label": "graduation", "date": "1833-06-05"],
+        ])
+        #expect(object?["categories"] as? [String] == ["friends", "Mathematicians, famous"])
+        #expect(object?["extras"] as? [String] == RichContact.draft.extras)
     }
 
     @Test func roundTripsContactsAtMillisecondPrecision() throws {
@@ -44,7 +72,62 @@ import Testing
         #expect(records.map(\.draft) == Self.contacts.map(\.draft))
         #expect(records.map(\.updatedAt) == Self.contacts.map(\.updatedAt))
         // Pretty-printed: "[", then each object starts on its own line.
-        #expect(records.map(\.line) == [2, 15])
+        let text = String(decoding: data, as: UTF8.self).components(separatedBy: "\n")
+        let starts = text.indices.filter { text[$0] == "  {" }.map { $0 + 1 }
+        #expect(records.map(\.line) == starts)
+        #expect(starts.first == 2)
+    }
+
+    @Test func roundTripsARichContactByteForByte() throws {
+        let contact = Contact(
+            id: 7, uid: RichContact.uid, draft: RichContact.draft, createdAt: RichContact.updated, updatedAt: RichContact.updated,
+            version: 3)
+        let data = try ContactJSONCoding.encode([ContactJSON(contact: contact, favorite: true)])
+        let records = try ContactJSONCoding.decode(data)
+        #expect(records == [
+            InterchangeRecord(
+                uid: RichContact.uid, draft: RichContact.draft, updatedAt: RichContact.updated, line: 2, id: 7,
+                createdAt: RichContact.updated, version: 3, favorite: true),
+        ])
+        let again = try ContactJSONCoding.encode(records.map {
+            ContactJSON(id: $0.id, uid: $0.uid, draft: $0.draft, favorite: $0.favorite, createdAt: $0.createdAt, updatedAt: $0.updatedAt, version: $0.version)
+        })
+        #expect(again == data)
+    }
+
+    @Test func readsFilesOfTheFirstSchema() throws {
+        let text = """
+            [
+              {"createdAt": "2026-11-23T08:55:07.123Z", "email": "rebecca@example.com", "favorite": false, "id": 1,
+               "name": "Rebecca Rogers", "phone": "+1 555 0100", "photo": null, "position": "Head of HR, Globaviations",
+               "uid": "u-1", "updatedAt": "2026-11-23T08:55:07.123Z", "version": 1},
+              {"name": "Tyler Porter", "position": "Software developer", "email": "", "phone": ""}
+            ]
+            """
+        let records = try ContactJSONCoding.decode(Data(text.utf8))
+        #expect(records.map(\.draft) == [
+            ContactDraft(
+                name: "Rebecca Rogers", organization: "Globaviations", title: "Head of HR",
+                emails: [LabeledValue("rebecca@example.com", preferred: true)], phones: [LabeledValue("+1 555 0100", preferred: true)]),
+            ContactDraft(name: "Tyler Porter", title: "Software developer"),
+        ])
+        #expect(records.map(\.line) == [2, 5])
+    }
+
+    @Test func readsEntriesWrittenByHandWithOnlyTheirValue() throws {
+        let text = #"[{"given": "Ada", "family": "Lovelace", "emails": [{"value": "ada@example.com"}], "dates": [{"date": "--12-10"}]}]"#
+        let record = try #require(try ContactJSONCoding.decode(Data(text.utf8)).first)
+        #expect(record.draft.emails == [LabeledValue("ada@example.com")])
+        #expect(record.draft.dates == [ContactDate(label: "", month: 12, day: 10)])
+        #expect(record.draft.normalized().name == "Ada Lovelace")
+        let bad = "[{\"name\": \"A\",\n\"dates\": [{\"label\": \"birthday\", \"date\": \"10/12/1815\"}]}]"
+        #expect(throws: InterchangeError.self) { try ContactJSONCoding.decode(Data(bad.utf8)) }
+        do {
+            _ = try ContactJSONCoding.decode(Data(bad.utf8))
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.message.contains("10/12/1815"), "\(error)")
+        }
     }
 
     @Test func readsHandWrittenJSONWithOnlyAName() throws {

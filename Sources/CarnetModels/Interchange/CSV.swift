@@ -38,11 +38,26 @@ public enum CSVColumn: Sendable, Equatable {
 /// its row is complete; a quoted field may hold commas, `""` and line breaks, so a row can span
 /// lines, and the record's ``InterchangeRecord/line`` is where the row starts.
 ///
-/// The header names the columns (see ``CSVColumn``), in any order and any case; `name` is
-/// required, unknown columns are ignored, so a spreadsheet with extra columns imports as is.
-/// `photo` is base64, `updated_at` an ISO 8601 date-time (`2026-11-23T08:55:07.123Z`); empty
-/// cells mean "none". Every row must have as many fields as the header: a ragged row is an
-/// error rather than a guess at which column moved.
+/// The header names the columns (see ``CSVColumn``), in any order and any case; `name` (or, for
+/// a name made from its parts, `given` or `family`) is required, unknown columns are ignored, so
+/// a spreadsheet with extra columns imports as is. Carnet's columns are `uid`, then the key of
+/// every field of ``ContactFields`` (`name`, `prefix` … `suffix`, `nickname`, `organization`,
+/// `department`, `title`, `role`, `emails`, `phones`, `addresses`, `urls`, `handles`, `dates`,
+/// `note`, `categories`, `photo`, `extras`), then `updated_at`:
+///
+/// - A list's cell holds one entry per line, each written as the CLI's flag takes it
+///   (`--email work,pref:ada@example.com`): `work,pref:ada@example.com` and `home:ada@home.example`
+///   on two lines of one quoted cell. Addresses are `home:street; locality; region; postal code;
+///   country[; extended[; PO box]]`, dates `birthday:1815-12-10` or `anniversary:--06-01`,
+///   handles `skype:ada`; categories and extras are the text alone.
+/// - `note` may span lines; `photo` is base64; `updated_at` an ISO 8601 date-time
+///   (`2026-11-23T08:55:07.123Z`); empty cells mean "none".
+/// - Files of Carnet's first schema still read: `position` becomes title and organization (split
+///   at the first ", "), `email` and `phone` the preferred entries, unless the file also has
+///   the new columns.
+///
+/// Every row must have as many fields as the header: a ragged row is an error rather than a
+/// guess at which column moved.
 ///
 /// Feed it lines with ``feed(line:)`` or chunks of bytes with `feed(_:)`, then call
 /// ``finish()``; do not mix the two ways on one reader. After an error in a row, reading goes
@@ -221,7 +236,9 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
             }
             found.append(column)
         }
-        guard found.contains(.field(.name)) else {
+        // A name can be made from its parts (the importer normalizes the draft), so given or
+        // family will do.
+        guard found.contains(.field(.name)) || found.contains(.field(.given)) || found.contains(.field(.family)) else {
             headerFailed = true
             throw InterchangeError(
                 line: rowLine,

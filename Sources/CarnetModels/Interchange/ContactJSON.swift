@@ -1,20 +1,66 @@
 import Foundation
 
-/// One contact as `carnet list --json` prints it and `carnet import` reads it back: the documented
-/// JSON schema, so scripts can rely on the keys.
+/// One contact as `carnet list --json` and `carnet show --json` print it and `carnet import`
+/// reads it back: the documented JSON schema, so scripts can rely on the keys.
 ///
 /// ```json
-/// {"createdAt": "2026-11-23T08:55:07.123Z", "email": "rebecca@example.com", "favorite": false,
-///  "id": 1, "name": "Rebecca Rogers", "phone": "+1 555 0100", "photo": null,
-///  "position": "Head of HR, Globaviations", "uid": "…", "updatedAt": "2026-11-23T08:55:07.123Z",
-///  "version": 1}
+/// {
+///   "id": 1,
+///   "uid": "0B4B8B1E-6C2A-4E4B-9F22-2C0E0E3A7D11",
+///   "name": "Dr. Augusta Ada King, Countess of Lovelace",
+///   "prefix": "Dr.", "given": "Augusta Ada", "additional": "", "family": "King",
+///   "suffix": "Countess of Lovelace",
+///   "nickname": "Ada",
+///   "organization": "Analytical Engines, Ltd.", "department": "Research",
+///   "title": "Mathematician", "role": "Author",
+///   "emails": [{"label": "work", "value": "ada@example.com", "preferred": true},
+///              {"label": "", "value": "ada@home.example", "preferred": false}],
+///   "phones": [{"label": "cell", "value": "+44 20 7946 0000", "preferred": true}],
+///   "addresses": [{"label": "home", "poBox": "", "extended": "", "street": "12 St James's Square",
+///                  "locality": "London", "region": "", "postalCode": "SW1Y 4JH",
+///                  "country": "United Kingdom", "preferred": true}],
+///   "urls": [{"label": "work", "value": "https://example.com/ada", "preferred": false}],
+///   "handles": [{"label": "skype", "value": "ada", "preferred": false}],
+///   "dates": [{"label": "birthday", "date": "1815-12-10"}, {"label": "anniversary", "date": "--07-08"}],
+///   "note": "First line\nSecond line",
+///   "categories": ["friends", "mathematicians"],
+///   "photo": "/9j/4AAQSkZJRg==",
+///   "extras": ["item1.X-ABRELATEDNAMES:William King", "item1.X-ABLabel:_$!<Spouse>!$_"],
+///   "favorite": false,
+///   "createdAt": "2026-11-23T08:55:07.123Z",
+///   "updatedAt": "2026-11-23T08:55:07.123Z",
+///   "version": 1
+/// }
 /// ```
 ///
-/// Every key is always written (`null` when there is no value). On input only `name` is
-/// required: a file written by hand may leave out the rest (`id`, `favorite`, `createdAt`,
-/// `version` are the database's business and are ignored by an import). Dates are ISO 8601 in
-/// UTC with milliseconds, the precision contacts are stored with, so they survive a round trip.
-/// `photo` is base64.
+/// | key | type | what |
+/// |---|---|---|
+/// | `id` | integer | the contact's id in this address book |
+/// | `uid` | string | the stable identifier vCard `UID` carries |
+/// | `name` | string | the display name (vCard `FN`) |
+/// | `prefix`, `given`, `additional`, `family`, `suffix` | string | the structured name (vCard `N`) |
+/// | `nickname`, `organization`, `department`, `title`, `role` | string | one line each |
+/// | `emails`, `phones`, `urls`, `handles` | array of `{label, value, preferred}` | in the person's order; `label` is a type (`work`, `home`, `cell`, `fax`, …) or a free label, or `""`; at most one `preferred`. A handle's label is its service (`skype`, `mastodon`) |
+/// | `addresses` | array of `{label, poBox, extended, street, locality, region, postalCode, country, preferred}` | vCard `ADR`'s seven parts |
+/// | `dates` | array of `{label, date}` | `label` is `birthday`, `anniversary` or a free label; `date` is `1815-12-10`, or `--12-10` without a year |
+/// | `note` | string | may hold line breaks (`\n`) |
+/// | `categories` | array of strings | the person's groups |
+/// | `photo` | base64 string or `null` | JPEG, PNG, GIF or WebP |
+/// | `extras` | array of strings | vCard properties Carnet does not model, each an unfolded content line kept verbatim |
+/// | `favorite` | boolean | whether the contact is a favorite |
+/// | `createdAt`, `updatedAt` | string | ISO 8601 in UTC with milliseconds |
+/// | `version` | integer | starts at 1, grows by one with every saved edit |
+///
+/// The keys of the contact's fields are their ``ContactFieldSpec/key``s, so the list is
+/// ``ContactFields/all`` in order; every key is always written (`null` for no photo, `""` and `[]`
+/// for empty fields), sorted. On input only a name is required (`name`, or a `given` or
+/// `family` to make it from): a file written by hand may leave out the rest, and so may an entry
+/// (`{"value": "ada@example.com"}` has no label and is not preferred). `id`, `favorite`,
+/// `createdAt` and `version` restore a backup into a new file and are otherwise the database's
+/// business. A file of Carnet's first schema still imports: its `position` becomes title and
+/// organization (split at the first ", "), its `email` and `phone` the preferred entries.
+/// Dates are ISO 8601 in UTC with milliseconds, the precision contacts are stored with, so they
+/// survive a round trip.
 public struct ContactJSON: Codable, Sendable, Equatable {
     public var id: Int64?
     public var uid: String?

@@ -8,7 +8,7 @@ import Foundation
 public protocol InterchangeReader: Sendable {
     init()
 
-    /// Reads one line of the file (without its line break; a trailing CR is ignored) and returns
+    /// Reads one line of the file (without its line break; trailing CRs are ignored) and returns
     /// the record it completes, if any.
     mutating func feed(line: String) throws(InterchangeError) -> InterchangeRecord?
 
@@ -58,7 +58,7 @@ extension LineConsumingReader {
     public mutating func feed(line: String) throws(InterchangeError) -> InterchangeRecord? {
         var bytes = Array(line.utf8)
         if bytes.last == 10 { bytes.removeLast() }
-        if bytes.last == 13 { bytes.removeLast() }
+        while bytes.last == 13 { bytes.removeLast() }
         return try consume(bytes)
     }
 

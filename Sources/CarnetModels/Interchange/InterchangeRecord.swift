@@ -20,10 +20,15 @@ public struct InterchangeRecord: Sendable, Equatable {
     public var createdAt: Date?
     public var version: Int?
     public var favorite: Bool?
+    /// What the reader did not take as the file said, for the import report: a value Carnet's
+    /// rules refuse, kept verbatim in ``ContactDraft/extras`` instead (`line 7: TEL "BusinessPhone"
+    /// kept as an unmodelled property: …`). Empty when everything mapped as written.
+    public var notes: [InterchangeNote]
 
     public init(
         uid: String? = nil, draft: ContactDraft, updatedAt: Date? = nil, line: Int = 1,
-        id: Int64? = nil, createdAt: Date? = nil, version: Int? = nil, favorite: Bool? = nil
+        id: Int64? = nil, createdAt: Date? = nil, version: Int? = nil, favorite: Bool? = nil,
+        notes: [InterchangeNote] = []
     ) {
         self.uid = uid
         self.draft = draft
@@ -33,7 +38,23 @@ public struct InterchangeRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.version = version
         self.favorite = favorite
+        self.notes = notes
     }
+}
+
+/// Something an import should tell the person about one record, at the line it concerns.
+public struct InterchangeNote: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// 1-based line of the input.
+    public let line: Int
+    /// Printable: control characters from the file are escaped.
+    public let message: String
+
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "line \(line): \(message)" }
 }
 
 /// A syntax error in an interchange file, with the line to look at, so the message can be acted

@@ -140,19 +140,59 @@ enum InterchangeBase64 {
     }
 }
 
-/// Bytes to text. UTF-8 unless a vCard `CHARSET` says otherwise; bytes that are not valid UTF-8
-/// are read as Windows-1252 (a superset of Latin-1's printable characters), which is what old
-/// spreadsheet and phone exports almost always are, rather than failing or inventing U+FFFD.
+/// Bytes to text. UTF-8 unless a vCard `CHARSET` names another encoding Foundation knows
+/// (Shift_JIS, Windows-1250, ISO-8859-2, …); bytes that are not valid in it are read as
+/// Windows-1252 (a superset of Latin-1's printable characters), which is what old spreadsheet and
+/// phone exports almost always are, rather than failing or inventing U+FFFD.
 enum InterchangeText {
     static func string(_ bytes: some Collection<UInt8>, charset: String? = nil) -> String {
-        switch charset?.asciiLowercased {
-        case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "us-ascii", "ascii":
-            return latin1(bytes)
-        case "windows-1252", "cp1252":
-            return windows1252(bytes)
+        if let charset {
+            switch charset.asciiLowercased {
+            case "utf-8", "utf8": break
+            case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "us-ascii", "ascii":
+                return latin1(bytes)
+            case "windows-1252", "cp1252":
+                return windows1252(bytes)
+            default:
+                if let encoding = encoding(named: charset), let text = String(bytes: Array(bytes), encoding: encoding) {
+                    return text
+                }
+            }
+        }
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        return windows1252(bytes)
+    }
+
+    /// The encoding an IANA charset name (as vCard's `CHARSET` gives it) stands for, if
+    /// Foundation can decode it.
+    static func encoding(named name: String) -> String.Encoding? {
+        let key = String(name.asciiLowercased.unicodeScalars.filter { $0 != "-" && $0 != "_" && $0 != " " })
+        switch key {
+        case "utf8": return .utf8
+        case "usascii", "ascii": return .ascii
+        case "iso88591", "latin1", "l1": return .isoLatin1
+        case "iso88592", "latin2", "l2": return .isoLatin2
+        case "windows1250", "cp1250", "xcp1250": return .windowsCP1250
+        case "windows1251", "cp1251", "xcp1251": return .windowsCP1251
+        case "windows1252", "cp1252", "xcp1252": return .windowsCP1252
+        case "windows1253", "cp1253": return .windowsCP1253
+        case "windows1254", "cp1254": return .windowsCP1254
+        case "shiftjis", "sjis", "xsjis", "windows31j", "cp932", "mskanji", "csshiftjis": return .shiftJIS
+        case "eucjp", "xeucjp": return .japaneseEUC
+        case "iso2022jp", "csiso2022jp": return .iso2022JP
+        case "utf16": return .utf16
+        case "utf16be": return .utf16BigEndian
+        case "utf16le": return .utf16LittleEndian
+        case "macintosh", "macroman", "mac": return .macOSRoman
         default:
-            if let text = String(validating: bytes, as: UTF8.self) { return text }
-            return windows1252(bytes)
+            // Encodings Foundation knows by their CoreFoundation number (0x80000000 | CFStringEncoding).
+            let coreFoundation: [String: UInt] = [
+                "gb2312": 0x0930, "euccn": 0x0930, "gbk": 0x0631, "cp936": 0x0631, "gb18030": 0x0632, "big5": 0x0A03,
+                "euckr": 0x0940, "ksc56011987": 0x0940, "koi8r": 0x0A02, "koi8u": 0x0A08, "iso88595": 0x0205,
+                "iso88597": 0x0207, "iso88599": 0x0209, "iso885913": 0x020D, "iso885915": 0x020F, "latin9": 0x020F,
+                "windows1255": 0x0505, "windows1256": 0x0506, "windows1257": 0x0507, "windows1258": 0x0508,
+            ]
+            return coreFoundation[key].map { String.Encoding(rawValue: 0x8000_0000 | $0) }
         }
     }
 
@@ -175,40 +215,66 @@ enum InterchangeText {
     ]
 
     /// A short, printable excerpt of a line for an error message.
+    /// A short, printable excerpt of a line for an error message: characters a terminal should
+    /// not receive raw (a stray carriage return, an escape sequence) are written as `\u{D}`.
     static func preview(_ bytes: some Collection<UInt8>) -> String {
         let text = string(bytes)
         let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-        return "\"" + shown + "\""
+        return "\"" + TextRules.escapedForDisplay(shown) + "\""
     }
 }
 
-/// Splits chunks of bytes into lines (LF or CRLF), keeping an unfinished last line for the next
-/// chunk, so a reader fed 64 KiB at a time never holds more than a line of the file.
+/// Splits chunks of bytes into lines, keeping an unfinished last line for the next chunk, so a
+/// reader fed 64 KiB at a time never holds more than a line of the file.
+///
+/// A line ends at LF, CRLF, a lone CR (classic Mac OS) or CRCRLF (what iOS 5 and 6 write): a run
+/// of CRs and the LF after it are one line break, so none of them makes a blank line that would
+/// cut a folded property in two.
 struct LineSplitter: Sendable {
     private var partial: [UInt8] = []
+    /// The last byte seen ended a line with CR: more CRs and one LF still belong to that break.
+    private var inBreak = false
 
     /// The complete lines in `chunk` (after what earlier chunks left), without their line breaks.
     mutating func split(_ chunk: UnsafeRawBufferPointer) -> [[UInt8]] {
         var lines: [[UInt8]] = []
-        var start = chunk.startIndex
-        while let newline = chunk[start...].firstIndex(of: 10) {
+        var start = 0
+        var i = 0
+        let count = chunk.count
+        while i < count {
+            let byte = chunk[i]
+            if byte != 10 && byte != 13 {
+                inBreak = false
+                i += 1
+                continue
+            }
+            if inBreak {
+                // The CRs and LF that follow a CR are the same line break.
+                if byte == 10 { inBreak = false }
+                i += 1
+                start = i
+                continue
+            }
             var line = partial
             partial = []
-            line.append(contentsOf: chunk[start..<newline])
-            if line.last == 13 { line.removeLast() }
+            line.append(contentsOf: chunk[start..<i])
             lines.append(line)
-            start = newline + 1
+            inBreak = byte == 13
+            i += 1
+            start = i
         }
-        partial.append(contentsOf: chunk[start...])
+        partial.append(contentsOf: chunk[start..<count])
         return lines
     }
 
     /// What is left after the last line break, if anything: the file's last line when it has
     /// no final newline.
     mutating func flush() -> [UInt8]? {
-        defer { partial = [] }
+        defer {
+            partial = []
+            inBreak = false
+        }
         guard !partial.isEmpty else { return nil }
-        if partial.last == 13 { partial.removeLast() }
         return partial
     }
 

@@ -1,0 +1,431 @@
+import Foundation
+
+/// Maps the properties of one card onto a ``ContactDraft``. What maps, and how, is documented on
+/// ``VCardReader``; everything else is kept in ``ContactDraft/extras`` as its unfolded line.
+struct VCardImport {
+    let properties: [VCardProperty]
+    /// Where the card begins.
+    let line: Int
+
+    /// What became of one property.
+    private enum Outcome {
+        /// Mapped onto the draft (or, for `VERSION`, `PRODID` and `REV`, deliberately not kept).
+        case mapped
+        /// Not a property Carnet models: kept in extras.
+        case unmodelled
+        /// A property Carnet models, kept in extras because it cannot be mapped as it is; the
+        /// reason goes into the record's notes.
+        case refused(String)
+    }
+
+    /// The parameters every list entry may have: its type, its preference, its value type.
+    private static let entryParameters: Set<String> = ["TYPE", "PREF", "VALUE"]
+    private static let messagingParameters: Set<String> = ["TYPE", "PREF", "VALUE", "X-SERVICE-TYPE"]
+    /// The parameters a one-value text property may have (its language is not kept).
+    private static let textParameters: Set<String> = ["LANGUAGE", "VALUE"]
+    private static let textValue: Set<String> = ["text"]
+    private static let uriValue: Set<String> = ["uri"]
+    private static let textOrURIValue: Set<String> = ["text", "uri"]
+
+    func record() -> InterchangeRecord {
+        var draft = ContactDraft()
+        var uid: String?
+        var revision: Date?
+        var formattedName: String?
+        var structuredName: PersonName?
+        var seen: Set<String> = []  // the one-value properties already mapped
+        var outcomes: [Outcome] = []
+        outcomes.reserveCapacity(properties.count)
+        // Preference ranks of the entries of each list, to mark one preferred at the end.
+        var ranks: [EntryKind: [Int]] = [:]
+
+        // The label each group's first non-blank X-ABLabel gives its property, and which line it is.
+        var groupLabels: [String: (index: Int, text: String)] = [:]
+        for (index, property) in properties.enumerated() where property.name == "X-ABLABEL" {
+            guard let group = property.group, groupLabels[group] == nil else { continue }
+            let text = property.text()
+            if !VCardText.isBlank(text) { groupLabels[group] = (index, text) }
+        }
+        var usedLabels: Set<Int> = []
+
+        /// The label and rank of an entry: its group's X-ABLabel if it has one, else its TYPEs.
+        func labelled(_ property: VCardProperty, _ kind: EntryKind) -> (label: String, rank: Int, labelLine: Int?) {
+            let rank = property.preferenceRank
+            if let group = property.group, let groupLabel = groupLabels[group] {
+                return (VCardLabels.label(abLabel: groupLabel.text, kind: kind), rank, groupLabel.index)
+            }
+            return (VCardLabels.label(types: property.values("TYPE"), kind: kind).label, rank, nil)
+        }
+
+        /// Appends an entry to a list when the field's rules take it (`valid`, as ``ValueRules``
+        /// judges it); the reason when they don't.
+        func add<E>(
+            _ entry: E, to keyPath: WritableKeyPath<ContactDraft, [E]>, _ field: Field, _ kind: EntryKind, rank: Int,
+            labelLine: Int?, isEmpty: Bool, valid: Bool
+        ) -> Outcome {
+            if isEmpty { return .refused("it is empty") }
+            if !valid {
+                var scratch = ContactDraft()
+                scratch[keyPath: keyPath] = [entry]
+                return .refused(Self.problem(field, scratch))
+            }
+            draft[keyPath: keyPath].append(entry)
+            ranks[kind, default: []].append(rank)
+            if let labelLine { usedLabels.insert(labelLine) }
+            return .mapped
+        }
+
+        /// Sets a one-value text field when it is the first of its property and the rules take it.
+        func single(_ property: VCardProperty, _ value: String, _ keyPath: WritableKeyPath<ContactDraft, String>, _ field: Field) -> Outcome {
+            guard !seen.contains(property.name) else { return .refused("only the first \(property.name) is modelled") }
+            if let unknown = property.parameterNames(notIn: Self.textParameters).first {
+                return .refused("the \(unknown) parameter is not modelled")
+            }
+            if Rules.trimmed(value).isEmpty { return .refused("it is empty") }
+            if !(field == .note ? ValueRules.text(value, field) : ValueRules.line(value, field)) {
+                var scratch = ContactDraft()
+                scratch[keyPath: keyPath] = value
+                return .refused(Self.problem(field, scratch))
+            }
+            draft[keyPath: keyPath] = value
+            seen.insert(property.name)
+            return .mapped
+        }
+
+        /// Why an entry's parameters keep it from being mapped: one Carnet does not model, or a
+        /// `VALUE` other than `values`.
+        func unknownEntryParameter(
+            _ property: VCardProperty, values: Set<String> = Self.textValue, understood: Set<String> = Self.entryParameters
+        ) -> Outcome? {
+            if property.parameters.isEmpty { return nil }
+            if let type = property.valueType, !values.contains(type) { return .refused("a VALUE=\(type) value is not modelled") }
+            return property.parameterNames(notIn: understood).first.map { .refused("the \($0) parameter is not modelled") }
+        }
+
+        for property in properties {
+            let outcome: Outcome
+            switch property.name {
+            case "VERSION", "PRODID":
+                outcome = .mapped
+            case "REV":
+                if revision == nil { revision = InterchangeDate.parse(property.text()) }
+                outcome = .mapped
+            case "UID":
+                var value = VCardText.trimmed(property.text())
+                if property.valueType != "text", value.hasASCIIPrefixIgnoringCase("urn:uuid:"),
+                   VCardText.isUUID(value.utf8.dropFirst(9)) {
+                    value = String(value.dropFirst(9))
+                }
+                if uid == nil, UIDRule.issues(value).isEmpty {
+                    uid = value
+                    outcome = .mapped
+                } else {
+                    outcome = .refused(uid == nil ? "the UID is not usable" : "only the first UID is modelled")
+                }
+            case "FN":
+                let value = property.text()
+                if formattedName != nil {
+                    outcome = .refused("only the first FN is modelled")
+                } else if Rules.trimmed(value).isEmpty {
+                    outcome = .refused("it is blank")
+                } else {
+                    if !ValueRules.line(value, .name) {
+                        var scratch = ContactDraft()
+                        scratch.name = value
+                        outcome = .refused(Self.problem(.name, scratch))
+                    } else {
+                        formattedName = value
+                        outcome = .mapped
+                    }
+                }
+            case "N":
+                let parts = property.components()
+                let part = { (i: Int) -> String in i < parts.count ? parts[i] : "" }
+                let name = PersonName(prefix: part(3), given: part(1), additional: part(2), family: part(0), suffix: part(4))
+                if structuredName != nil {
+                    outcome = .refused("only the first N is modelled")
+                } else if parts.dropFirst(5).contains(where: { !VCardText.isBlank($0) }) {
+                    outcome = .refused("it has more than the five parts of a name")
+                } else {
+                    let parts: [(Field, String)] = [
+                        (.prefix, name.prefix), (.given, name.given), (.additional, name.additional), (.family, name.family),
+                        (.suffix, name.suffix),
+                    ]
+                    if let broken = parts.first(where: { !ValueRules.line($0.1, $0.0) }) {
+                        var scratch = ContactDraft()
+                        scratch.nameParts = name
+                        outcome = .refused(Self.problem(broken.0, scratch))
+                    } else {
+                        structuredName = name
+                        outcome = .mapped
+                    }
+                }
+            case "NICKNAME":
+                outcome = single(property, property.text(), \.nickname, .nickname)
+            case "TITLE":
+                outcome = single(property, property.text(), \.title, .title)
+            case "ROLE":
+                outcome = single(property, property.text(), \.role, .role)
+            case "NOTE":
+                outcome = single(property, property.text(), \.note, .note)
+            case "ORG":
+                var parts = property.components()
+                let organization = parts.removeFirst()
+                while parts.last.map(VCardText.isBlank) == true { parts.removeLast() }
+                if seen.contains("ORG") {
+                    outcome = .refused("only the first ORG is modelled")
+                } else if let unknown = property.parameterNames(notIn: Self.textParameters).first {
+                    outcome = .refused("the \(unknown) parameter is not modelled")
+                } else {
+                    var scratch = ContactDraft()
+                    scratch.organization = organization
+                    scratch.department = parts.joined(separator: ";")
+                    if Rules.trimmed(organization).isEmpty, Rules.trimmed(scratch.department).isEmpty {
+                        outcome = .refused("it is empty")
+                    } else if !ValueRules.line(organization, .organization) {
+                        outcome = .refused(Self.problem(.organization, scratch))
+                    } else if !ValueRules.line(scratch.department, .department) {
+                        outcome = .refused(Self.problem(.department, scratch))
+                    } else {
+                        draft.organization = scratch.organization
+                        draft.department = scratch.department
+                        seen.insert("ORG")
+                        outcome = .mapped
+                    }
+                }
+            case "EMAIL":
+                var value = property.text()
+                if value.hasASCIIPrefixIgnoringCase("mailto:") { value = String(value.dropFirst(7)) }
+                let (label, rank, labelLine) = labelled(property, .email)
+                outcome = unknownEntryParameter(property)
+                    ?? add(
+                        LabeledValue(value, label: label), to: \.emails, .email, .email, rank: rank, labelLine: labelLine,
+                        isEmpty: Rules.trimmed(value).isEmpty, valid: ValueRules.entry(value, label, .email))
+            case "TEL":
+                var value = property.text()
+                if value.hasASCIIPrefixIgnoringCase("tel:") { value = String(value.dropFirst(4)) }
+                let (label, rank, labelLine) = labelled(property, .phone)
+                outcome = unknownEntryParameter(property, values: Self.textOrURIValue)
+                    ?? add(
+                        LabeledValue(value, label: label), to: \.phones, .phone, .phone, rank: rank, labelLine: labelLine,
+                        isEmpty: Rules.trimmed(value).isEmpty, valid: ValueRules.entry(value, label, .phone))
+            case "ADR":
+                let parts = property.components()
+                let part = { (i: Int) -> String in i < parts.count ? parts[i] : "" }
+                let (label, rank, labelLine) = labelled(property, .address)
+                let address = PostalAddress(
+                    label: label, poBox: part(0), extended: part(1), street: part(2), locality: part(3), region: part(4),
+                    postalCode: part(5), country: part(6))
+                if parts.dropFirst(7).contains(where: { !VCardText.isBlank($0) }) {
+                    outcome = .refused("it has more than the seven parts of an address")
+                } else {
+                    outcome = unknownEntryParameter(property)
+                        ?? add(
+                            address, to: \.addresses, .address, .address, rank: rank, labelLine: labelLine,
+                            isEmpty: parts.prefix(7).allSatisfy { Rules.trimmed($0).isEmpty }, valid: ValueRules.address(address))
+                }
+            case "URL":
+                let (label, rank, labelLine) = labelled(property, .url)
+                let value = property.text()
+                outcome = unknownEntryParameter(property, values: Self.uriValue)
+                    ?? add(
+                        LabeledValue(value, label: label), to: \.urls, .url, .url, rank: rank, labelLine: labelLine,
+                        isEmpty: Rules.trimmed(value).isEmpty, valid: ValueRules.entry(value, label, .url))
+            case "IMPP":
+                let value = property.text()
+                let colon = value.firstIndex(of: ":")
+                let scheme = colon.map { value[..<$0].lowercased() } ?? ""
+                let service = VCardLabels.messagingSchemes[scheme]
+                if let service, let colon {
+                    let serviceType = property.first("X-SERVICE-TYPE")
+                    if let serviceType, serviceType.lowercased() != service.lowercased(), serviceType.lowercased() != scheme {
+                        outcome = .refused("its X-SERVICE-TYPE \(serviceType) is not the service of \(scheme):")
+                    } else if property.values("TYPE").contains(where: { $0.lowercased() != "pref" }) {
+                        outcome = .refused("its TYPE is not modelled (a handle's label is its service)")
+                    } else {
+                        let handle = LabeledValue(String(value[value.index(after: colon)...]), label: scheme)
+                        outcome = unknownEntryParameter(property, values: Self.textOrURIValue, understood: Self.messagingParameters)
+                            ?? add(
+                                handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil,
+                                isEmpty: Rules.trimmed(handle.value).isEmpty, valid: ValueRules.entry(handle.value, handle.label, .handle))
+                    }
+                } else {
+                    outcome = .refused("its scheme is not one of \(VCardLabels.messagingSchemes.keys.sorted().joined(separator: ", "))")
+                }
+            case "X-SOCIALPROFILE":
+                let types = property.values("TYPE").filter { $0.lowercased() != "pref" }
+                if types.count > 1 {
+                    outcome = .refused("it has more than one TYPE")
+                } else {
+                    let handle = LabeledValue(property.text(), label: types.first.map(Rules.trimmed) ?? "")
+                    outcome = unknownEntryParameter(property)
+                        ?? add(
+                            handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil,
+                            isEmpty: Rules.trimmed(handle.value).isEmpty, valid: ValueRules.entry(handle.value, handle.label, .handle))
+                }
+            case "BDAY", "ANNIVERSARY", "X-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY", "X-MS-ANNIVERSARY",
+                "X-KADDRESSBOOK-X-ANNIVERSARY", "X-ABDATE":
+                var label = property.name == "BDAY" ? ContactDate.birthday : ContactDate.anniversary
+                var labelLine: Int?
+                if property.name == "X-ABDATE" {
+                    label = ""
+                    if let group = property.group, let groupLabel = groupLabels[group] {
+                        label = VCardLabels.label(abLabel: groupLabel.text, kind: .date)
+                        labelLine = groupLabel.index
+                    }
+                }
+                if let unknown = property.parameterNames(notIn: ["VALUE", "X-APPLE-OMIT-YEAR", "TYPE"]).first {
+                    outcome = .refused("the \(unknown) parameter is not modelled")
+                } else if property.values("TYPE").contains(where: { $0.lowercased() != "pref" }) {
+                    outcome = .refused("its TYPE is not modelled")
+                } else if let type = property.valueType, !["date", "date-time", "date-and-or-time"].contains(type) {
+                    outcome = .refused("a VALUE=\(type) date is not modelled")
+                } else if var parsed = VCardDate.parse(property.text()) {
+                    if let omitted = property.first("X-APPLE-OMIT-YEAR").flatMap({ Int(VCardText.trimmed($0)) }), omitted == parsed.year {
+                        parsed.year = nil
+                    }
+                    let date = ContactDate(label: label, year: parsed.year, month: parsed.month, day: parsed.day)
+                    outcome = add(date, to: \.dates, .date, .date, rank: 101, labelLine: labelLine, isEmpty: false, valid: ValueRules.date(date))
+                } else {
+                    outcome = .refused("it is not a date like 1815-12-10 or --12-10")
+                }
+            case "CATEGORIES":
+                let items = property.listItems().map(Rules.trimmed).filter { !$0.isEmpty }
+                var scratch = ContactDraft()
+                scratch.categories = items
+                if let unknown = property.parameterNames(notIn: Self.textParameters).first {
+                    outcome = .refused("the \(unknown) parameter is not modelled")
+                } else if items.isEmpty {
+                    outcome = .refused("it is empty")
+                } else if !items.allSatisfy({ ValueRules.line($0, .category) }) {
+                    outcome = .refused(Self.problem(.category, scratch))
+                } else {
+                    for item in items where !draft.categories.contains(where: { $0.asciiLowercased == item.asciiLowercased }) {
+                        draft.categories.append(item)
+                    }
+                    outcome = .mapped
+                }
+            case "PHOTO":
+                if draft.photo != nil {
+                    outcome = .refused("only the first PHOTO is modelled")
+                } else if let unknown = property.parameterNames(notIn: ["ENCODING", "TYPE", "VALUE", "MEDIATYPE"]).first {
+                    outcome = .refused("the \(unknown) parameter is not modelled")
+                } else if let data = property.inlineData(), !data.isEmpty {
+                    if !ValueRules.photo(data) {
+                        var scratch = ContactDraft()
+                        scratch.photo = data
+                        outcome = .refused(Self.problem(.photo, scratch))
+                    } else {
+                        draft.photo = data
+                        outcome = .mapped
+                    }
+                } else if property.inlineData() == nil, property.encoding == "b" || property.encoding == "base64"
+                    || VCardText.trimmed(InterchangeText.string(property.value.prefix(5))).hasASCIIPrefixIgnoringCase("data:") {
+                    outcome = .refused("its data cannot be decoded")
+                } else {
+                    outcome = .refused(property.value.isEmpty ? "it is empty" : "it is a link, not an image")
+                }
+            default:
+                outcome = .unmodelled
+            }
+            outcomes.append(outcome)
+        }
+
+        // One preferred entry per list: the most preferred (lowest rank), the first of equals.
+        func markPreferred(_ keyPath: WritableKeyPath<ContactDraft, [LabeledValue]>, _ kind: EntryKind) {
+            guard let list = ranks[kind], let best = list.min(), best <= 100, let index = list.firstIndex(of: best) else { return }
+            draft[keyPath: keyPath][index].preferred = true
+        }
+        markPreferred(\.emails, .email)
+        markPreferred(\.phones, .phone)
+        markPreferred(\.urls, .url)
+        markPreferred(\.handles, .handle)
+        if let list = ranks[.address], let best = list.min(), best <= 100, let index = list.firstIndex(of: best) {
+            draft.addresses[index].preferred = true
+        }
+
+        if let structuredName { draft.nameParts = structuredName }
+        // Without an FN, the name comes from N, then ORG, then the first email, then the first phone.
+        draft.name = formattedName
+            ?? [structuredName?.displayName ?? "", draft.organization, draft.emails.first?.value ?? "", draft.phones.first?.value ?? ""]
+            .map(Rules.trimmed).first { !$0.isEmpty } ?? ""
+
+        var notes: [InterchangeNote] = []
+        for (index, outcome) in outcomes.enumerated() {
+            switch outcome {
+            case .mapped: continue
+            case .unmodelled:
+                // A group's label whose property was mapped went with it.
+                if properties[index].name == "X-ABLABEL", usedLabels.contains(index) { continue }
+            case let .refused(reason):
+                let property = properties[index]
+                notes.append(InterchangeNote(
+                    line: property.line, message: "\(property.preview) kept as an unmodelled property: \(reason)"))
+            }
+            draft.extras.append(properties[index].verbatim())
+        }
+        return InterchangeRecord(uid: uid, draft: draft, updatedAt: revision, line: line, notes: notes)
+    }
+
+
+    private static let specs: [Field: ContactFieldSpec] = Dictionary(
+        ContactFields.all.map { ($0.field, $0) }, uniquingKeysWith: { first, _ in first })
+
+    /// What the field's rules say of the value in `scratch` (a draft holding only it) once it is
+    /// normalized as a save would: the message of a value ``ValueRules`` refused.
+    private static func problem(_ field: Field, _ scratch: ContactDraft) -> String {
+        guard let spec = specs[field] else { return "\(field) breaks a rule" }
+        var draft = scratch
+        spec.normalize(&draft)
+        var issues: [FieldIssue] = []
+        spec.check(draft, into: &issues)
+        return issues.first.map { "\($0.field) \($0.message)" } ?? "\(field) breaks a rule"
+    }
+}
+
+/// The rules of ``ContactFields`` for one value, checked without a draft: building a scratch
+/// draft for every value would cost more than reading the rest of the card. They are the
+/// field description's rules (the same checks, the same limits, on the value trimmed as a save
+/// trims it); the tests hold the two together, and the message of a refused value still comes
+/// from the field description.
+enum ValueRules {
+    private static let limits: [Field: Int] = Dictionary(
+        ContactFields.all.map { ($0.field, $0.maxLength) }, uniquingKeysWith: { first, _ in first })
+
+    /// A one-line field's value.
+    static func line(_ value: String, _ field: Field) -> Bool {
+        var issues: [FieldIssue] = []
+        Rules.checkLine(Rules.trimmed(value), field, max: limits[field] ?? 0, into: &issues)
+        return issues.isEmpty
+    }
+
+    /// A multi-line field's value (the note).
+    static func text(_ value: String, _ field: Field) -> Bool {
+        var issues: [FieldIssue] = []
+        Rules.checkText(Rules.trimmedText(value), field, max: limits[field] ?? 0, into: &issues)
+        return issues.isEmpty
+    }
+
+    static func label(_ label: String) -> Bool {
+        Rules.lineMessages(Rules.trimmed(label), max: Limits.labelLength).isEmpty
+    }
+
+    /// An email, phone, URL or handle with its label.
+    static func entry(_ value: String, _ label: String, _ field: Field) -> Bool {
+        guard line(value, field), self.label(label) else { return false }
+        switch field {
+        case .email: return EmailRule.isValid(Rules.trimmed(value))
+        case .phone: return PhoneRule.isValid(Rules.trimmed(value))
+        default: return true
+        }
+    }
+
+    static func address(_ address: PostalAddress) -> Bool {
+        [address.poBox, address.extended, address.street, address.locality, address.region, address.postalCode, address.country]
+            .allSatisfy { line($0, .address) } && label(address.label)
+    }
+
+    static func date(_ date: ContactDate) -> Bool { date.isRealDate && label(date.label) }
+
+    static func photo(_ data: Data) -> Bool { data.count <= Limits.photoBytes && ImageKind(of: data) != nil }
+}
