@@ -22,8 +22,30 @@ enum SchemaRepairs {
 
     /// The Swift step that runs inside migration `version`'s transaction, after its SQL.
     static func after(_ version: Int) -> ((Database) throws -> Void)? {
-        if version == 4 { return deriveNameParts }
+        if version == 4 {
+            return { db in
+                try splitPositionsAsTheInterchangeDoes(db)
+                try deriveNameParts(db)
+            }
+        }
         return nil
+    }
+
+    /// Schema 4's SQL splits a position at its first ", " byte for byte. The interchange
+    /// (``CarnetModels/ContactDraft/split(position:)``) compares characters, so to it ", " followed
+    /// by a combining mark or an emoji modifier (", \u{301}…") is no separator, and it may split at
+    /// a later ", " or not at all. Where the two differ the interchange's split is the one kept, so a
+    /// contact reads and exports as the previous release showed it. The SQL split only when both
+    /// sides were non-empty, so title, ", " and organization are the old position exactly.
+    private static func splitPositionsAsTheInterchangeDoes(_ db: Database) throws {
+        let update = try db.makeStatement(sql: "UPDATE contacts SET title = ?, organization = ? WHERE id = ?")
+        for row in try Row.fetchAll(db, sql: "SELECT id, title, organization FROM contacts WHERE organization <> ''") {
+            let (title, organization): (String, String) = (row["title"], row["organization"])
+            let split = ContactDraft.split(position: title + ", " + organization)
+            if split != (title, organization) {
+                try update.execute(arguments: [split.title, split.organization, row["id"] as Int64])
+            }
+        }
     }
 
     /// Schema 4 gave contacts a structured name. A contact from before has only its display

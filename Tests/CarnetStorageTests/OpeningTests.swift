@@ -128,7 +128,7 @@ import Darwin
         let broken = Migration.embedded + [
             Migration(version: 99, name: "0099_broken", sql: """
                 CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL);
-                ALTER TABLE contacts ADD COLUMN nickname TEXT;
+                ALTER TABLE contacts ADD COLUMN pager TEXT;
                 INSERT INTO no_such_table VALUES (1);
                 """)
         ]

@@ -240,11 +240,12 @@ import Testing
             Issue.record("expected a conflict, got \(String(describing: error))")
             return
         }
-        #expect(conflict.changedFields == [.position, .email])
+        // Position is title and organization since schema 4: "Web Developer" → "Lead Web Developer" is the title.
+        #expect(conflict.changedFields == [.title, .email])
         #expect(conflict.current == saved)
         #expect(conflict.base == original)
         #expect(conflict.mine.name == "Gary R. Edwards")
-        #expect(conflict.description.contains("position, email"))
+        #expect(conflict.description.contains("title, email"))
         #expect(try mine.contact(id: original.id) == saved)
         // Overwriting knowingly works, and bumps the version past theirs.
         let forced = try mine.updateContact(original, with: myDraft, force: true)
