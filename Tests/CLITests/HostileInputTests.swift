@@ -24,7 +24,11 @@ import Testing
         // Linux caps one argument at 128 KiB, so the largest possible flag value is just under it…
         let large = String(repeating: "x", count: 131_000)
         expectRefused(["add", "--name", large], 65, mentioning: "name: must be at most 200")
-        expectRefused(["edit", "1", "--position", large], 65, mentioning: "position: must be at most 200")
+        // --position is title and organization in one: the part too long is named.
+        expectRefused(["edit", "1", "--position", large], 65, mentioning: "title: must be at most 200")
+        expectRefused(["edit", "1", "--note", large], 65, mentioning: "note: must be at most 10000")
+        expectRefused(["edit", "1", "--category", large], 65, mentioning: "category: 1 (xxxx")
+        expectRefused(["edit", "1", "--address", "home:" + large], 65, mentioning: "address: 1 (")
         expectRefused(["edit", "1", "--email", large + "@example.com"], 65, mentioning: "email")
         expectRefused(["quote", "edit", "--text", large], 65, mentioning: "text: must be at most 2000")
         // …and 1 MB fields arrive through the prompts (or the editor): refused, nothing saved.

@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+@testable import carnet
+
+/// Issue 13 on the command line: every field of a rich contact through flags, the editor,
+/// `show`, `list --sort/--category`, `birthdays` and `sample`.
+@Suite struct RichContactTests {
+    let box = Sandbox()
+
+    func shown(_ id: Int) throws -> [String: Any] {
+        let run = box.carnetInProcess(["show", String(id), "--json"])
+        return try #require(box.json(run.stdout) as? [String: Any], "\(run)")
+    }
+
+    func values(_ json: [String: Any], _ key: String) -> [String] {
+        (json[key] as? [[String: Any]])?.compactMap { ($0["value"] ?? $0["date"]) as? String } ?? []
+    }
+
+    func labels(_ json: [String: Any], _ key: String) -> [String] {
+        (json[key] as? [[String: Any]])?.compactMap { $0["label"] as? String } ?? []
+    }
+
+    func preferred(_ json: [String: Any], _ key: String) -> [Bool] {
+        (json[key] as? [[String: Any]])?.map { $0["preferred"] as? Bool ?? false } ?? []
+    }
+
+    /// Refused with `code`, one line on stderr containing `text`, and the file as it was.
+    func expectRefused(_ arguments: [String], _ code: Int32, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let before = box.snapshot()
+        let run = box.carnetInProcess(arguments)
+        #expect(run.status == code, "\(arguments): \(run)", sourceLocation: sourceLocation)
+        #expect(run.stderr.contains(text), "\(arguments): \(run.stderr)", sourceLocation: sourceLocation)
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)", sourceLocation: sourceLocation)
+        #expect(box.snapshot() == before, "\(arguments) changed the file", sourceLocation: sourceLocation)
+    }
+
+    @Test func everyFieldHasAFlagAndEveryListARemoval() {
+        // Only the unmodelled vCard lines have none: an import brings them, no one types them.
+        #expect(ContactFieldOptions.fieldsWithoutFlags() == ["extras"])
+        #expect(ContactRemovalOptions.listsWithoutRemoval() == ["extras"])
+        let help = box.carnetInProcess(["edit", "--help"], environment: ["COLUMNS": "200"], useDB: false).stdout
+        for flag in ["name", "prefix", "given", "additional", "family", "suffix", "nickname", "organization", "department", "title",
+                     "role", "position", "email", "phone", "address", "url", "handle", "date", "note", "category", "photo",
+                     "remove-email", "remove-phone", "remove-address", "remove-url", "remove-handle", "remove-date", "remove-category"] {
+            #expect(help.contains("  --\(flag) <"), "--\(flag)")
+        }
+    }
+
+    @Test func addTakesEveryFieldAndListJSONNestsThem() throws {
+        let run = box.carnetInProcess([
+            "add", "--name", "Ada Lovelace", "--nickname", "Ada", "--organization", "Analytical Engines", "--department", "Research",
+            "--title", "Analyst", "--role", "Programmer",
+            "--email", "work:ada@example.com", "--email", "home,pref:ada@home.example", "--email", "ADA@example.com",
+            "--phone", "cell:+44 20 7946 0000", "--phone", "Mobile:+44 20 7946 0001", "--phone", "Tower:+44 20 7946 0002",
+            "--address", "home:12 Main St; Springfield; IL; 62701; USA", "--address", "Suite 5\\; rear; Shelbyville",
+            "--url", "https://ada.example.org", "--handle", "mastodon:@ada@example.social", "--handle", ":xmpp:ada@jabber.example",
+            "--date", "birthday:1815-12-10", "--date", "anniversary:--07-08", "--date", "first program:1843-07-01",
+            "--note", "First programmer.\nWrote notes on the Engine.", "--category", "friends", "--category", "Poets",
+            "--category", "FRIENDS",
+        ])
+        #expect(run.status == 0 && run.stdout == "saved contact 1\n", "\(run)")
+        let ada = try #require((box.json(box.carnetInProcess(["list", "--json"]).stdout) as? [[String: Any]])?.first)
+        #expect(ada["name"] as? String == "Ada Lovelace" && ada["given"] as? String == "Ada" && ada["family"] as? String == "Lovelace")
+        #expect(ada["nickname"] as? String == "Ada" && ada["department"] as? String == "Research" && ada["role"] as? String == "Programmer")
+        // The same value twice (ignoring case) is one entry; a known type in any case is the type.
+        #expect(values(ada, "emails") == ["ada@example.com", "ada@home.example"])
+        #expect(labels(ada, "emails") == ["work", "home"] && preferred(ada, "emails") == [false, true])
+        #expect(labels(ada, "phones") == ["cell", "cell", "Tower"])
+        let addresses = try #require(ada["addresses"] as? [[String: Any]])
+        #expect(addresses.count == 2)
+        #expect(addresses[0]["street"] as? String == "12 Main St" && addresses[0]["postalCode"] as? String == "62701"
+                && addresses[0]["country"] as? String == "USA" && addresses[0]["label"] as? String == "home")
+        #expect(addresses[1]["street"] as? String == "Suite 5; rear" && addresses[1]["locality"] as? String == "Shelbyville")
+        #expect(values(ada, "urls") == ["https://ada.example.org"] && labels(ada, "urls") == [""])
+        // `:` in front keeps a value that looks typed from being read as type and value.
+        #expect(values(ada, "handles") == ["@ada@example.social", "xmpp:ada@jabber.example"] && labels(ada, "handles") == ["mastodon", ""])
+        #expect(values(ada, "dates") == ["1815-12-10", "--07-08", "1843-07-01"])
+        #expect(labels(ada, "dates") == ["birthday", "anniversary", "first program"])
+        #expect(ada["note"] as? String == "First programmer.\nWrote notes on the Engine.")
+        #expect(ada["categories"] as? [String] == ["friends", "Poets"])
+        // The TSV keeps its columns: position, the preferred email, the first phone.
+        #expect(box.carnetInProcess(["list"]).lines[1] == "1\tAda Lovelace\tAnalyst, Analytical Engines\tada@home.example\t+44 20 7946 0000\t0")
+    }
+
+    @Test func aNameIsMadeFromItsPartsOrReadIntoThem() throws {
+        #expect(box.carnetInProcess(["add", "--given", "Grace", "--family", "Hopper", "--prefix", "Adm."]).status == 0)
+        let grace = try shown(1)
+        #expect(grace["name"] as? String == "Adm. Grace Hopper")
+        expectRefused(["add", "--email", "nobody@example.com"], 65, "carnet: invalid name: is required")
+        // A part given with --name is taken as given; the others are read from the name.
+        #expect(box.carnetInProcess(["add", "--name", "Dr. John Q. Appleseed Jr.", "--family", "Appleseed-Smith"]).status == 0)
+        let john = try shown(2)
+        #expect(john["name"] as? String == "Dr. John Q. Appleseed Jr.")
+        #expect([john["prefix"], john["given"], john["additional"], john["family"], john["suffix"]].compactMap { $0 as? String }
+                == ["Dr.", "John", "Q.", "Appleseed-Smith", "Jr."])
+        // Never guessed: two middle words that are not initials leave the parts empty.
+        #expect(box.carnetInProcess(["add", "--name", "Maria José García López"]).status == 0)
+        #expect(try shown(3)["family"] as? String == "")
+    }
+
+    @Test func positionIsTitleAndOrganization() throws {
+        box.carnetInProcess(["add", "--name", "Madison Thompson", "--position", "Sales, Gale Foods"])
+        let madison = try shown(1)
+        #expect(madison["title"] as? String == "Sales" && madison["organization"] as? String == "Gale Foods")
+        box.carnetInProcess(["edit", "1", "--position", "CTO"])
+        let after = try shown(1)
+        #expect(after["title"] as? String == "CTO" && after["organization"] as? String == "")
+        expectRefused(["edit", "1", "--position", "A, B", "--title", "C"], 64, "--position sets title and organization")
+    }
+
+    @Test func editAddsAValueOnceAndSetsItsTypeOrPreference() throws {
+        box.carnetInProcess(["add", "--name", "Gary Edwards", "--email", "gary@example.com", "--email", "gary@home.example"])
+        let before = box.snapshot()
+        for again in ["gary@example.com", "GARY@EXAMPLE.COM", " gary@home.example "] {
+            let run = box.carnetInProcess(["edit", "1", "--email", again])
+            #expect(run.stdout == "contact 1 unchanged (nothing to save)\n", "\(again): \(run)")
+        }
+        #expect(box.snapshot() == before)
+        #expect(box.carnetInProcess(["edit", "1", "--email", "home,pref:gary@home.example"]).stdout == "saved contact 1\n")
+        var gary = try shown(1)
+        #expect(values(gary, "emails") == ["gary@example.com", "gary@home.example"])
+        #expect(labels(gary, "emails") == ["", "home"] && preferred(gary, "emails") == [false, true])
+        #expect(box.carnetInProcess(["list"]).lines[1].contains("\tgary@home.example\t"))
+        // A new preferred entry takes the preference; the last of several given wins.
+        box.carnetInProcess(["edit", "1", "--email", "pref:g@one.example", "--email", "work,pref:g@two.example"])
+        gary = try shown(1)
+        #expect(values(gary, "emails").count == 4 && preferred(gary, "emails") == [false, false, false, true])
+        // One birthday: a new one replaces it; another kind of date is added.
+        box.carnetInProcess(["edit", "1", "--date", "birthday:1979-05-30", "--date", "graduation:2001-06-15"])
+        box.carnetInProcess(["edit", "1", "--date", "birthday:1979-05-31"])
+        gary = try shown(1)
+        #expect(values(gary, "dates") == ["1979-05-31", "2001-06-15"])
+    }
+
+    @Test func removeFlagsRemoveOneValueOrSayWhatThereIs() throws {
+        box.carnetInProcess([
+            "add", "--name", "Katherine Price", "--email", "kate@example.com", "--email", "old@example.com", "--phone", "555 0103",
+            "--address", "home:48 Elm Street; Portland; OR; 97205; USA", "--address", "work:1 Main St; Portland",
+            "--url", "https://kate.example", "--handle", "github:kprice", "--date", "birthday:1991-11-02", "--category", "Friends",
+        ])
+        let run = box.carnetInProcess([
+            "edit", "1", "--remove-email", "OLD@example.com", "--remove-phone", "555 0103",
+            "--remove-address", "48 Elm Street, Portland, OR, 97205, USA", "--remove-address", "work:1 Main St; Portland",
+            "--remove-url", "https://kate.example", "--remove-handle", "kprice", "--remove-date", "1991-11-02",
+            "--remove-category", "friends", "--email", "new@example.com",
+        ])
+        #expect(run.status == 0, "\(run)")
+        let kate = try shown(1)
+        #expect(values(kate, "emails") == ["kate@example.com", "new@example.com"])
+        for key in ["phones", "addresses", "urls", "handles", "dates"] { #expect((kate[key] as? [Any])?.isEmpty == true, "\(key)") }
+        #expect((kate["categories"] as? [String]) == [])
+        // A value the contact does not have is a typo, not a removal.
+        expectRefused(["edit", "1", "--remove-email", "nobody@example.com"], 64,
+                      "carnet: --remove-email \"nobody@example.com\": no such email on this contact (it has \"kate@example.com\", \"new@example.com\")")
+        expectRefused(["edit", "1", "--remove-phone", "555"], 64, "no such phone on this contact (it has none)")
+        expectRefused(["add", "--name", "X", "--remove-email", "a@b.example"], 64, "--remove-email")
+    }
+
+    @Test func badEntriesAreRefusedWithTheReasonAndNothingWritten() {
+        box.carnetInProcess(["add", "--name", "Ada Lovelace"])
+        let cases: [([String], Int32, String)] = [
+            (["--date", "birthday:tomorrow"], 64, "carnet: --date \"birthday:tomorrow\": \"tomorrow\" is not a date like 1815-12-10, or --12-10 without a year"),
+            (["--date", "birthday:2023-02-29"], 65, "carnet: invalid date: 1 (2023-02-29) is not a real calendar date"),
+            (["--date", "2023-13-01"], 65, "date: 1 (2023-13-01) is not a real calendar date"),
+            (["--date", "--02-30"], 65, "date: 1 (--02-30) is not a real calendar date"),
+            (["--address", "a; b; c; d; e; f; g; h"], 64, "has 8 parts; an address has at most 7"),
+            (["--email", "work:"], 64, "carnet: --email \"work:\" has no value after the type"),
+            (["--url", " "], 64, "carnet: --url \" \" is empty"),
+            (["--email", "work:nope"], 65, "carnet: invalid email: 1 (nope) must look like name@example.com"),
+            (["--phone", "cell:call me"], 65, "carnet: invalid phone: 1 (call me) may hold only digits"),
+            (["--category", "Tab\there"], 65, "invalid category: 1 (Tab\\u{9}here) must not contain control characters"),
+            (["--note", "Bell\u{7}"], 65, "invalid note: must not contain control characters"),
+            (["--phone", "555 0101", "--phone", "x"], 65, "invalid phone: 2 (x)"),
+        ]
+        for (flags, code, message) in cases {
+            expectRefused(["edit", "1"] + flags, code, message)
+            expectRefused(["add", "--name", "Someone"] + flags, code, message)
+        }
+    }
+}
