@@ -22,7 +22,7 @@ import Testing
         let editor = box.script("ed.sh", """
             "\(Sandbox.binary)" delete 5 --yes --db "\(box.db)" >/dev/null
             "\(Sandbox.binary)" add --name "Newcomer" --email new@example.com --db "\(box.db)" >/dev/null
-            sed -i 's/^phone:.*/phone: 555 0199/' "$1"
+            sed -i 's/^nickname:.*/nickname: Becky/' "$1"
             """)
         let run = box.carnet(["edit", "5", "--editor"], environment: ["EDITOR": editor, "VISUAL": ""])
         #expect(run.status == 66, "\(run)")

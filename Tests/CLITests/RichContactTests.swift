@@ -177,4 +177,91 @@ import Testing
             expectRefused(["add", "--name", "Someone"] + flags, code, message)
         }
     }
+
+    @Test func theEditorTemplateHoldsEveryFieldAndReadsListsBack() throws {
+        box.carnetInProcess([
+            "add", "--name", "Ada Lovelace", "--email", "work,pref:ada@example.com", "--email", "home:ada@home.example",
+            "--phone", "cell:+44 20 7946 0000", "--date", "birthday:1815-12-10", "--note", "First programmer.\nLikes poetry.",
+            "--category", "friends", "--category", "poets",
+        ])
+        let template = box.path("template.yaml")
+        let editor = box.script("editor.sh", """
+            cp "$1" "\(template)"
+            sed -i 's/^  - home:ada@home.example$/  - home: ada@lovelace.example/; /^  - cell:/d; s/^phones:/phones:\\n  - work: 555 0100\\n  - "pref:555 0101"/' "$1"
+            sed -i 's/^  Likes poetry.$/  Likes poetry.\\n\\n  Wrote the first algorithm./; /^  - poets$/d; s/^urls:.*/urls: https:\\/\\/ada.example.org/' "$1"
+            """)
+        let run = box.carnetInProcess(["edit", "1", "--editor"], environment: ["EDITOR": editor, "VISUAL": ""])
+        #expect(run.status == 0 && run.stdout == "saved contact 1\n", "\(run)")
+        let text = try String(contentsOfFile: template, encoding: .utf8)
+        // Every field, in the field description's order; lists as entries; the note as a block.
+        let keys = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix(" ") }.map { String($0.prefix { $0 != ":" }) }
+        #expect(keys == ["name", "prefix", "given", "additional", "family", "suffix", "nickname", "organization", "department",
+                         "title", "role", "emails", "phones", "addresses", "urls", "handles", "dates", "note", "categories", "extras"])
+        #expect(text.contains("\nname: Ada Lovelace\n") && text.contains("\ngiven: Ada\n") && text.contains("\nprefix:\n"), "\(text)")
+        #expect(text.contains("\nemails:\n  - work,pref:ada@example.com\n  - home:ada@home.example\n"), "\(text)")
+        #expect(text.contains("\n# Dates: A date: birthday:1815-12-10, anniversary:--06-01 (no year) or LABEL:YYYY-MM-DD.\ndates:\n  - birthday:1815-12-10\n"), "\(text)")
+        #expect(text.contains("\nnote: |-\n  First programmer.\n  Likes poetry.\n"), "\(text)")
+        let ada = try shown(1)
+        #expect(values(ada, "emails") == ["ada@example.com", "ada@lovelace.example"] && labels(ada, "emails") == ["work", "home"])
+        #expect(values(ada, "phones") == ["555 0100", "555 0101"] && preferred(ada, "phones") == [false, true])
+        #expect(values(ada, "urls") == ["https://ada.example.org"])
+        #expect(ada["note"] as? String == "First programmer.\nLikes poetry.\n\nWrote the first algorithm.")
+        #expect(ada["categories"] as? [String] == ["friends"])
+    }
+
+    @Test func theEditorKeepsEveryValueItDoesNotChange() throws {
+        box.carnetInProcess([
+            "add", "--name", "Ada Lovelace", "--nickname", "@ada", "--title", "null", "--role", "yes", "--organization", "Foo: Bar #1",
+            "--suffix", "'quoted'", "--handle", ":xmpp:ada@jabber.example", "--handle", "skype:ada.l",
+            "--address", "Suite 5\\; rear; Shelbyville", "--url", "- dash", "--category", "[x]", "--category", "007",
+            "--note", "# not a comment\n  indented\nlast: line", "--email", "\"ada\"@example.com",
+        ])
+        let before = try shown(1)
+        let editor = box.script("editor.sh", "sed -i 's/^department:.*/department: Research/' \"$1\"\n")
+        let run = box.carnetInProcess(["edit", "1", "--editor"], environment: ["EDITOR": editor, "VISUAL": ""])
+        #expect(run.status == 0, "\(run)")
+        var after = try shown(1)
+        #expect(after["department"] as? String == "Research")
+        for key in ["department", "version", "updatedAt"] { after[key] = before[key] }
+        let canonical = { (json: [String: Any]) in
+            String(decoding: (try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+        }
+        #expect(canonical(after) == canonical(before))
+    }
+
+    @Test func theEditorMarksMistakesAboveTheirLinesAndKeepsWhatYouWrote() throws {
+        box.carnetInProcess(["add", "--name", "Tyler Porter", "--email", "tyler@example.com"])
+        let pass2 = box.path("pass2.yaml"), pass3 = box.path("pass3.yaml"), counter = box.path("passes")
+        let editor = box.script("editor.sh", """
+            n=$(cat "\(counter)" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "\(counter)"
+            case $n in
+              1) sed -i 's/^nickname:.*/nickname: [Ty/; s/^title:.*/title: Developer/' "$1" ;;
+              2) cp "$1" "\(pass2)"; sed -i 's/^nickname:.*/nickname: Ty/; s/^role:.*/position: x/; s/^  - tyler@example.com$/  - tyler@example.com\\n  - bad/; s/^dates:/dates:\\n  - birthday:someday/' "$1" ;;
+              3) cp "$1" "\(pass3)"; sed -i '/^position:/d; /^  - bad$/d; s/birthday:someday/birthday:1990-04-01/' "$1" ;;
+            esac
+            """)
+        let run = box.carnetInProcess(["edit", "1", "--editor"], environment: ["EDITOR": editor, "VISUAL": ""])
+        #expect(run.status == 0 && run.stdout == "saved contact 1\n", "\(run)")
+        let second = try String(contentsOfFile: pass2, encoding: .utf8)
+        #expect(second.contains("\n# ERROR not valid YAML: did not find expected ',' or ']' (while parsing a flow sequence)\nnickname: [Ty\n"), "\(second)")
+        #expect(second.contains("\ntitle: Developer\n"), "\(second)")  // what was written is kept
+        let third = try String(contentsOfFile: pass3, encoding: .utf8)
+        #expect(!third.contains("not valid YAML"), "\(third)")
+        #expect(third.contains("\n# ERROR position is not a field here (the fields are name, prefix, given,"), "\(third)")
+        #expect(third.contains("\n# ERROR date 1 (birthday:someday): \"someday\" is not a date like 1815-12-10, or --12-10 without a year\n  - birthday:someday\n"), "\(third)")
+        #expect(third.contains("\n# ERROR email: 2 (bad) must look like name@example.com (no spaces or invisible characters)\nemails:\n"), "\(third)")
+        let tyler = try shown(1)
+        #expect(tyler["nickname"] as? String == "Ty" && tyler["title"] as? String == "Developer" && tyler["role"] as? String == "")
+        #expect(values(tyler, "emails") == ["tyler@example.com"] && values(tyler, "dates") == ["1990-04-01"])
+    }
+
+    @Test func theEditorRenamesAsTheFlagsDo() throws {
+        box.carnetInProcess(["add", "--name", "Ada Lovelace"])
+        let rename = box.script("rename.sh", "sed -i 's/^name:.*/name: Ada King/' \"$1\"\n")
+        #expect(box.carnetInProcess(["edit", "1", "--editor"], environment: ["EDITOR": rename, "VISUAL": ""]).status == 0)
+        #expect(try shown(1)["family"] as? String == "King")
+        let given = box.script("given.sh", "sed -i 's/^given:.*/given: Augusta/' \"$1\"\n")
+        #expect(box.carnetInProcess(["edit", "1", "--editor"], environment: ["EDITOR": given, "VISUAL": ""]).status == 0)
+        #expect(try shown(1)["name"] as? String == "Augusta King")
+    }
 }
