@@ -123,7 +123,7 @@ struct AddCommand: StateCommand {
             guard terminal.stdinIsTerminal || forcePrompt else {
                 throw CLIError.usage("nothing to add: give at least --name NAME, or --given and --family (see carnet add --help)")
             }
-            try FieldPrompts<EditContactViewModel>(terminal: terminal).fillContact(edit)
+            try FieldPrompts(contactsOn: terminal).fillContact(edit)
         } else {
             try fields.apply(to: &edit.draft)
         }
@@ -202,7 +202,7 @@ struct EditCommand: StateCommand {
             guard terminal.stdinIsTerminal || forcePrompt else {
                 throw CLIError.usage("nothing to change: give a field flag such as --name, or --editor (see carnet edit --help)")
             }
-            guard try FieldPrompts<EditContactViewModel>(terminal: terminal)
+            guard try FieldPrompts(contactsOn: terminal)
                 .fillContactAndConfirm(edit, subject: "contact \(contact.id)") else { return }
         } else {
             try removals.apply(to: &edit.draft)
