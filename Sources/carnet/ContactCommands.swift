@@ -14,37 +14,47 @@ struct ContactID: ParsableArguments {
     }
 }
 
+extension ContactOrder: ExpressibleByArgument {}
+
 struct ListCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List contacts by name (or favorites in your order).",
         discussion: """
             On a terminal: aligned columns, ★ marks favorites. Otherwise: tab-separated lines with a \
-            header (id, name, position, email, phone, favorite), for scripts. Long lists are read \
-            page by page, never all at once.
+            header (id, name, position, email, phone, favorite; position is title and organization, \
+            email and phone the preferred ones), for scripts. --json prints every field of each \
+            contact. Long lists are read page by page, never all at once.
 
             EXAMPLES:
               carnet list
-              carnet list --favorites
+              carnet list --sort family
+              carnet list --category friends --favorites
               carnet list --search "gale foods" --limit 10
-              carnet list --json | jq '.[].email'
+              carnet list --json | jq '.[].emails[].value'
             """)
 
     @OptionGroup var database: DatabaseOption
     @Flag(help: "Only favorites, in your order.") var favorites = false
     @Option(help: ArgumentHelp(
-        "Only contacts whose name, position, email or phone contains this (ignores case; at most \(Limits.searchLength) characters).",
+        "Only contacts with this text in their \(ContactFields.all.filter(\.searchable).map { $0.label.lowercased() }.joined(separator: ", ")) (ignores case; at most \(Limits.searchLength) characters).",
         valueName: "text"))
     var search: String?
+    @Option(help: ArgumentHelp("Only contacts in this category (ignores case).", valueName: "name")) var category: String?
+    @Option(help: ArgumentHelp(
+        "Sort by display name (name, the default), given name first (given) or family name first (family).",
+        valueName: "order"))
+    var sort: ContactOrder?
     // `.unconditional`: `--limit -3` reaches the range check instead of reading as a missing value.
     @Option(parsing: .unconditional, help: "At most this many contacts.") var limit: Int?
-    @Flag(help: "Print a JSON array (see the README for the schema).") var json = false
+    @Flag(help: "Print a JSON array of whole contacts (see the README for the schema).") var json = false
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more (got \(limit))") }
         if let search {
             do { try Limits.checkSearch(search) } catch { throw ValidationError(error.description) }
         }
+        if favorites, sort != nil { throw ValidationError("--sort does not apply to --favorites: favorites keep your order") }
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
@@ -54,7 +64,8 @@ struct ListCommand: StateCommand {
         output.begin()
         // Rows are written as they are read, a page at a time, and not kept: memory holds one
         // page, not the table. A person reads a screenful at a time; a pipe takes big pages.
-        try viewModel.forEachRow(matching: search ?? "", limit: limit ?? .max, pageSize: terminal.stdoutIsTerminal ? 200 : 1000) { row in
+        let query = ContactQuery(search: search ?? "", category: category ?? "", order: sort ?? .name)
+        try viewModel.forEachRow(query: query, limit: limit ?? .max, pageSize: terminal.stdoutIsTerminal ? 200 : 1000) { row in
             output.write(row)
         }
         output.end()

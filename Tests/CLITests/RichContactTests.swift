@@ -98,6 +98,18 @@ import Testing
         #expect(try shown(3)["family"] as? String == "")
     }
 
+    @Test func renamingKeepsTheStructuredNameInStepAndSortsBy() throws {
+        box.carnetInProcess(["add", "--name", "Ada Lovelace"])
+        box.carnetInProcess(["add", "--name", "Charles Babbage"])
+        #expect(box.carnetInProcess(["edit", "1", "--name", "Ada King"]).stdout == "saved contact 1\n")
+        #expect(try shown(1)["family"] as? String == "King")
+        #expect(box.carnetInProcess(["edit", "1", "--given", "Augusta"]).status == 0)
+        let ada = try shown(1)
+        #expect(ada["name"] as? String == "Augusta King" && ada["given"] as? String == "Augusta")
+        let byFamily = box.carnetInProcess(["list", "--sort", "family"]).lines.dropFirst().map { $0.split(separator: "\t")[1] }
+        #expect(byFamily == ["Charles Babbage", "Augusta King"])
+    }
+
     @Test func positionIsTitleAndOrganization() throws {
         box.carnetInProcess(["add", "--name", "Madison Thompson", "--position", "Sales, Gale Foods"])
         let madison = try shown(1)
@@ -176,6 +188,30 @@ import Testing
             expectRefused(["edit", "1"] + flags, code, message)
             expectRefused(["add", "--name", "Someone"] + flags, code, message)
         }
+    }
+
+    @Test func listSortsByNamePartsAndFiltersByCategory() {
+        box.carnetInProcess(["add", "--name", "Grace Hopper", "--category", "navy", "--category", "Pioneers"])
+        box.carnetInProcess(["add", "--name", "Ada Lovelace", "--category", "pioneers"])
+        box.carnetInProcess(["add", "--name", "Alan Turing"])
+        box.carnetInProcess(["add", "--name", "Prince"])  // no family name: sorted by its name
+        func names(_ arguments: [String]) -> [String] {
+            box.carnetInProcess(["list"] + arguments).lines.dropFirst().map { String($0.split(separator: "\t")[1]) }
+        }
+        #expect(names([]) == ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Prince"])
+        #expect(names(["--sort", "name"]) == names([]))
+        #expect(names(["--sort", "given"]) == ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Prince"])
+        #expect(names(["--sort", "family"]) == ["Grace Hopper", "Ada Lovelace", "Prince", "Alan Turing"])
+        #expect(names(["--category", "PIONEERS", "--sort", "family"]) == ["Grace Hopper", "Ada Lovelace"])
+        #expect(names(["--category", "navy", "--search", "grace"]) == ["Grace Hopper"])
+        #expect(names(["--category", "nobody"]) == [])
+        box.carnetInProcess(["favorite", "2"])
+        box.carnetInProcess(["favorite", "3"])
+        #expect(names(["--favorites", "--category", "pioneers"]) == ["Ada Lovelace"])
+        let json = box.json(box.carnetInProcess(["list", "--json", "--category", "navy"]).stdout) as? [[String: Any]]
+        #expect(json?.compactMap { $0["name"] as? String } == ["Grace Hopper"])
+        expectRefused(["list", "--favorites", "--sort", "given"], 64, "--sort does not apply to --favorites")
+        expectRefused(["list", "--sort", "surname"], 64, "'name', 'given' or 'family'")
     }
 
     @Test func showGroupsEveryFieldBySection() {
