@@ -230,7 +230,7 @@ import Testing
         #expect(help.status == 0)
         #expect(help.stdout.contains("EXIT CODES"))
         #expect(help.stdout.contains("67  conflict"))
-        for command in [["list"], ["show"], ["add"], ["edit"], ["delete"], ["favorite"], ["quote"], ["db"], ["interactive"]] {
+        for command in [["list"], ["show"], ["add"], ["edit"], ["delete"], ["favorite"], ["birthdays"], ["quote"], ["db"], ["interactive"]] {
             let sub = box.carnetInProcess(command + ["--help"], useDB: false)
             #expect(sub.status == 0, "\(command)")
             #expect(sub.stdout.contains("EXAMPLE") || sub.stdout.contains("carnet interactive"), "\(command)")

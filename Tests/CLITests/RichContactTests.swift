@@ -214,6 +214,53 @@ import Testing
         expectRefused(["list", "--sort", "surname"], 64, "'name', 'given' or 'family'")
     }
 
+    @Test func birthdaysListsTheComingDatesSoonestFirstWithAges() throws {
+        box.carnetInProcess(["add", "--name", "Ada Lovelace", "--date", "birthday:1815-12-10", "--date", "graduation:1835-12-09"])
+        box.carnetInProcess(["add", "--name", "Grace Hopper", "--date", "birthday:1906-12-09", "--date", "anniversary:1930-06-15"])
+        box.carnetInProcess(["add", "--name", "Leap Day", "--date", "birthday:2000-02-29"])
+        box.carnetInProcess(["add", "--name", "No Year", "--date", "anniversary:--12-20"])
+        let run = box.carnetInProcess(["birthdays", "--from", "2026-12-08", "--days", "14"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.lines == [
+            "date\tdays\tid\tname\tlabel\tyears",
+            "2026-12-09\t1\t2\tGrace Hopper\tbirthday\t120",
+            "2026-12-10\t2\t1\tAda Lovelace\tbirthday\t211",
+            "2026-12-20\t12\t4\tNo Year\tanniversary\t",
+        ])
+        // 29 February falls on the 28th in a common year; the window may run into the next year.
+        let leap = box.carnetInProcess(["birthdays", "--from", "2026-12-30", "--days", "62"])
+        #expect(leap.lines.dropFirst() == ["2027-02-28\t60\t3\tLeap Day\tbirthday\t27"], "\(leap)")
+        #expect(box.carnetInProcess(["birthdays", "--from", "2026-12-10", "--days", "0"]).lines.count == 2)
+        #expect(box.carnetInProcess(["birthdays", "--from", "2026-01-01", "--days", "0"]).stdout == "date\tdays\tid\tname\tlabel\tyears\n")
+        let json = try #require(box.json(box.carnetInProcess(["birthdays", "--from", "2026-12-19", "--days", "1", "--json"]).stdout) as? [[String: Any]])
+        #expect(json.count == 1)
+        #expect(json[0]["name"] as? String == "No Year" && json[0]["date"] as? String == "--12-20" && json[0]["next"] as? String == "2026-12-20")
+        #expect(json[0]["daysAway"] as? Int == 1 && json[0]["years"] is NSNull && json[0]["id"] as? Int == 4)
+        #expect(box.json(box.carnetInProcess(["birthdays", "--from", "2026-01-01", "--days", "0", "--json"]).stdout) as? [Any] != nil)
+        expectRefused(["birthdays", "--days", "367"], 64, "--days must be from 0 to 366 (got 367)")
+        expectRefused(["birthdays", "--days", "-1"], 64, "--days must be from 0 to 366 (got -1)")
+        expectRefused(["birthdays", "--from", "2026-02-30"], 64, "--from takes a date like 2026-08-01 (got 2026-02-30)")
+        // Today is the default start: a birthday today is in any window.
+        let today = Calendar(identifier: .gregorian).dateComponents([.month, .day], from: Date())
+        box.carnetInProcess(["add", "--name", "Today", "--date", String(format: "birthday:--%02d-%02d", today.month!, today.day!)])
+        #expect(box.carnetInProcess(["birthdays", "--days", "0"]).lines.dropFirst().first?.contains("\t0\t5\tToday\tbirthday\t") == true)
+    }
+
+    @Test func birthdaysOnATerminalIsATable() {
+        box.carnetInProcess(["add", "--name", "Ada Lovelace", "--date", "birthday:1815-12-10"])
+        box.carnetInProcess(["add", "--name", "No Year", "--date", "anniversary:--12-11"])
+        let command = "\"\(Sandbox.binary)\" birthdays --from 2026-12-10 --days 1 --db \"\(box.db)\""
+        let table = box.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+        let lines = table.stdout.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "DATE        WHEN      ID  NAME          WHAT",
+            "2026-12-10  today      1  Ada Lovelace  birthday (turns 211)",
+            "2026-12-11  tomorrow   2  No Year       anniversary",
+        ], "\(table)")
+        let none = box.run("/usr/bin/script", ["-qec", command.replacingOccurrences(of: "2026-12-10", with: "2026-01-01"), "/dev/null"])
+        #expect(none.stdout.contains("No birthdays or anniversaries today or tomorrow."), "\(none)")
+    }
+
     @Test func showGroupsEveryFieldBySection() {
         box.carnetInProcess([
             "add", "--name", "Ada Lovelace", "--nickname", "Ada", "--organization", "Analytical Engines", "--title", "Analyst",
