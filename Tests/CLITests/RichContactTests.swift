@@ -34,6 +34,8 @@ import Testing
         #expect(box.snapshot() == before, "\(arguments) changed the file", sourceLocation: sourceLocation)
     }
 
+    // MARK: Flags
+
     @Test func everyFieldHasAFlagAndEveryListARemoval() {
         // Only the unmodelled vCard lines have none: an import brings them, no one types them.
         #expect(ContactFieldOptions.fieldsWithoutFlags() == ["extras"])
@@ -214,6 +216,8 @@ import Testing
         expectRefused(["list", "--sort", "surname"], 64, "'name', 'given' or 'family'")
     }
 
+    // MARK: Birthdays
+
     @Test func birthdaysListsTheComingDatesSoonestFirstWithAges() throws {
         box.carnetInProcess(["add", "--name", "Ada Lovelace", "--date", "birthday:1815-12-10", "--date", "graduation:1835-12-09"])
         box.carnetInProcess(["add", "--name", "Grace Hopper", "--date", "birthday:1906-12-09", "--date", "anniversary:1930-06-15"])
@@ -261,6 +265,8 @@ import Testing
         #expect(none.stdout.contains("No birthdays or anniversaries today or tomorrow."), "\(none)")
     }
 
+    // MARK: show
+
     @Test func showGroupsEveryFieldBySection() {
         box.carnetInProcess([
             "add", "--name", "Ada Lovelace", "--nickname", "Ada", "--organization", "Analytical Engines", "--title", "Analyst",
@@ -301,6 +307,8 @@ import Testing
             """
         #expect(run.stdout.hasPrefix(expected), "\(run.stdout)")
     }
+
+    // MARK: The editor
 
     @Test func theEditorTemplateHoldsEveryFieldAndReadsListsBack() throws {
         box.carnetInProcess([
@@ -387,5 +395,27 @@ import Testing
         let given = box.script("given.sh", "sed -i 's/^given:.*/given: Augusta/' \"$1\"\n")
         #expect(box.carnetInProcess(["edit", "1", "--editor"], environment: ["EDITOR": given, "VISUAL": ""]).status == 0)
         #expect(try shown(1)["name"] as? String == "Augusta King")
+    }
+
+    // MARK: sample
+
+    @Test func sampleContactsAreRichAndASecondRunKeepsYourEdits() throws {
+        #expect(box.carnetInProcess(["sample"]).stdout == "saved sample: added 5, updated 0, unchanged 0, skipped 0\n")
+        let kate = try shown(3)
+        #expect(kate["name"] as? String == "Katherine Price" && kate["nickname"] as? String == "Kate")
+        #expect(values(kate, "emails").count == 2 && (kate["addresses"] as? [Any])?.count == 1)
+        #expect(labels(kate, "dates") == ["birthday", "anniversary"] && kate["categories"] as? [String] == ["friends"])
+        // The classic columns are as they always were.
+        #expect(box.carnetInProcess(["list"]).lines.contains("3\tKatherine Price\tMarketing, Golden Roads\tkatherine.price@example.com\t+1 555 0103\t0"))
+        #expect(box.carnetInProcess(["list", "--category", "friends"]).lines.count == 3)
+        #expect(box.carnetInProcess(["birthdays", "--from", "2026-01-01", "--days", "366"]).lines.count == 7)
+        // Edited, deleted, run again: the edit stays, the deleted one comes back.
+        box.carnetInProcess(["edit", "3", "--nickname", "Kat", "--remove-category", "friends"])
+        box.carnetInProcess(["delete", "5", "--yes"])
+        let again = box.carnetInProcess(["sample"])
+        #expect(again.status == 0 && again.stdout.hasPrefix("saved sample: added 1, updated 0,"), "\(again)")
+        let edited = try shown(3)
+        #expect(edited["nickname"] as? String == "Kat" && edited["categories"] as? [String] == [])
+        #expect(box.carnetInProcess(["list"]).lines.contains { $0.contains("Rebecca Rogers") })
     }
 }
