@@ -15,6 +15,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+        // YAML for `carnet edit --editor`: a real parser, so quoting, block scalars and errors
+        // with line numbers are what people who edit YAML (khard's templates) expect.
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         // Plain values and their validation; no I/O.
@@ -42,6 +45,7 @@ let package = Package(
             dependencies: [
                 "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ]),
         // BSD libedit, for line editing in `carnet interactive` on a terminal (`make deps`).
         .systemLibrary(name: "CEditLine", providers: [.apt(["libedit-dev"])]),

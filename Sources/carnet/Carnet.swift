@@ -64,7 +64,7 @@ struct Carnet: StateCommand {
         version: "0.1.0",
         subcommands: [
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self,
-            FavoriteCommand.self, UnfavoriteCommand.self, FavoritesCommand.self,
+            FavoriteCommand.self, UnfavoriteCommand.self, FavoritesCommand.self, BirthdaysCommand.self,
             QuoteCommand.self, ImportCommand.self, ExportCommand.self, SampleCommand.self,
             DatabaseCommand.self, InteractiveCommand.self,
         ])

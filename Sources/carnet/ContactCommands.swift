@@ -14,43 +14,7 @@ struct ContactID: ParsableArguments {
     }
 }
 
-/// The editable fields as flags, shared by add and edit.
-struct ContactFieldOptions: ParsableArguments {
-    @Option(help: "The name (required for add).") var name: String?
-    @Option(help: "Job and organisation, e.g. \"Sales, Gale Foods\".") var position: String?
-    @Option(help: "An email address.") var email: String?
-    @Option(help: "A phone number: digits, spaces and + - ( ) .") var phone: String?
-    @Option(help: ArgumentHelp("An image file: JPEG, PNG, GIF or WebP, at most 1 MiB.", valueName: "file"))
-    var photo: String?
-
-    var isEmpty: Bool { name == nil && position == nil && email == nil && phone == nil && photo == nil }
-
-    func apply(to draft: inout ContactDraft) throws {
-        if let name { draft.name = name }
-        if let position { draft.position = position }
-        if let email { draft.email = email }
-        if let phone { draft.phone = phone }
-        if let photo { draft.photo = try PhotoFile.read(photo) }
-    }
-}
-
-enum PhotoFile {
-    static func read(_ path: String) throws -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw CLIError(message: "photo: cannot read \(path): no such file", code: .invalidData)
-        }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
-        if size > Limits.photoBytes {
-            throw CarnetError.invalid([FieldIssue(.photo, "must be at most \(Limits.photoBytes) bytes (got \(size))")])
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError(message: "photo: cannot read \(path): permission denied", code: .invalidData)
-        }
-        return data
-    }
-}
+extension ContactOrder: ExpressibleByArgument {}
 
 struct ListCommand: StateCommand {
     static let configuration = CommandConfiguration(
@@ -58,31 +22,39 @@ struct ListCommand: StateCommand {
         abstract: "List contacts by name (or favorites in your order).",
         discussion: """
             On a terminal: aligned columns, ★ marks favorites. Otherwise: tab-separated lines with a \
-            header (id, name, position, email, phone, favorite), for scripts. Long lists are read \
-            page by page, never all at once.
+            header (id, name, position, email, phone, favorite; position is title and organization, \
+            email and phone the preferred ones), for scripts. --json prints every field of each \
+            contact. Long lists are read page by page, never all at once.
 
             EXAMPLES:
               carnet list
-              carnet list --favorites
+              carnet list --sort family
+              carnet list --category friends --favorites
               carnet list --search "gale foods" --limit 10
-              carnet list --json | jq '.[].email'
+              carnet list --json | jq '.[].emails[].value'
             """)
 
     @OptionGroup var database: DatabaseOption
     @Flag(help: "Only favorites, in your order.") var favorites = false
     @Option(help: ArgumentHelp(
-        "Only contacts whose name, position, email or phone contains this (ignores case; at most \(Limits.searchLength) characters).",
+        "Only contacts with this text in their \(ContactFields.all.filter(\.searchable).map { $0.label.lowercased() }.joined(separator: ", ")) (ignores case; at most \(Limits.searchLength) characters).",
         valueName: "text"))
     var search: String?
+    @Option(help: ArgumentHelp("Only contacts in this category (ignores case).", valueName: "name")) var category: String?
+    @Option(help: ArgumentHelp(
+        "Sort by display name (name, the default), given name first (given) or family name first (family).",
+        valueName: "order"))
+    var sort: ContactOrder?
     // `.unconditional`: `--limit -3` reaches the range check instead of reading as a missing value.
     @Option(parsing: .unconditional, help: "At most this many contacts.") var limit: Int?
-    @Flag(help: "Print a JSON array (see the README for the schema).") var json = false
+    @Flag(help: "Print a JSON array of whole contacts (see the README for the schema).") var json = false
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more (got \(limit))") }
         if let search {
             do { try Limits.checkSearch(search) } catch { throw ValidationError(error.description) }
         }
+        if favorites, sort != nil { throw ValidationError("--sort does not apply to --favorites: favorites keep your order") }
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
@@ -92,7 +64,8 @@ struct ListCommand: StateCommand {
         output.begin()
         // Rows are written as they are read, a page at a time, and not kept: memory holds one
         // page, not the table. A person reads a screenful at a time; a pipe takes big pages.
-        try viewModel.forEachRow(matching: search ?? "", limit: limit ?? .max, pageSize: terminal.stdoutIsTerminal ? 200 : 1000) { row in
+        let query = ContactQuery(search: search ?? "", category: category ?? "", order: sort ?? .name)
+        try viewModel.forEachRow(query: query, limit: limit ?? .max, pageSize: terminal.stdoutIsTerminal ? 200 : 1000) { row in
             output.write(row)
         }
         output.end()
@@ -128,11 +101,23 @@ struct AddCommand: StateCommand {
         commandName: "add",
         abstract: "Add a contact and print its id.",
         discussion: """
-            With no field flags on a terminal, asks for each field. Prints "saved contact ID" once \
-            the contact is committed.
+            A list flag (--email, --phone, --address, --url, --handle, --date, --category) takes one \
+            entry and can be repeated. An entry is [TYPE[,pref]:]VALUE: a type such as work, home or \
+            cell, or your own label, and pref for the preferred one (the first counts when none is). \
+            The name is required unless --given or --family is given (it is then made from the parts; \
+            given a name, the parts are read from it when that is unambiguous).
+
+            With no field flags on a terminal, asks for each field, then each list entry by entry. \
+            Prints "saved contact ID" once the contact is committed. An entry that cannot be read is \
+            a usage error (exit 64); a value that breaks a rule (an email without @, 30 February) is \
+            invalid data (exit 65). Nothing is written either way.
 
             EXAMPLES:
-              carnet add --name "Madison Thompson" --email madison@example.com
+              carnet add --name "Ada Lovelace" --email work:ada@example.com --email home,pref:ada@home.example
+              carnet add --given Ada --family Lovelace --phone "cell:+44 20 7946 0000"
+              carnet add --name "Ada Lovelace" --date birthday:1815-12-10 --date anniversary:--07-08
+              carnet add --name "Ada Lovelace" --address "home:12 Main St; Springfield; IL; 62701; USA"
+              carnet add --name "Madison Thompson" --title Sales --organization "Gale Foods" --category work
               carnet add --name "Tyler Porter" --photo tyler.jpg
               carnet add          # asks field by field
             """)
@@ -147,9 +132,9 @@ struct AddCommand: StateCommand {
         let edit = EditContactViewModel(state: state)
         if fields.isEmpty {
             guard terminal.stdinIsTerminal || forcePrompt else {
-                throw CLIError.usage("nothing to add: give at least --name NAME (see carnet add --help)")
+                throw CLIError.usage("nothing to add: give at least --name NAME, or --given and --family (see carnet add --help)")
             }
-            try FieldPrompts<EditContactViewModel>(terminal: terminal).fillContact(edit)
+            try FieldPrompts(contactsOn: terminal).fillContact(edit)
         } else {
             try fields.apply(to: &edit.draft)
         }
@@ -163,20 +148,35 @@ struct EditCommand: StateCommand {
         commandName: "edit",
         abstract: "Edit a contact.",
         discussion: """
-            With field flags, changes those fields. With none on a terminal, asks for each field \
-            showing the current value (Enter keeps it), then asks to save. With --editor, opens \
-            $VISUAL or $EDITOR on a template and checks it when you close it; an empty value or a \
-            deleted line clears that field, and closing the file unchanged or emptied cancels (exit \
-            1). Prints "saved contact ID" once the change is committed, or "contact ID unchanged \
-            (nothing to save)" when no value changed (nothing is written then).
+            With field flags, changes those fields: a one-line flag sets its field (an empty value \
+            clears it), a list flag adds its entry unless the contact has that value already (then a \
+            type or pref given with it is set on it; a birthday or anniversary replaces the one \
+            there), and --remove-email and the like remove one (naming one the contact does not \
+            have is an error). Removals happen before additions. --name renames and brings the name \
+            parts read from the new name when they were read from the old one; --given and the other \
+            parts bring the display name along the same way.
 
-            If someone else saved the contact after this edit read it, nothing is written and the \
-            command stops with a conflict naming their changes (exit 67); --force overwrites. What \
-            you typed in the editor is then kept in a file in the temporary directory, named in the \
-            message.
+            With no flags on a terminal, asks for each field showing the current value (Enter keeps \
+            it, - clears it), and each list entry by entry (Enter keeps, - removes, text replaces; \
+            then new entries until an empty answer), then asks to save.
+
+            With --editor, opens $VISUAL or $EDITOR on a YAML template of every field: lists as \
+            "  - ENTRY" lines, the note as a block. It is checked when you close it and reopened with \
+            the errors marked until it is right; an empty value or a deleted line clears that field, \
+            and closing the file unchanged or emptied cancels (exit 1).
+
+            Prints "saved contact ID" once the change is committed, or "contact ID unchanged \
+            (nothing to save)" when no value changed (nothing is written then). If someone else \
+            saved the contact after this edit read it, nothing is written and the command stops \
+            with a conflict naming their changes (exit 67); --force overwrites. What you typed in \
+            the editor is then kept in a file in the temporary directory, named in the message.
 
             EXAMPLES:
-              carnet edit 3 --email gary@bluewares.example.com
+              carnet edit 3 --email work:gary@bluewares.example.com
+              carnet edit 3 --remove-email old@example.com --email pref:new@example.com
+              carnet edit 3 --phone cell,pref:555-0199 --category friends
+              carnet edit 3 --date birthday:1990-04-01 --note "Met at the conference"
+              carnet edit 3 --family King       # the display name follows when it was made from the parts
               carnet edit 3 --no-photo
               carnet edit 3 --editor
               carnet edit 3        # asks field by field
@@ -186,6 +186,7 @@ struct EditCommand: StateCommand {
     var writes: Bool { true }
     @OptionGroup var contact: ContactID
     @OptionGroup var fields: ContactFieldOptions
+    @OptionGroup var removals: ContactRemovalOptions
     @Flag(help: "Remove the photo.") var noPhoto = false
     @Flag(help: "Edit in $VISUAL or $EDITOR.") var editor = false
     @Flag(help: "Save even if someone else changed the contact meanwhile (their changes are lost).")
@@ -193,9 +194,12 @@ struct EditCommand: StateCommand {
     @Flag(name: .customLong("prompt"), help: "Ask for each field even when standard input is not a terminal.")
     var forcePrompt = false
 
+    /// Whether a flag names a change (else the edit is by prompts or the editor).
+    private var hasChanges: Bool { !fields.isEmpty || !removals.isEmpty || noPhoto }
+
     func validate() throws {
         if noPhoto && fields.photo != nil { throw ValidationError("--photo and --no-photo cannot be used together") }
-        if editor && (!fields.isEmpty || noPhoto) { throw ValidationError("--editor cannot be combined with field flags") }
+        if editor && hasChanges { throw ValidationError("--editor cannot be combined with field flags") }
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
@@ -205,13 +209,14 @@ struct EditCommand: StateCommand {
         if editor {
             editedText = try EditorSession(terminal: terminal).edit(edit)
             guard editedText != nil else { throw CLIError.cancelled("cancelled; contact \(contact.id) unchanged") }
-        } else if fields.isEmpty && !noPhoto {
+        } else if !hasChanges {
             guard terminal.stdinIsTerminal || forcePrompt else {
                 throw CLIError.usage("nothing to change: give a field flag such as --name, or --editor (see carnet edit --help)")
             }
-            guard try FieldPrompts<EditContactViewModel>(terminal: terminal)
+            guard try FieldPrompts(contactsOn: terminal)
                 .fillContactAndConfirm(edit, subject: "contact \(contact.id)") else { return }
         } else {
+            try removals.apply(to: &edit.draft)
             try fields.apply(to: &edit.draft)
             if noPhoto { edit.draft.photo = nil }
         }

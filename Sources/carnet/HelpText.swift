@@ -27,7 +27,8 @@ enum HelpText {
     /// the line's text column: after `OVERVIEW: ` or `USAGE: `, after a label and the two or
     /// more spaces that end it (`  66  not found…`, `  --db <path>    The address…`); an
     /// indented line without a label (an example command) continues four columns further in, so
-    /// it does not read as the next example; a paragraph continues at column 0.
+    /// it does not read as the next example, unless it is an option's help in the help column,
+    /// which continues in that column; a paragraph continues at column 0.
     static func wrapped(_ text: String, width: Int) -> String {
         let limit = max(20, width - 1)
         return text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -79,6 +80,8 @@ enum HelpText {
             }
             index += 1
         }
-        return leading + 4
+        // An option's help on the line under its name (`--remove-address <address>` is too long
+        // to share a line) sits deep in the help column: it continues there.
+        return leading >= 8 ? leading : leading + 4
     }
 }

@@ -2,75 +2,162 @@ import CarnetModels
 import CarnetViewModels
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Field-by-field prompts over an edit screen's draft: Enter keeps the shown value, a lone `-`
-/// clears it; a field that breaks a rule is asked again with the reason. End of input cancels.
+/// Field-by-field prompts over an edit screen's draft, in the order of the draft's field
+/// description: Enter keeps the shown value, a lone `-` clears it. A list is asked entry by entry:
+/// each entry it has (Enter keeps it, `-` removes it, text replaces it), then new ones until an
+/// empty answer. An entry that cannot be read or breaks its rule is asked again at once; a field
+/// still broken after the round (a name left empty) is asked again with the reason. End of input
+/// cancels, leaving no trace.
 @MainActor
-struct FieldPrompts<Screen: AnyObject> {
+struct FieldPrompts<Record: DraftSaving> {
     let terminal: Terminal
-    let fields: [(field: Field, label: String, value: ReferenceWritableKeyPath<Screen, String>)]
-    let issues: (Screen) -> [FieldIssue]
-    let isDirty: (Screen) -> Bool
-    let cancel: (Screen) -> Void
+    /// Sets a one-line field from an answer (a contact's name goes through `rename(to:)`, so its
+    /// parts follow and the next prompts show them).
+    var setText: (inout Record.Draft, DraftField<Record.Draft>, WritableKeyPath<Record.Draft, String>, String) -> Void = { draft, _, keyPath, value in
+        draft[keyPath: keyPath] = value
+    }
+
+    init(terminal: Terminal) {
+        self.terminal = terminal
+    }
 
     /// Prompts, then asks whether to save. Returns false (printing so) when nothing changed;
     /// throws ``CLIError/cancelled(_:)`` when the answer is no, leaving no trace.
-    func fillAndConfirm(_ screen: Screen, subject: String) throws -> Bool {
-        try fill(screen)
-        guard isDirty(screen) else {
+    func fillAndConfirm(_ edit: DraftEditor<Record>, subject: String) throws -> Bool {
+        try fill(edit)
+        guard edit.isDirty else {
             terminal.print(SaveReport.unchanged(subject))
             return false
         }
         guard terminal.confirm("Save changes to \(subject)?") else {
-            cancel(screen)
+            edit.cancel()
             throw CLIError.cancelled("cancelled; \(subject) unchanged")
         }
         return true
     }
 
-    func fill(_ screen: Screen) throws {
-        var pending = fields
-        while !pending.isEmpty {
-            for (field, label, value) in pending {
-                let current = screen[keyPath: value]
-                let shown = current.isEmpty ? "" : " [\(current.shown)]"
-                guard let answer = terminal.ask("\(label)\(shown): ") else {
-                    cancel(screen)
-                    throw CLIError.cancelled("cancelled; nothing was saved")
-                }
-                if answer == "-" {
-                    screen[keyPath: value] = ""
-                } else if !answer.isEmpty {
-                    screen[keyPath: value] = answer
-                }
-                for issue in issues(screen) where issue.field == field {
-                    terminal.console.writeError("  \(label.lowercased()) \(issue.message)\n")
-                }
+    /// The fields a person types: every one-line, multi-line and list field of the description
+    /// except the unmodelled vCard properties (kept as they came; the editor shows them).
+    private var fields: [DraftField<Record.Draft>] {
+        Record.Draft.fields.filter { spec in
+            switch spec.value {
+            case .photo: false
+            case let .list(list): list.kind != .extra
+            case .text, .multiline: true
             }
-            let broken = Set(issues(screen).map(\.field))
-            pending = fields.filter { broken.contains($0.field) }
         }
     }
-}
 
-extension FieldPrompts {
-    /// Prompts for every text field of an edit screen's draft, as its description lists them.
-    init<Record: DraftSaving>(terminal: Terminal) where Screen == DraftEditor<Record> {
-        self.init(
-            terminal: terminal,
-            fields: Record.Draft.fields.compactMap { spec in
-                spec.text.map { (spec.field, spec.label, (\DraftEditor<Record>.draft).appending(path: $0)) }
-            },
-            issues: { $0.issues }, isDirty: { $0.isDirty }, cancel: { $0.cancel() })
+    func fill(_ edit: DraftEditor<Record>) throws {
+        var pending = fields
+        var again = false
+        while !pending.isEmpty {
+            for spec in pending {
+                // What is wrong is said right after the answer, and again before asking anew. An
+                // empty field can only be missing, which later answers may mend (the given and
+                // family names make the name): that waits for the end of the round.
+                if again { sayIssues(of: spec, edit) }
+                try ask(spec, edit)
+                if !again && !spec.texts(of: edit.draft).isEmpty { sayIssues(of: spec, edit) }
+            }
+            let broken = Set(edit.issues.map(\.field))
+            pending = fields.filter { broken.contains($0.field) }
+            again = true
+        }
+    }
+
+    private func sayIssues(of spec: DraftField<Record.Draft>, _ edit: DraftEditor<Record>) {
+        for issue in edit.issues where issue.field == spec.field {
+            terminal.console.writeError("  \(spec.label.lowercased()) \(issue.message)\n")
+        }
+    }
+
+    private func ask(_ spec: DraftField<Record.Draft>, _ edit: DraftEditor<Record>) throws {
+        switch spec.value {
+        case let .text(keyPath), let .multiline(keyPath):
+            let current = edit.draft[keyPath: keyPath]
+            let answer = try line("\(spec.label)\(Self.shown(current)): ", edit)
+            if answer == "-" {
+                setText(&edit.draft, spec, keyPath, "")
+            } else if !answer.isEmpty {
+                setText(&edit.draft, spec, keyPath, answer)
+            }
+        case let .list(list):
+            try askEntries(spec, list, edit)
+        case .photo:
+            break
+        }
+    }
+
+    /// `[value]` for a prompt: the first line of it, with `…` when there is more.
+    private static func shown(_ value: String) -> String {
+        guard !value.isEmpty else { return "" }
+        let first = value.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? value
+        return " [\(first.shown)\(first.count < value.count ? " …" : "")]"
+    }
+
+    private func askEntries(_ spec: DraftField<Record.Draft>, _ list: EntryList<Record.Draft>, _ edit: DraftEditor<Record>) throws {
+        terminal.console.writeError("\(spec.label): \(spec.help)\n")
+        var index = 0
+        while true {
+            let existing = index < list.count(edit.draft)
+            let current = existing ? list.faithfulText(edit.draft, at: index) : ""
+            let answer = try line("  \(spec.flag) \(index + 1)\(Self.shown(current)): ", edit)
+            if answer.isEmpty {
+                guard existing else { return }
+                index += 1
+                continue
+            }
+            if answer == "-" {
+                guard existing else { return }
+                _ = list.removeAt(&edit.draft, index)
+                continue
+            }
+            if let problem = problem(answer, list, spec, number: index + 1) {
+                terminal.console.writeError("  \(problem)\n")
+                continue
+            }
+            if existing {
+                list.replace(at: index, with: answer, in: &edit.draft)
+            } else {
+                _ = list.add(&edit.draft, answer)
+            }
+            if case let .success(entry) = ReadEntry.read(answer, list), entry.preferred {
+                list.makePreferred?(&edit.draft, index)
+            }
+            index += 1
+        }
+    }
+
+    /// Why `text` cannot be entry `number` of the list: it cannot be read, or breaks its rule.
+    private func problem(_ text: String, _ list: EntryList<Record.Draft>, _ spec: DraftField<Record.Draft>, number: Int) -> String? {
+        var scratch = Record.Draft()
+        if let error = list.add(&scratch, text) { return "\(spec.flag) \(number): \(error.message)" }
+        // Checked alone, the entry is number 1 in the message; say which it is here.
+        let messages = scratch.issues().filter { $0.field == spec.field }.map(\.message)
+        guard let message = messages.first else { return nil }
+        return "\(spec.flag) " + (message.hasPrefix("1 (") ? "\(number)" + message.dropFirst() : message)
+    }
+
+    /// One answer; end of input cancels the edit.
+    private func line(_ question: String, _ edit: DraftEditor<Record>) throws -> String {
+        guard let answer = terminal.ask(question) else {
+            edit.cancel()
+            throw CLIError.cancelled("cancelled; nothing was saved")
+        }
+        return answer
     }
 }
 
-extension FieldPrompts where Screen == EditContactViewModel {
+extension FieldPrompts where Record == Contact {
+    /// The contact's prompts: the display name is set with `rename(to:)`, so the structured name
+    /// read from it is offered next ("Given name [Ada]").
+    init(contactsOn terminal: Terminal) {
+        self.init(terminal: terminal)
+        setText = { draft, spec, keyPath, value in
+            if spec.field == .name { draft.rename(to: value) } else { draft[keyPath: keyPath] = value }
+        }
+    }
 
     func fillContact(_ edit: EditContactViewModel) throws {
         terminal.console.writeError(Self.intro(edit))
@@ -84,125 +171,8 @@ extension FieldPrompts where Screen == EditContactViewModel {
 
     private static func intro(_ edit: EditContactViewModel) -> String {
         edit.isNew
-            ? "New contact (Enter skips a field; Ctrl-D cancels).\n"
-            : "Editing \(edit.draft.name) (Enter keeps a value, - clears it; Ctrl-D cancels).\n"
-    }
-}
-
-/// `carnet edit ID --editor`: the contact as a readable template in $VISUAL or $EDITOR,
-/// checked when the editor closes and reopened with the errors marked until it is valid.
-@MainActor
-struct EditorSession {
-    let terminal: Terminal
-    var environment: [String: String] { terminal.environment }
-
-    /// The template's `key: value` lines: every text field of ``ContactFields``.
-    static let keys: [(String, WritableKeyPath<ContactDraft, String>, Field)] =
-        ContactFields.text.map { ($0.spec.key, $0.keyPath, $0.spec.field) }
-
-    /// Returns the file as the person left it when they changed the draft and it is valid; nil
-    /// when they cancelled: closed the file unchanged, left no field line in it (emptied it), or
-    /// changed no value. A field whose line they deleted is cleared.
-    func edit(_ edit: EditContactViewModel) throws -> String? {
-        let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-edit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("contact.txt")
-        var errors: [FieldIssue] = []
-        var unknown: [String] = []
-        while true {
-            let template = render(edit, errors: errors, unknown: unknown)
-            try Data(template.utf8).write(to: file)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "\(editor) \"$1\"", "sh", file.path]
-            do {
-                try process.run()
-            } catch {
-                throw CLIError(message: "cannot start the editor \(editor): \(error.localizedDescription)", code: .other)
-            }
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                edit.cancel()
-                throw CLIError.cancelled("the editor exited with status \(process.terminationStatus); contact unchanged")
-            }
-            let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-            let (values, lines) = parse(text)
-            if text == template || values.isEmpty {
-                edit.cancel()
-                return nil
-            }
-            for (key, keyPath, _) in Self.keys { edit.draft[keyPath: keyPath] = values[key] ?? "" }
-            unknown = lines
-            errors = edit.issues
-            if errors.isEmpty && unknown.isEmpty {
-                guard edit.isDirty else {
-                    edit.cancel()
-                    return nil
-                }
-                return text
-            }
-        }
-    }
-
-    private func render(_ edit: EditContactViewModel, errors: [FieldIssue], unknown: [String]) -> String {
-        var lines = [
-            "# Editing contact \(edit.original.map { "\($0.id) (version \($0.version))" } ?? "(new)").",
-            "# Change the values after the colons, then save and close the file. An empty value, or",
-            "# a deleted line, clears that field. Lines starting with # are ignored.",
-            "# Close without changes, or empty the file, to cancel.",
-        ]
-        if let photo = edit.draft.photo {
-            lines.append("# photo: \(ImageKind(of: photo)?.rawValue ?? "image"), \(photo.count) bytes (change it with --photo FILE or --no-photo)")
-        }
-        for line in unknown { lines.append("# ERROR not a field (use \(Self.keys.map(\.0).joined(separator: ", "))): \(line)") }
-        for (key, keyPath, field) in Self.keys {
-            for issue in errors where issue.field == field { lines.append("# ERROR \(issue)") }
-            lines.append("\(key): \(edit.draft[keyPath: keyPath])")
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// The `key: value` lines of the file by key (the last wins), and the lines that are
-    /// neither fields, comments nor blank.
-    private func parse(_ text: String) -> (values: [String: String], unknown: [String]) {
-        var values: [String: String] = [:]
-        var unknown: [String] = []
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-            if line.hasPrefix("#") || line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            guard let colon = line.firstIndex(of: ":"),
-                  let entry = Self.keys.first(where: { $0.0 == line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() })
-            else {
-                unknown.append(String(line))
-                continue
-            }
-            values[entry.0] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-        }
-        return (values, unknown)
-    }
-
-    /// Keeps the text of an edit that could not be saved in a new private file (mode 0600) in
-    /// the temporary directory, `carnet-contact-ID-edit-TIME.txt`, and returns its path.
-    nonisolated static func keep(_ text: String, contactID: Int64) throws -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let stem = FileManager.default.temporaryDirectory
-            .appendingPathComponent("carnet-contact-\(contactID)-edit-\(formatter.string(from: Date()))").path
-        for attempt in 1...100 {
-            let path = stem + (attempt == 1 ? "" : "-\(attempt)") + ".txt"
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd < 0 {
-                if errno == EEXIST { continue }
-                throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", code: .other)
-            }
-            let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-            try handle.write(contentsOf: Data(text.utf8))
-            try handle.close()
-            return path
-        }
-        throw CLIError(message: "cannot write \(stem).txt: too many files of that name", code: .other)
+            ? "New contact (Enter skips a field; a list takes one entry per line, Enter alone ends it; Ctrl-D cancels).\n"
+            : "Editing \(edit.draft.name.shown) (Enter keeps a value, - clears it; in a list, Enter keeps an entry, - removes it,\n"
+                + "text replaces it, and Enter alone on a new line ends the list; Ctrl-D cancels).\n"
     }
 }

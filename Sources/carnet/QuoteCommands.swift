@@ -85,7 +85,7 @@ struct QuoteEdit: StateCommand {
             guard terminal.stdinIsTerminal || fields.forcePrompt else {
                 throw CLIError.usage("nothing to change: give --text or --author (see carnet quote edit --help)")
             }
-            guard try FieldPrompts<EditQuoteViewModel>(terminal: terminal)
+            guard try FieldPrompts<Quote>(terminal: terminal)
                 .fillAndConfirm(edit, subject: "quote \(edit.original?.id ?? 0)") else { return }
         } else {
             fields.apply(to: &edit.draft)
@@ -113,7 +113,7 @@ struct QuoteAdd: StateCommand {
             guard terminal.stdinIsTerminal || fields.forcePrompt else {
                 throw CLIError.usage("nothing to add: give --text TEXT (see carnet quote add --help)")
             }
-            try FieldPrompts<EditQuoteViewModel>(terminal: terminal).fill(edit)
+            try FieldPrompts<Quote>(terminal: terminal).fill(edit)
         } else {
             fields.apply(to: &edit.draft)
         }

@@ -175,17 +175,27 @@ enum ContactRendering {
         for section in FieldSection.allCases {
             var body: [String] = []
             func field(_ label: String, _ value: String) {
-                if !value.isEmpty { body.append("  " + label.padding(toLength: 17, withPad: " ", startingAt: 0) + value) }
+                if !value.isEmpty { body.append("  " + column(label) + value) }
             }
             for spec in ContactFields.all where spec.section == section && spec.field != .name {  // the name is the heading
                 switch spec.value {
                 case let .text(keyPath): field(spec.label, draft[keyPath: keyPath].shown)
                 case let .multiline(keyPath):
                     let text = draft[keyPath: keyPath]
-                    if !text.isEmpty { body += text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + String($0).shown } }
+                    if !text.isEmpty { body += text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + String($0).shown } }
                 case let .photo(keyPath):
                     if let photo = draft[keyPath: keyPath] {
-                        field(spec.label, "\(ImageKind(of: photo)?.rawValue.uppercased() ?? "image"), \(photo.count) bytes")
+                        body.append("  \(ImageKind(of: photo)?.rawValue.uppercased() ?? "image"), \(photo.count) bytes")
+                    }
+                case let .list(list) where spec.label == section.rawValue:
+                    // A section that is one list (dates, categories): each entry on its own row,
+                    // named by its type when it has one ("Birthday  1815-12-10").
+                    for entry in list.display(draft) where !entry.value.isEmpty {
+                        if entry.label.isEmpty {
+                            body.append("  " + entry.value.shown)
+                        } else {
+                            field((entry.label.prefix(1).uppercased() + entry.label.dropFirst()).shown, entry.value.shown)
+                        }
                     }
                 case let .list(list):
                     for (index, entry) in list.display(draft).enumerated() {
@@ -201,9 +211,14 @@ enum ContactRendering {
             }
         }
         lines.append(terminal.bold("Record"))
-        lines.append("  " + "Id".padding(toLength: 17, withPad: " ", startingAt: 0) + "\(contact.id)  (uid \(contact.uid.shown), version \(contact.version))")
-        lines.append("  " + "Updated".padding(toLength: 17, withPad: " ", startingAt: 0) + ISO8601DateFormatter().string(from: contact.updatedAt))
+        lines.append("  " + column("Id") + "\(contact.id)  (uid \(contact.uid.shown), version \(contact.version))")
+        lines.append("  " + column("Updated") + ISO8601DateFormatter().string(from: contact.updatedAt))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A label padded to the value column; a longer one (a free label) keeps a space after it.
+    private static func column(_ label: String) -> String {
+        label.count < 17 ? label.padding(toLength: 17, withPad: " ", startingAt: 0) : label + " "
     }
 }
 

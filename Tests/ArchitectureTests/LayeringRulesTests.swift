@@ -72,7 +72,7 @@ import Testing
         "CarnetStorage": ["CarnetModels", "GRDB", "GRDBSQLite", "Foundation", "Synchronization", "Glibc", "Darwin"],
         "CarnetState": ["CarnetModels", "CarnetStorage", "Observation", "Foundation", "Synchronization"],
         "CarnetViewModels": ["CarnetModels", "CarnetState", "Observation", "Foundation"],
-        "carnet": ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "ArgumentParser", "CEditLine", "Foundation", "Glibc", "Darwin"],
+        "carnet": ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "ArgumentParser", "CEditLine", "Yams", "Foundation", "Glibc", "Darwin"],
     ]
 
     /// The module every import declaration in `folder` names, with where: any attributes and

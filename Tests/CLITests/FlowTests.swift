@@ -5,33 +5,76 @@ import Testing
 @Suite struct FlowTests {
     let box = Sandbox()
 
-    @Test func addByPromptsSaves() {
-        let run = box.carnet(["add", "--prompt"], stdin: "Rebecca Rogers\nHR, Globaviations\nrebecca@example.com\n555 0105\n")
+    /// The contact prompts' answers in the order they are asked: the one-line fields (name, its
+    /// five parts, nickname, organization, department, title, role), then each list entry by
+    /// entry (an empty answer ends a list), the note, and the categories.
+    static func answers(
+        name: String = "", parts: [String] = [], nickname: String = "", work: [String] = [], emails: [String] = [],
+        phones: [String] = [], addresses: [String] = [], urls: [String] = [], handles: [String] = [], dates: [String] = [],
+        note: String = "", categories: [String] = [], then more: [String] = []
+    ) -> String {
+        func padded(_ values: [String], _ count: Int) -> [String] { values + Array(repeating: "", count: max(0, count - values.count)) }
+        let lines = [name] + padded(parts, 5) + [nickname] + padded(work, 4)
+            + emails + [""] + phones + [""] + addresses + [""] + urls + [""] + handles + [""] + dates + [""]
+            + [note] + categories + [""] + more
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func addByPromptsSaves() throws {
+        let input = Self.answers(
+            name: "Rebecca Rogers", work: ["Globaviations", "", "HR"],
+            emails: ["rebecca@example.com", "home:becky@home.example"], phones: ["555 0105"],
+            dates: ["birthday:1985-09-09"], note: "Likes hiking", categories: ["work"])
+        let run = box.carnet(["add", "--prompt"], stdin: input)
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout == "saved contact 1\n")
+        // The parts read from the name are offered, and kept by Enter.
+        #expect(run.stderr.contains("Given name [Rebecca]: ") && run.stderr.contains("Family name [Rogers]: "), "\(run)")
+        #expect(run.stderr.contains("  email 1: ") && run.stderr.contains("  email 3: "), "\(run)")
         #expect(box.carnetInProcess(["list"]).stdout.contains("Rebecca Rogers\tHR, Globaviations\trebecca@example.com\t555 0105"))
+        let json = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
+        #expect((json["emails"] as? [[String: Any]])?.compactMap { $0["value"] as? String } == ["rebecca@example.com", "becky@home.example"])
+        #expect((json["dates"] as? [[String: Any]])?.first?["date"] as? String == "1985-09-09")
+        #expect(json["note"] as? String == "Likes hiking" && json["categories"] as? [String] == ["work"])
     }
 
-    @Test func promptsAskAgainForABrokenField() {
-        let run = box.carnet(["add", "--prompt"], stdin: "Ada\n\nnot-an-email\n\nada@example.com\n")
+    @Test func promptsAskAgainForABrokenEntryAtOnceAndForABrokenFieldAtTheEnd() throws {
+        // A bad email is asked again at once; an empty name at the end of the round.
+        let input = Self.answers(emails: ["not-an-email", "ada@example.com"], dates: ["birthday:tomorrow", "birthday:2023-02-29", "birthday:1815-12-10"], then: ["Ada"])
+        let run = box.carnet(["add", "--prompt"], stdin: input)
         #expect(run.status == 0, "\(run)")
-        #expect(run.stderr.contains("email must look like"))
-        #expect(box.carnetInProcess(["list"]).stdout.contains("ada@example.com"))
+        #expect(run.stderr.contains("  email 1 (not-an-email) must look like name@example.com"), "\(run)")
+        #expect(run.stderr.contains("  date 1: \"tomorrow\" is not a date like 1815-12-10"), "\(run)")
+        #expect(run.stderr.contains("  date 1 (2023-02-29) is not a real calendar date"), "\(run)")
+        #expect(run.stderr.contains("  name is required and must not be blank\nName: "), "\(run)")
+        let json = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
+        #expect(json["name"] as? String == "Ada")
+        #expect((json["emails"] as? [[String: Any]])?.compactMap { $0["value"] as? String } == ["ada@example.com"])
+        #expect((json["dates"] as? [[String: Any]])?.compactMap { $0["date"] as? String } == ["1815-12-10"])
     }
 
-    @Test func editByPromptsKeepsWhatYouSkipAndSavesOnYes() {
-        box.carnetInProcess(["add", "--name", "Gary Edwards", "--position", "Web Developer", "--email", "gary@example.com"])
-        let run = box.carnet(["edit", "1", "--prompt"], stdin: "\nLead Web Developer\n\n-\ny\n")
+    @Test func editByPromptsKeepsWhatYouSkipAndSavesOnYes() throws {
+        box.carnetInProcess(["add", "--name", "Gary Edwards", "--position", "Web Developer", "--email", "gary@example.com",
+                             "--phone", "555 0101", "--phone", "555 0102"])
+        // Enter keeps the email, - removes the first phone, text replaces the second, a new one is added.
+        let input = Self.answers(work: ["", "", "Lead Web Developer"], emails: [""], phones: ["-", "work,pref:555 0199", "cell:555 0100"], then: ["y"])
+        let run = box.carnet(["edit", "1", "--prompt"], stdin: input)
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("[Gary Edwards]"))
-        #expect(box.carnetInProcess(["list"]).lines[1] == "1\tGary Edwards\tLead Web Developer\tgary@example.com\t\t0")
+        #expect(run.stderr.contains("  phone 1 [555 0101]: "), "\(run)")
+        #expect(box.carnetInProcess(["list"]).lines[1] == "1\tGary Edwards\tLead Web Developer\tgary@example.com\t555 0199\t0")
+        let json = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
+        let phones = try #require(json["phones"] as? [[String: Any]])
+        #expect(phones.compactMap { $0["value"] as? String } == ["555 0199", "555 0100"])
+        #expect(phones.compactMap { $0["label"] as? String } == ["work", "cell"])
+        #expect(phones.map { $0["preferred"] as? Bool } == [true, false])
     }
 
     @Test func editByPromptsCancelledLeavesNoTrace() {
         box.carnetInProcess(["add", "--name", "Gary Edwards"])
         let before = box.snapshot()
-        let no = box.carnet(["edit", "1", "--prompt"], stdin: "Someone Else\n\n\n\nn\n")
-        #expect(no.status == 1)
+        let no = box.carnet(["edit", "1", "--prompt"], stdin: Self.answers(name: "Someone Else", emails: ["someone@example.com"], then: ["n"]))
+        #expect(no.status == 1, "\(no)")
         #expect(no.stderr.contains("cancelled"))
         let eof = box.carnet(["edit", "1", "--prompt"], stdin: "Someone")
         #expect(eof.status == 1)
@@ -41,7 +84,8 @@ import Testing
     @Test func promptsAndInteractiveSavesThatChangeNothingSayUnchanged() {
         box.carnetInProcess(["add", "--name", "Gary Edwards", "--email", "gary@example.com"])
         let before = box.snapshot()
-        for answers in ["\n\n\n\n", "Gary Edwards\n\ngary@example.com\n\n"] {
+        // Enter everywhere, or the same values typed again (an entry replaced by itself).
+        for answers in [Self.answers(emails: [""]), Self.answers(name: "Gary Edwards", emails: ["gary@example.com"])] {
             let run = box.carnet(["edit", "1", "--prompt"], stdin: answers)
             #expect(run.status == 0, "\(run)")
             #expect(run.stdout == "contact 1 unchanged (nothing to save)\n", "\(run)")
@@ -63,9 +107,9 @@ import Testing
         let editor = box.script("editor.sh", """
             n=$(cat "\(counter)" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "\(counter)"
             if [ $n = 1 ]; then
-              sed -i 's/^email:.*/email: tyler-at-prophecy/; s/^position:.*/position: Software developer, Prophecy/' "$1"
-            elif grep -q '^# ERROR email' "$1"; then
-              sed -i 's/^email:.*/email: tyler@prophecy.example.com/' "$1"
+              sed -i 's/^  - tyler@example.com$/  - tyler-at-prophecy/; s/^title:.*/title: Software developer/; s/^organization:.*/organization: Prophecy/' "$1"
+            elif grep -q '^# ERROR email: 1 (tyler-at-prophecy) must look like' "$1"; then
+              sed -i 's/tyler-at-prophecy/tyler@prophecy.example.com/' "$1"
             fi
             """)
         let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor, "VISUAL": ""])
@@ -81,7 +125,7 @@ import Testing
         let editors = [
             "true",                                                    // closed unchanged
             box.script("empty.sh", ": > \"$1\"\n"),                     // emptied
-            box.script("comments.sh", "sed -i '/^[a-z]*:/d' \"$1\"\n"),  // every field line deleted
+            box.script("comments.sh", "sed -i '/^#/!d' \"$1\"\n"),  // every field line deleted, the comments left
         ]
         for editor in editors {
             let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor, "VISUAL": ""])
@@ -95,8 +139,8 @@ import Testing
     }
 
     @Test func editorDeletingAFieldLineClearsThatField() throws {
-        box.carnetInProcess(["add", "--name", "Tyler Porter", "--email", "tyler@example.com", "--phone", "555 0102"])
-        let editor = box.script("editor.sh", "sed -i '/^email:/d' \"$1\"\n")
+        box.carnetInProcess(["add", "--name", "Tyler Porter", "--email", "tyler@example.com", "--phone", "555 0102", "--title", "Developer"])
+        let editor = box.script("editor.sh", "sed -i '/^emails:/d; /^  - tyler@example.com$/d; /^title:/d' \"$1\"\n")
         let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor, "VISUAL": ""])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout == "saved contact 1\n", "\(run)")
@@ -109,7 +153,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
         let editor = box.script("editor.sh", """
             "\(Sandbox.binary)" edit 1 --email kate@golden.example.com --db "\(box.db)" >/dev/null
-            sed -i 's/^phone:.*/phone: 555 0103/' "$1"
+            sed -i 's/^phones:.*/phones: 555 0103/' "$1"
             """)
         let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor, "VISUAL": "", "TMPDIR": tmp])
         #expect(run.status == 67, "\(run)")
@@ -122,7 +166,7 @@ import Testing
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.contains("phone: 555 0103") && text.contains("email: katherine@example.com"), "\(text)")
+        #expect(text.contains("phones: 555 0103") && text.contains("emails:\n  - katherine@example.com\n"), "\(text)")
     }
 
     @Test func conflictBetweenTwoProcessesNamesTheFieldsUnlessForced() {
@@ -130,12 +174,12 @@ import Testing
         // While this edit's editor is open, another carnet process saves the same contact.
         let editor = box.script("editor.sh", """
             "\(Sandbox.binary)" edit 1 --email kate@golden.example.com --position Marketing --db "\(box.db)" >/dev/null
-            sed -i 's/^phone:.*/phone: 555 0103/' "$1"
+            sed -i 's/^phones:.*/phones: 555 0103/' "$1"
             """)
         let before = box.carnetInProcess(["show", "1", "--json"]).stdout
         let run = box.carnet(["edit", "1", "--editor"], environment: ["EDITOR": editor, "TMPDIR": box.dir.path])
         #expect(run.status == 67, "\(run)")
-        #expect(run.stderr.contains("position, email"))
+        #expect(run.stderr.contains("title, email"), "\(run)")
         let after = box.carnetInProcess(["show", "1", "--json"]).stdout
         #expect(before != after)
         #expect(after.contains("kate@golden.example.com"))  // theirs kept, mine not written

@@ -6,7 +6,7 @@ import Testing
     let box = Sandbox()
 
     static let commands: [[String]] = [
-        [], ["list"], ["show"], ["add"], ["edit"], ["delete"], ["favorite"], ["unfavorite"], ["favorites"],
+        [], ["list"], ["show"], ["add"], ["edit"], ["delete"], ["favorite"], ["unfavorite"], ["favorites"], ["birthdays"],
         ["quote"], ["quote", "edit"], ["quote", "add"], ["quote", "list"], ["quote", "use"], ["quote", "delete"],
         ["import"], ["export"], ["sample"], ["db"], ["db", "backup"], ["interactive"],
     ]

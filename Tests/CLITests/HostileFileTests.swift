@@ -22,7 +22,7 @@ import Testing
         let editor = box.script("ed.sh", """
             "\(Sandbox.binary)" delete 5 --yes --db "\(box.db)" >/dev/null
             "\(Sandbox.binary)" add --name "Newcomer" --email new@example.com --db "\(box.db)" >/dev/null
-            sed -i 's/^phone:.*/phone: 555 0199/' "$1"
+            sed -i 's/^nickname:.*/nickname: Becky/' "$1"
             """)
         let run = box.carnet(["edit", "5", "--editor"], environment: ["EDITOR": editor, "VISUAL": ""])
         #expect(run.status == 66, "\(run)")
@@ -77,11 +77,14 @@ import Testing
     // MARK: 2. What a file holds is held to the rules, and never reaches a terminal raw
 
     @Test func plainSqlite3CannotStoreWhatTheRulesRefuse() {
-        box.carnetInProcess(["add", "--name", "Madison Thompson"])
+        box.carnetInProcess(["add", "--name", "Madison Thompson", "--email", "madison@example.com", "--phone", "555 0101",
+                             "--date", "birthday:1988-03-14"])
         for sql in [
             "UPDATE contacts SET name = 'Evil' || char(27) || '[2J' || char(7)",
-            "UPDATE contacts SET email = 'a b@c.de'",
-            "UPDATE contacts SET phone = '!!!'",
+            "UPDATE contact_emails SET value = 'a b@c.de'",
+            "UPDATE contact_phones SET value = '!!!'",
+            "UPDATE contact_dates SET date = '2023-02-29'",
+            "UPDATE contacts SET note = 'Bell' || char(7)",
             "UPDATE contacts SET photo = x'00010203'",
             "UPDATE contacts SET name = char(0x202E) || 'gnp.exe'",
             "UPDATE contacts SET name = char(0x200B, 0x200B)",
@@ -92,27 +95,34 @@ import Testing
             #expect(run.status != 0 && run.stderr.contains("CHECK constraint failed"), "\(sql): \(run)")
         }
         // The constraint's name says which rule, for a person at the sqlite3 prompt.
-        #expect(sqlite("UPDATE contacts SET email = 'a b@c.de'").stderr.contains(
-            "CHECK constraint failed: email_like_name_at_example_com_without_spaces_or_invisible_characters"))
+        #expect(sqlite("UPDATE contact_emails SET value = 'a b@c.de'").stderr.contains(
+            "CHECK constraint failed: value_like_name_at_example_com_without_spaces_or_invisible_characters"))
         #expect(box.carnetInProcess(["db", "check"]).stdout == "ok\n")
     }
 
     /// A file whose CHECKs were switched off by hand: `db check` names every broken value, and
     /// nothing Carnet prints lets the file's bytes reach the terminal raw.
     @Test func aHandEditedFileIsReportedAndShownEscaped() throws {
-        box.carnetInProcess(["add", "--name", "Madison Thompson", "--email", "madison@example.com"])
+        box.carnetInProcess(["add", "--name", "Madison Thompson", "--email", "madison@example.com", "--phone", "555 0101",
+                             "--category", "work"])
         box.carnetInProcess(["favorite", "1"])
         let edit = sqlite("""
             PRAGMA ignore_check_constraints = 1;
             UPDATE contacts SET name = 'Evil' || char(27) || '[2J' || char(7) || char(10) || 'Second line',
-                email = 'a b@c.de', phone = '!!!', photo = x'00010203', position = char(0x202E) || 'reversed' WHERE id = 1;
+                photo = x'00010203', title = char(0x202E) || 'reversed', note = 'Bell' || char(7) WHERE id = 1;
+            UPDATE contact_emails SET value = 'a b@c.de';
+            UPDATE contact_phones SET value = '!!!';
+            UPDATE contact_categories SET name = 'Esc' || char(27) || '[31m';
             UPDATE quotes SET author = 'Bell' || char(7);
             """)
         #expect(edit.status == 0, "\(edit)")
         let check = box.carnetInProcess(["db", "check"])
         #expect(check.status == 69, "\(check)")
-        for field in ["name", "position", "email", "phone", "photo"] {
+        for field in ["name", "title", "note", "photo"] {
             #expect(check.stdout.contains("contacts row 1, \(field):"), "\(field): \(check.stdout)")
+        }
+        for table in ["contact_emails", "contact_phones", "contact_categories"] {
+            #expect(check.stdout.contains(table), "\(table): \(check.stdout)")
         }
         #expect(check.stdout.contains("quotes row 1, author:"))
         #expect(check.stdout.contains("must not contain control characters"))
@@ -126,7 +136,11 @@ import Testing
             let raw = (run.stdout + run.stderr).unicodeScalars
             #expect(!raw.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E }, "raw control in \(run)")
         }
-        #expect(box.carnetInProcess(["show", "1"]).stdout.contains("Evil\\u{1B}[2J\\u{7}\\u{A}Second line"))
+        let shown = box.carnetInProcess(["show", "1"]).stdout
+        #expect(shown.contains("Evil\\u{1B}[2J\\u{7}\\u{A}Second line"), "\(shown)")
+        #expect(shown.contains("  Title            \\u{202E}reversed\n"), "\(shown)")
+        #expect(shown.contains("  Emails           a b@c.de\n") && shown.contains("  Phones           !!!\n"), "\(shown)")
+        #expect(shown.contains("Note\n  Bell\\u{7}\n") && shown.contains("Categories\n  Esc\\u{1B}[31m\n"), "\(shown)")
         // Tab-separated output keeps one row per contact, whatever a value holds.
         let tsv = box.carnetInProcess(["list"])
         #expect(tsv.lines.count == 2, "\(tsv)")
@@ -135,7 +149,8 @@ import Testing
         // JSON stays JSON, with the same values.
         let json = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
         #expect(json["name"] as? String == "Evil\u{1B}[2J\u{7}\nSecond line")
-        #expect(json["position"] as? String == "\u{202E}reversed")
+        #expect(json["title"] as? String == "\u{202E}reversed")
+        #expect(json["categories"] as? [String] == ["Esc\u{1B}[31m"])
     }
 
     @Test func dbCheckNamesADroppedIndexAChangedTableAndAWrongUserVersion() {
@@ -144,8 +159,8 @@ import Testing
         let check = box.carnetInProcess(["db", "check"])
         #expect(check.status == 69)
         #expect(check.stdout.contains("index contacts_by_name is missing; recreate it with: CREATE INDEX contacts_by_name ON contacts (name, id)"), "\(check)")
-        #expect(check.stdout.contains("user_version is 2 but the migrations applied reach 3"), "\(check)")
-        sqlite("CREATE INDEX contacts_by_name ON contacts (name, id); PRAGMA user_version = 3;")
+        #expect(check.stdout.contains("user_version is 2 but the migrations applied reach 4"), "\(check)")
+        sqlite("CREATE INDEX contacts_by_name ON contacts (name, id); PRAGMA user_version = 4;")
         #expect(box.carnetInProcess(["db", "check"]).stdout == "ok\n")
         // A table whose CHECKs were edited away.
         sqlite("""

@@ -55,13 +55,15 @@ import Testing
         var id = 1
         for (index, value) in alone.enumerated() {
             id += 1
-            sql += "INSERT INTO contacts (id, uid, name, position, created_at, updated_at) VALUES (\(id), 'a\(index)', 'alone \(value)', char(\(value)), '2026-11-23T10:00:00.000Z', '2026-11-23T10:00:00.000Z');\n"
+            // The position column is the title (there is no organization here).
+            sql += "INSERT INTO contacts (id, uid, name, title, created_at, updated_at) VALUES (\(id), 'a\(index)', 'alone \(value)', char(\(value)), '2026-11-23T10:00:00.000Z', '2026-11-23T10:00:00.000Z');\n"
             expected[id] = "\(id)\talone \(value)\t\(Self.tsv([Unicode.Scalar(UInt32(value))!]))\t\t\t0"
         }
         for (index, run) in runs.enumerated() {
             id += 1
             let codes = run.map(String.init).joined(separator: ",")
-            sql += "INSERT INTO contacts (id, uid, name, email, created_at, updated_at) VALUES (\(id), 'r\(index)', 'run \(index)', char(\(codes)), '2026-11-23T10:00:00.000Z', '2026-11-23T10:00:00.000Z');\n"
+            sql += "INSERT INTO contacts (id, uid, name, created_at, updated_at) VALUES (\(id), 'r\(index)', 'run \(index)', '2026-11-23T10:00:00.000Z', '2026-11-23T10:00:00.000Z');\n"
+            sql += "INSERT INTO contact_emails (contact_id, position, value, preferred) VALUES (\(id), 1, char(\(codes)), 1);\n"
             expected[id] = "\(id)\trun \(index)\t\t\(Self.tsv(run.map { Unicode.Scalar(UInt32($0))! }))\t\t0"
         }
         sql += "COMMIT;\n"
@@ -76,21 +78,35 @@ import Testing
 
     @Test func ordinaryRowsAreWhatSqlite3PrintsByteForByte() {
         box.carnetInProcess(["add", "--name", "Seed"])
+        // Rows as a script would write them into the tables of schema 4: a title and maybe an
+        // organization, an email or two (the second one preferred on every seventh), a phone.
         let insert = sqlite("""
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
-            INSERT INTO contacts (uid, name, position, email, phone, created_at, updated_at)
+            INSERT INTO contacts (uid, name, title, organization, created_at, updated_at)
             SELECT 'uid-' || i,
                    CASE i % 4 WHEN 0 THEN 'Zoë ' WHEN 1 THEN 'ada ' WHEN 2 THEN 'Łukasz ' ELSE 'Ада ' END || (i * 7919 % 3001),
-                   CASE i % 3 WHEN 0 THEN 'Sales, Gale Foods' WHEN 1 THEN '' ELSE 'R&D – 東京' END,
-                   'p' || i || '@example.com', CASE i % 5 WHEN 0 THEN '' ELSE '+33 6 ' || i END,
+                   CASE i % 3 WHEN 0 THEN 'Sales' WHEN 1 THEN '' ELSE 'R&D – 東京' END,
+                   CASE i % 3 WHEN 0 THEN 'Gale Foods' ELSE '' END,
                    '2026-11-23T10:00:00.000Z', '2026-11-23T10:00:00.000Z'
             FROM n;
+            INSERT INTO contact_emails (contact_id, position, label, value, preferred)
+            SELECT id, 1, 'work', 'p' || substr(uid, 5) || '@example.com', substr(uid, 5) % 7 <> 0 FROM contacts WHERE uid LIKE 'uid-%';
+            INSERT INTO contact_emails (contact_id, position, label, value, preferred)
+            SELECT id, 2, 'home', 'h' || substr(uid, 5) || '@home.example', 1 FROM contacts WHERE uid LIKE 'uid-%' AND substr(uid, 5) % 7 = 0;
+            INSERT INTO contact_phones (contact_id, position, value, preferred)
+            SELECT id, 1, '+33 6 ' || substr(uid, 5), 0 FROM contacts WHERE uid LIKE 'uid-%' AND substr(uid, 5) % 5 <> 0;
             INSERT INTO favorites (contact_id, position, created_at)
             SELECT id, id, '2026-11-23T10:00:00.000Z' FROM contacts WHERE id % 97 = 0;
             """)
         #expect(insert.status == 0, "\(insert.stderr)")
+        // The TSV's position is "title, organization" (or whichever there is); email and phone
+        // are the preferred entries, else the first.
         let query = """
-            SELECT c.id AS id, c.name AS name, c.position AS position, c.email AS email, c.phone AS phone,
+            SELECT c.id AS id, c.name AS name,
+                   CASE WHEN c.title <> '' AND c.organization <> '' THEN c.title || ', ' || c.organization
+                        ELSE c.title || c.organization END AS position,
+                   coalesce((SELECT value FROM contact_emails e WHERE e.contact_id = c.id ORDER BY e.preferred DESC, e.position LIMIT 1), '') AS email,
+                   coalesce((SELECT value FROM contact_phones p WHERE p.contact_id = c.id ORDER BY p.preferred DESC, p.position LIMIT 1), '') AS phone,
                    (f.contact_id IS NOT NULL) AS favorite
             FROM contacts c LEFT JOIN favorites f ON f.contact_id = c.id ORDER BY c.name, c.id
             """

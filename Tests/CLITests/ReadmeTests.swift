@@ -13,8 +13,11 @@ import Testing
         let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))
         let example = String(text[start.upperBound..<end.lowerBound])
 
-        box.carnetInProcess(["add", "--name", "Madison Thompson", "--position", "Sales, Gale Foods",
-                    "--email", "madison@example.com", "--phone", "555 0101"])
+        box.carnetInProcess([
+            "add", "--name", "Madison Thompson", "--title", "Sales", "--organization", "Gale Foods",
+            "--email", "work,pref:madison@example.com", "--email", "home:madison@home.example", "--phone", "cell:555 0101",
+            "--address", "work:200 Harbor Way; Seattle; WA; 98104; USA", "--date", "birthday:1988-03-14", "--category", "work",
+        ])
         box.carnetInProcess(["favorite", "1"])
         let printed = box.carnetInProcess(["list", "--json"]).stdout.trimmingCharacters(in: .newlines)
         // The same lines, once the values that differ on every run are masked.

@@ -18,8 +18,8 @@ import Testing
             (["quote", "use", "1"], "saved current quote 1"),
             (["quote", "delete", "2"], "deleted quote 2"),
             (["delete", "6", "--yes"], "deleted contact 6"),
-            (["export", "--output", box.path("out.vcf")], "saved export: 5 contacts to \(box.path("out.vcf"))"),
-            (["import", box.path("out.vcf")], "saved import: added 0, updated 0, unchanged 5, skipped 0"),
+            (["export", "--output", box.path("out.json")], "saved export: 5 contacts to \(box.path("out.json"))"),
+            (["import", box.path("out.json")], "saved import: added 0, updated 0, unchanged 5, skipped 0"),
             (["db", "backup", box.path("copy.sqlite")], "saved backup \(box.path("copy.sqlite"))"),
         ]
         for (arguments, line) in commands {
