@@ -407,8 +407,8 @@ import Testing
         #expect(labels(kate, "dates") == ["birthday", "anniversary"] && kate["categories"] as? [String] == ["friends"])
         // The classic columns are as they always were.
         #expect(box.carnetInProcess(["list"]).lines.contains("3\tKatherine Price\tMarketing, Golden Roads\tkatherine.price@example.com\t+1 555 0103\t0"))
-        #expect(box.carnetInProcess(["list", "--category", "friends"]).lines.count == 3)
-        #expect(box.carnetInProcess(["birthdays", "--from", "2026-01-01", "--days", "366"]).lines.count == 7)
+        #expect(box.carnetInProcess(["list", "--category", "friends"]).lines.count == 2)  // the header and Katherine
+        #expect(box.carnetInProcess(["birthdays", "--from", "2026-01-01", "--days", "366"]).lines.count == 6)  // the header, four birthdays, one anniversary
         // Edited, deleted, run again: the edit stays, the deleted one comes back.
         box.carnetInProcess(["edit", "3", "--nickname", "Kat", "--remove-category", "friends"])
         box.carnetInProcess(["delete", "5", "--yes"])
