@@ -172,6 +172,20 @@ import Testing
         #expect(exported.contains("\r\nitem4.X-ABRELATEDNAMES;type=pref:Jane\r\nitem4.X-ABLabel:_$!<Spouse>!$_\r\n"))
     }
 
+    @Test func importsAGoogleContactsCSV() throws {
+        let header = "Name,Given Name,Family Name,Group Membership,E-mail 1 - Type,E-mail 1 - Value,Phone 1 - Type,Phone 1 - Value,Gender"
+        let row = "Marc Dupont,Marc,Dupont,* myContacts ::: Friends,* Home,marc@home.example ::: marc@other.example,Mobile,+33 6 12 34 56 78,male"
+        let file = box.path("google.csv")
+        _ = FileManager.default.createFile(atPath: file, contents: Data((header + "\r\n" + row + "\r\n").utf8))
+        let run = box.carnetInProcess(["import", file])
+        #expect(run.status == 0, "\(run)")
+        let marc = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
+        #expect((marc["emails"] as? [[String: Any]])?.map { $0["value"] as? String } == ["marc@home.example", "marc@other.example"])
+        #expect((marc["phones"] as? [[String: Any]])?.first?["label"] as? String == "cell")
+        #expect(marc["categories"] as? [String] == ["myContacts", "Friends"])
+        #expect(marc["extras"] as? [String] == ["X-CSV;X-COLUMN=Gender:male"])
+    }
+
     /// Every file of the corpus of real exports imports whole: no card refused or skipped.
     @Test func everyRealExportImports() throws {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
