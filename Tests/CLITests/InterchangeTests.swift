@@ -223,6 +223,23 @@ import Testing
         #expect(a.count > 500)
     }
 
+    @Test(arguments: ["2.1", "3.0"]) func olderVCardVersionsRoundTripToo(version: String) throws {
+        box.carnetInProcess(["sample"])
+        let mac = box.path("john.vcf")
+        _ = FileManager.default.createFile(atPath: mac, contents: Data(Self.macCard.utf8))
+        #expect(box.carnetInProcess(["import", mac]).status == 0)
+        let first = box.path("first.vcf")
+        #expect(box.carnetInProcess(["export", "--vcard-version", version, "--output", first]).status == 0)
+        let copy = box.path("copy.sqlite")
+        let imported = box.carnetInProcess(["import", first, "--db", copy], useDB: false)
+        #expect(imported.stdout.hasPrefix("saved import: added 6"), "\(imported)")
+        let second = box.path("second.vcf")
+        #expect(box.carnetInProcess(["export", "--vcard-version", version, "--output", second, "--db", copy], useDB: false).status == 0)
+        let a = try #require(FileManager.default.contents(atPath: first))
+        #expect(a == FileManager.default.contents(atPath: second))
+        #expect(String(decoding: a, as: UTF8.self).contains("VERSION:\(version)\r\n"))
+    }
+
     @Test func stdinImportAndFavoritesExport() {
         box.carnetInProcess(["sample"])
         box.carnetInProcess(["favorite", "5"])
