@@ -172,6 +172,20 @@ import Testing
         #expect(exported.contains("\r\nitem4.X-ABRELATEDNAMES;type=pref:Jane\r\nitem4.X-ABLabel:_$!<Spouse>!$_\r\n"))
     }
 
+    @Test func importsAGoogleContactsCSV() throws {
+        let header = "Name,Given Name,Family Name,Group Membership,E-mail 1 - Type,E-mail 1 - Value,Phone 1 - Type,Phone 1 - Value,Gender"
+        let row = "Marc Dupont,Marc,Dupont,* myContacts ::: Friends,* Home,marc@home.example ::: marc@other.example,Mobile,+33 6 12 34 56 78,male"
+        let file = box.path("google.csv")
+        _ = FileManager.default.createFile(atPath: file, contents: Data((header + "\r\n" + row + "\r\n").utf8))
+        let run = box.carnetInProcess(["import", file])
+        #expect(run.status == 0, "\(run)")
+        let marc = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
+        #expect((marc["emails"] as? [[String: Any]])?.map { $0["value"] as? String } == ["marc@home.example", "marc@other.example"])
+        #expect((marc["phones"] as? [[String: Any]])?.first?["label"] as? String == "cell")
+        #expect(marc["categories"] as? [String] == ["myContacts", "Friends"])
+        #expect(marc["extras"] as? [String] == ["X-CSV;X-COLUMN=Gender:male"])
+    }
+
     /// Every file of the corpus of real exports imports whole: no card refused or skipped.
     @Test func everyRealExportImports() throws {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -207,6 +221,23 @@ import Testing
         let b = try #require(FileManager.default.contents(atPath: second))
         #expect(a == b)
         #expect(a.count > 500)
+    }
+
+    @Test(arguments: ["2.1", "3.0"]) func olderVCardVersionsRoundTripToo(version: String) throws {
+        box.carnetInProcess(["sample"])
+        let mac = box.path("john.vcf")
+        _ = FileManager.default.createFile(atPath: mac, contents: Data(Self.macCard.utf8))
+        #expect(box.carnetInProcess(["import", mac]).status == 0)
+        let first = box.path("first.vcf")
+        #expect(box.carnetInProcess(["export", "--vcard-version", version, "--output", first]).status == 0)
+        let copy = box.path("copy.sqlite")
+        let imported = box.carnetInProcess(["import", first, "--db", copy], useDB: false)
+        #expect(imported.stdout.hasPrefix("saved import: added 6"), "\(imported)")
+        let second = box.path("second.vcf")
+        #expect(box.carnetInProcess(["export", "--vcard-version", version, "--output", second, "--db", copy], useDB: false).status == 0)
+        let a = try #require(FileManager.default.contents(atPath: first))
+        #expect(a == FileManager.default.contents(atPath: second))
+        #expect(String(decoding: a, as: UTF8.self).contains("VERSION:\(version)\r\n"))
     }
 
     @Test func stdinImportAndFavoritesExport() {

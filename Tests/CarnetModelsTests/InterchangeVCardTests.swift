@@ -737,6 +737,32 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         #expect(card == crlf(expected))
     }
 
+    @Test func writesVersion21WithBareTypesAndQuotedPrintable() throws {
+        var draft = RichContact.draft
+        draft.nameParts.given = "Zoë Ada"
+        draft.note = "Zoë's first line\nSecond; with, punctuation \\ and a tail long enough to need a soft lineWXYZ break"
+        let card = VCardWriter.card(uid: RichContact.uid, draft: draft, updatedAt: RichContact.updated, version: .v21)
+        #expect(card.hasPrefix("BEGIN:VCARD\r\nVERSION:2.1\r\n"))
+        for line in [
+            "N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:King;Zo=C3=AB Ada;;Dr.;Countess =\r\nof Lovelace\r\n",
+            "FN:Dr. Augusta Ada King, Countess of Lovelace\r\n",
+            "ORG:Analytical Engines, Ltd.;Research;Notes\r\n",
+            "EMAIL;INTERNET;WORK;PREF:ada@example.com\r\n",
+            "item2.EMAIL;INTERNET:countess@example.org\r\nitem2.X-ABLabel:Lab,old\r\n",
+            "TEL;CELL;PREF:+44 20 7946 0000\r\nTEL;HOME;FAX:+44 20 7946 0001\r\n",
+            "ADR;HOME;PREF:;;12 St James's Square;London;;SW1Y 4JH;United Kingdom\r\n",
+            "item4.ADR:PO Box 7;Flat 2\\; rear;Ockham Park;Ockham;Surrey;GU23 6NP;UK\r\n",
+            "IMPP;X-SERVICE-TYPE=Skype;PREF:skype:ada\r\n",
+            "BDAY:1815-12-10\r\nX-ANNIVERSARY:--07-08\r\n",
+            "NOTE;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:Zo=C3=AB's first line=0D=0ASe=\r\ncond\\; with, punctuation \\\\ and a tail long enough to need a soft lineWXYZ=\r\n=20break\r\n",
+            "CATEGORIES:friends,Mathematicians\\, famous\r\n",
+            "PHOTO;ENCODING=BASE64;TYPE=JPEG:/9j/4AAQSkZJRg==\r\n\r\n",
+        ] {
+            #expect(card.contains(line), "\(line)")
+        }
+        #expect(try VCardReader.parse(card).first?.draft == draft)
+    }
+
     @Test func leavesOutEmptyFieldsButAlwaysWritesN() {
         let card = VCardWriter.card(uid: nil, draft: ContactDraft(name: "Cher", title: "Singer"), updatedAt: nil, version: .v4)
         #expect(card == "BEGIN:VCARD\r\nVERSION:4.0\r\nPRODID:-//Carnet//Carnet//EN\r\nFN:Cher\r\nN:;;;;\r\nTITLE:Singer\r\nEND:VCARD\r\n")

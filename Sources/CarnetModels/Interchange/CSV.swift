@@ -56,6 +56,12 @@ public enum CSVColumn: Sendable, Equatable {
 ///   at the first ", "), `email` and `phone` the preferred entries, unless the file also has
 ///   the new columns.
 ///
+/// The exports of Google Contacts (current and older headers), Outlook and Gmail's first format
+/// are recognised by their header and read in their own terms (``CSVDialect``, ``dialect``):
+/// numbered `E-mail 1 - Label`/`Value` pairs, ` ::: ` between values of one cell, `Business
+/// Phone` and `Home Street` columns, and so on. What such a file holds that Carnet does not model
+/// is kept in extras as `X-CSV;X-COLUMN=…:…` lines, never dropped.
+///
 /// Every row must have as many fields as the header: a ragged row is an error rather than a
 /// guess at which column moved.
 ///
@@ -68,6 +74,11 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
     /// The header's columns by position; nil until the header is read, nil entries are ignored.
     private var columns: [CSVColumn?]?
     private var headerFailed = false
+    /// How the rows of another program's CSV are read; nil for Carnet's own.
+    private var foreign: ForeignCSV?
+    /// The dialect the header is in, once it is read: Carnet's own, or Google's, Outlook's or
+    /// Gmail's export (see ``CSVDialect``), so an import can say which it read.
+    public private(set) var dialect: CSVDialect?
 
     // The row being read.
     private var fields: [[UInt8]] = []
@@ -178,6 +189,7 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
         guard row.count == columns.count else {
             throw InterchangeError(line: rowLine, message: "expected \(columns.count) fields as in the header, found \(row.count)")
         }
+        if let foreign { return foreign.record(row.map { InterchangeText.string($0) }, line: rowLine) }
         var uid: String?
         var draft = ContactDraft()
         var updatedAt: Date?
@@ -227,6 +239,12 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
     }
 
     private mutating func readHeader(_ row: [[UInt8]]) throws(InterchangeError) {
+        if let foreign = ForeignCSV(header: row.map { InterchangeText.string($0) }) {
+            self.foreign = foreign
+            dialect = foreign.dialect
+            columns = Array(repeating: nil, count: row.count)
+            return
+        }
         var found: [CSVColumn?] = []
         for cell in row {
             let column = CSVColumn(header: VCardText.trimmed(InterchangeText.string(cell)))
@@ -245,6 +263,7 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
                 message: "the header has no \"name\" column (Carnet's columns are \(CSVWriter.columnNames))")
         }
         columns = found
+        dialect = .carnet
     }
 }
 

@@ -167,7 +167,12 @@ struct VCardImport {
             case "ROLE":
                 outcome = single(property, property.text(), \.role, .role)
             case "NOTE":
-                outcome = single(property, property.text(), \.note, .note)
+                // A quoted-printable note breaks its lines with CRLF, as a save would not.
+                var note = property.text()
+                if note.contains("\r") {
+                    note = note.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+                }
+                outcome = single(property, note, \.note, .note)
             case "ORG":
                 var parts = property.components()
                 let organization = parts.removeFirst()

@@ -11,7 +11,13 @@ import Foundation
 /// Nothing a card holds is lost: a property is either mapped onto the draft, or kept in
 /// ``ContactDraft/extras`` as its unfolded content line, verbatim, with its group and parameters
 /// (`item1.X-ABRELATEDNAMES;type=pref:Jenny`). Only `VERSION`, `PRODID` and `REV` are not kept
-/// (`REV` becomes ``InterchangeRecord/updatedAt``). What maps:
+/// (`REV` becomes ``InterchangeRecord/updatedAt``). A mapped property is written back in
+/// Carnet's form, without what carries nothing Carnet keeps: the `LANGUAGE` (and any other
+/// parameter) of `FN` and `N`, the `LANGUAGE` of a one-value text property, `TYPE=INTERNET` of
+/// an email and `TYPE=VOICE` of a phone (the defaults), a `tel:` or `mailto:` prefix, `VALUE`,
+/// `CHARSET` and `ENCODING`, Apple's `X-APPLE-OMIT-YEAR` (the year is left out instead), an
+/// `IMPP`'s `X-SERVICE-TYPE` (written again from its scheme), `TYPE=pref` on a date, and the
+/// rank of a `PREF` other than the most preferred. What maps:
 ///
 /// | vCard | Carnet |
 /// |---|---|

@@ -1,10 +1,11 @@
 import Foundation
 
-/// The vCard version to export: 3.0 for older address books (and Google's importer), 4.0 for
-/// everything current.
+/// The vCard version to export: 4.0 for everything current, 3.0 for older address books (and
+/// Google's importer), 2.1 for old phones and Outlook.
 public enum VCardVersion: String, Sendable, CaseIterable {
     case v3 = "3.0"
     case v4 = "4.0"
+    case v21 = "2.1"
 }
 
 /// Writes contacts as vCards that other address books import, and that ``VCardReader`` reads
@@ -14,30 +15,34 @@ public enum VCardVersion: String, Sendable, CaseIterable {
 /// lines folded at 75 octets without splitting a UTF-8 character, text values escaped. Empty
 /// fields are left out. In order:
 ///
-/// | Carnet | 4.0 | 3.0 |
-/// |---|---|---|
-/// | uid | `UID:urn:uuid:…` for a UUID, else `UID;VALUE=text:…` | `UID:…` |
-/// | name | `FN` | `FN` |
-/// | structured name | `N:family;given;additional;prefix;suffix` (always) | the same |
-/// | nickname, title, role | `NICKNAME`, `TITLE`, `ROLE` | the same |
-/// | organization, department | `ORG:organization;department` (a department with `;` is several units) | the same |
-/// | emails | `EMAIL;TYPE=work;PREF=1:…` | `EMAIL;TYPE=work,pref:…` |
-/// | phones | `TEL;VALUE=text;TYPE=cell:…` (the number as written) | `TEL;TYPE=cell:…` |
-/// | addresses | `ADR;TYPE=home:PO box;extended;street;locality;region;postal code;country` | the same |
-/// | URLs | `URL;TYPE=work:…` | the same |
-/// | handles | `IMPP;X-SERVICE-TYPE=Skype:skype:…` for a messaging scheme, else `X-SOCIALPROFILE;TYPE=mastodon:…` | the same |
-/// | first birthday | `BDAY:18151210` or `BDAY:--1210` | `BDAY:1815-12-10` or `BDAY:--12-10` |
-/// | first anniversary | `ANNIVERSARY:…` | `X-ANNIVERSARY:1815-12-10` |
-/// | other dates | `itemN.X-ABDATE:1815-12-10` + `itemN.X-ABLabel:label` | the same |
-/// | note | `NOTE` (line breaks as `\n`) | the same |
-/// | categories | `CATEGORIES:a,b` | the same |
-/// | photo | `PHOTO:data:image/jpeg;base64,…` | `PHOTO;ENCODING=b;TYPE=JPEG:…` |
-/// | extras | each line as it is | the same |
-/// | updated at | `REV:20261123T085507Z` (to the second) | the same |
+/// | Carnet | 4.0 | 3.0 | 2.1 |
+/// |---|---|---|---|
+/// | uid | `UID:urn:uuid:…` for a UUID, else `UID;VALUE=text:…` | `UID:…` | `UID:…` |
+/// | name | `FN` | `FN` | `FN` |
+/// | structured name | `N:family;given;additional;prefix;suffix` (always) | the same | the same |
+/// | nickname, title, role | `NICKNAME`, `TITLE`, `ROLE` | the same | the same |
+/// | organization, department | `ORG:organization;department` (a department with `;` is several units) | the same | the same |
+/// | emails | `EMAIL;TYPE=work;PREF=1:…` | `EMAIL;TYPE=work,pref:…` | `EMAIL;INTERNET;WORK;PREF:…` |
+/// | phones | `TEL;VALUE=text;TYPE=cell:…` (the number as written) | `TEL;TYPE=cell:…` | `TEL;CELL:…` |
+/// | addresses | `ADR;TYPE=home:PO box;extended;street;locality;region;postal code;country` | the same | `ADR;HOME:…` |
+/// | URLs | `URL;TYPE=work:…` | the same | `URL;WORK:…` |
+/// | handles | `IMPP;X-SERVICE-TYPE=Skype:skype:…` for a messaging scheme, else `X-SOCIALPROFILE;TYPE=mastodon:…` | the same | the same |
+/// | first birthday | `BDAY:18151210` or `BDAY:--1210` | `BDAY:1815-12-10` or `BDAY:--12-10` | as 3.0 |
+/// | first anniversary | `ANNIVERSARY:…` | `X-ANNIVERSARY:1815-12-10` | as 3.0 |
+/// | other dates | `itemN.X-ABDATE:1815-12-10` + `itemN.X-ABLabel:label` | the same | the same |
+/// | note | `NOTE` (line breaks as `\n`) | the same | quoted-printable, line breaks as `=0D=0A` |
+/// | categories | `CATEGORIES:a,b` | the same | the same |
+/// | photo | `PHOTO:data:image/jpeg;base64,…` | `PHOTO;ENCODING=b;TYPE=JPEG:…` | `PHOTO;ENCODING=BASE64;TYPE=JPEG:…` and a blank line |
+/// | extras | each line as it is | the same | the same |
+/// | updated at | `REV:20261123T085507Z` (to the second) | the same | the same |
 ///
-/// A label made of vCard types is written as `TYPE=`; any other label puts the property in an
-/// `itemN.` group with an `itemN.X-ABLabel` (see ``VCardLabels``). Group numbers skip the groups
-/// the extras use, so a kept `item1.X-ABLabel` never labels a different property.
+/// A label made of vCard types is written as `TYPE=` (bare in 2.1); any other label puts the
+/// property in an `itemN.` group with an `itemN.X-ABLabel` (see ``VCardLabels``). Group numbers
+/// skip the groups the extras use, so a kept `item1.X-ABLabel` never labels a different property.
+///
+/// 2.1 has no escapes but `\;` and no UTF-8 by default: a value with a character outside ASCII,
+/// a line break, or too long for one line is written `CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE`,
+/// broken with soft line breaks rather than folded.
 public enum VCardWriter {
     /// The `PRODID` Carnet writes.
     public static let productID = "-//Carnet//Carnet//EN"
@@ -49,49 +54,51 @@ public enum VCardWriter {
         card.line("VERSION:" + version.rawValue)
         card.line("PRODID:" + productID)
         if let uid, !uid.isEmpty {
-            switch version {
-            case .v3: card.line("UID:" + VCardText.escape(uid))
-            case .v4:
+            if version == .v4 {
                 card.line(VCardText.isUUID(uid.utf8) ? "UID:urn:uuid:" + uid : "UID;VALUE=text:" + VCardText.escape(uid))
+            } else {
+                card.property("UID", card.escape(uid))
             }
         }
-        card.line("FN:" + VCardText.escape(draft.name))
+        card.property("FN", card.escape(draft.name))
         let n = draft.nameParts
-        card.line("N:" + [n.family, n.given, n.additional, n.prefix, n.suffix].map(VCardText.escape).joined(separator: ";"))
+        card.property("N", [n.family, n.given, n.additional, n.prefix, n.suffix].map(card.escape).joined(separator: ";"))
         card.text("NICKNAME", draft.nickname)
         if !draft.organization.isEmpty || !draft.department.isEmpty {
             var units = [draft.organization]
             if !draft.department.isEmpty { units += draft.department.split(separator: ";", omittingEmptySubsequences: false).map(String.init) }
-            card.line("ORG:" + units.map(VCardText.escape).joined(separator: ";"))
+            card.property("ORG", units.map(card.escape).joined(separator: ";"))
         }
         card.text("TITLE", draft.title)
         card.text("ROLE", draft.role)
         for email in draft.emails {
-            card.entry("EMAIL", label: email.label, preferred: email.preferred, kind: .email, value: VCardText.escape(email.value))
+            card.entry(
+                "EMAIL", label: email.label, preferred: email.preferred, kind: .email, value: card.escape(email.value),
+                parameters: version == .v21 ? ["INTERNET"] : [])
         }
         for phone in draft.phones {
             card.entry(
-                "TEL", label: phone.label, preferred: phone.preferred, kind: .phone, value: VCardText.escape(phone.value),
+                "TEL", label: phone.label, preferred: phone.preferred, kind: .phone, value: card.escape(phone.value),
                 parameters: version == .v4 ? ["VALUE=text"] : [])
         }
         for address in draft.addresses {
             let parts = [address.poBox, address.extended, address.street, address.locality, address.region, address.postalCode, address.country]
             card.entry(
                 "ADR", label: address.label, preferred: address.preferred, kind: .address,
-                value: parts.map(VCardText.escape).joined(separator: ";"))
+                value: parts.map(card.escape).joined(separator: ";"))
         }
         for url in draft.urls {
-            card.entry("URL", label: url.label, preferred: url.preferred, kind: .url, value: VCardText.escape(url.value))
+            card.entry("URL", label: url.label, preferred: url.preferred, kind: .url, value: card.escape(url.value))
         }
         for handle in draft.handles {
             if let service = VCardLabels.messagingSchemes[handle.label] {
                 card.entry(
                     "IMPP", label: "", preferred: handle.preferred, kind: .handle,
-                    value: handle.label + ":" + VCardText.escape(handle.value),
+                    value: handle.label + ":" + card.escape(handle.value),
                     parameters: ["X-SERVICE-TYPE=" + VCardText.parameterValue(service)])
             } else {
                 card.entry(
-                    "X-SOCIALPROFILE", label: "", preferred: handle.preferred, kind: .handle, value: VCardText.escape(handle.value),
+                    "X-SOCIALPROFILE", label: "", preferred: handle.preferred, kind: .handle, value: card.escape(handle.value),
                     parameters: handle.label.isEmpty ? [] : ["TYPE=" + VCardText.parameterValue(handle.label)])
             }
         }
@@ -109,11 +116,13 @@ public enum VCardWriter {
             } else {
                 let group = card.nextGroup()
                 card.line(group + ".X-ABDATE:" + VCardDate.extended(date))
-                card.line(group + ".X-ABLabel:" + VCardText.escape(VCardLabels.abLabel(for: date.label, kind: .date)))
+                card.property(group + ".X-ABLabel", card.escape(VCardLabels.abLabel(for: date.label, kind: .date)))
             }
         }
-        if !draft.note.isEmpty { card.line("NOTE:" + VCardText.escape(draft.note)) }
-        if !draft.categories.isEmpty { card.line("CATEGORIES:" + draft.categories.map(VCardText.escape).joined(separator: ",")) }
+        card.text("NOTE", draft.note)
+        if !draft.categories.isEmpty {
+            card.property("CATEGORIES", draft.categories.map { card.escape($0, list: true) }.joined(separator: ","))
+        }
         if let photo = draft.photo, !photo.isEmpty {
             let kind = ImageKind(of: photo)
             switch version {
@@ -123,6 +132,11 @@ public enum VCardWriter {
             case .v4:
                 let media = kind.map { "image/" + $0.rawValue } ?? "application/octet-stream"
                 card.line("PHOTO:data:\(media);base64," + photo.base64EncodedString())
+            case .v21:
+                // 2.1 ends a base64 value with a blank line.
+                let type = kind.map { ";TYPE=" + $0.rawValue.uppercased() } ?? ""
+                card.line("PHOTO;ENCODING=BASE64\(type):" + photo.base64EncodedString())
+                card.line("")
             }
         }
         for extra in draft.extras { card.line(extra) }
@@ -183,9 +197,67 @@ private struct CardText {
 
     mutating func line(_ text: String) { VCardWriter.fold(text, into: &bytes) }
 
+    /// A text value escaped for this version: RFC 6350's escapes for 3.0 and 4.0; for 2.1 only
+    /// `\\`, `\;` (and `\,` in a list), line breaks left as CRLF for quoted-printable.
+    func escape(_ text: String) -> String { escape(text, list: false) }
+
+    func escape(_ text: String, list: Bool) -> String {
+        guard version == .v21 else { return VCardText.escape(text) }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result.append(contentsOf: "\\\\".unicodeScalars)
+            case ";": result.append(contentsOf: "\\;".unicodeScalars)
+            case "," where list: result.append(contentsOf: "\\,".unicodeScalars)
+            case "\n": result.append(contentsOf: "\r\n".unicodeScalars)
+            case "\r": continue
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// `head:value` with `value` already escaped; in 2.1, quoted-printable when it must be.
+    mutating func property(_ head: String, _ value: String) {
+        guard version == .v21,
+              value.utf8.contains(where: { $0 >= 0x80 || $0 == 10 || $0 == 13 }) || head.utf8.count + 1 + value.utf8.count > 75
+        else {
+            line(head + ":" + value)
+            return
+        }
+        quotedPrintable(head + ";CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:", value)
+    }
+
+    /// A quoted-printable value with soft line breaks (`=` and CRLF) so no line is longer than
+    /// 75 octets. A continuation never starts with a space or tab (which would read as a fold),
+    /// and a value never ends in one (which readers strip): those are written `=20` and `=09`.
+    private mutating func quotedPrintable(_ head: String, _ value: String) {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var current = Array(head.utf8)
+        let bytes = Array(value.utf8)
+        for (index, byte) in bytes.enumerated() {
+            let atEnd = index == bytes.count - 1
+            let lineStart = current.isEmpty
+            let literal = (byte > 32 && byte < 127 && byte != 61) || ((byte == 32 || byte == 9) && !atEnd && !lineStart)
+            var token: [UInt8] = literal ? [byte] : [61, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            if current.count + token.count > 74 {
+                emit(current + [61])
+                current = []
+                if byte == 32 || byte == 9 { token = [61, hex[Int(byte >> 4)], hex[Int(byte & 15)]] }
+            }
+            current += token
+        }
+        emit(current)
+    }
+
+    private mutating func emit(_ line: [UInt8]) {
+        bytes += line
+        bytes += [13, 10]
+    }
+
     /// A one-value text property, left out when empty.
     mutating func text(_ name: String, _ value: String) {
-        if !value.isEmpty { line(name + ":" + VCardText.escape(value)) }
+        if !value.isEmpty { property(name, escape(value)) }
     }
 
     /// The next `itemN` no extra uses.
@@ -197,8 +269,9 @@ private struct CardText {
         }
     }
 
-    /// An entry of a list: its label as `TYPE=` or as an `X-ABLabel` in a group, its preference
-    /// as `PREF=1` (4.0) or `TYPE=pref` (3.0). `value` is already escaped.
+    /// An entry of a list: its label as `TYPE=` (bare in 2.1) or as an `X-ABLabel` in a group,
+    /// its preference as `PREF=1` (4.0), `TYPE=pref` (3.0) or `PREF` (2.1). `value` is already
+    /// escaped.
     mutating func entry(
         _ name: String, label: String, preferred: Bool, kind: EntryKind, value: String, parameters: [String] = []
     ) {
@@ -212,11 +285,19 @@ private struct CardText {
             }
         }
         var parameters = parameters
-        if preferred, version == .v3 { types.append("pref") }
-        if !types.isEmpty { parameters.append("TYPE=" + types.joined(separator: ",")) }
-        if preferred, version == .v4 { parameters.append("PREF=1") }
+        switch version {
+        case .v4:
+            if !types.isEmpty { parameters.append("TYPE=" + types.joined(separator: ",")) }
+            if preferred { parameters.append("PREF=1") }
+        case .v3:
+            if preferred { types.append("pref") }
+            if !types.isEmpty { parameters.append("TYPE=" + types.joined(separator: ",")) }
+        case .v21:
+            parameters += types.map { $0.uppercased() }
+            if preferred { parameters.append("PREF") }
+        }
         let prefix = group.map { $0 + "." } ?? ""
-        line(prefix + name + parameters.map { ";" + $0 }.joined() + ":" + value)
-        if let group { line(group + ".X-ABLabel:" + VCardText.escape(VCardLabels.abLabel(for: label, kind: kind))) }
+        property(prefix + name + parameters.map { ";" + $0 }.joined(), value)
+        if let group { property(group + ".X-ABLabel", escape(VCardLabels.abLabel(for: label, kind: kind))) }
     }
 }
