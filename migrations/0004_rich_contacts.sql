@@ -272,7 +272,7 @@ CREATE TABLE contact_dates (
                             OR (label = trim(label, ' ' || char(0xA0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200A, 0x200B, 0x200C, 0x200D, 0x202F, 0x205F, 0x2060, 0x3000, 0xFEFF))
                                 AND label NOT GLOB '*[' || char(1) || '-' || char(31) || char(127) || '-' || char(159) || char(0x2028, 0x2029, 0x202A) || '-' || char(0x202E) || char(0x2066) || '-' || char(0x2069) || char(0xFEFF) || ']*'))),
     date             TEXT    NOT NULL
-                       CONSTRAINT date_a_real_calendar_date CHECK (typeof(date) = 'text'
+                       CONSTRAINT date_a_real_calendar_date CHECK (typeof(date) = 'text' AND instr(CAST(date AS BLOB), x'00') = 0
                        AND ((date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' AND substr(date, 1, 4) <> '0000' AND date(date, '+0 days') IS date)
                             OR (date GLOB '--[0-9][0-9]-[0-9][0-9]' AND date('2000' || substr(date, 2), '+0 days') IS '2000' || substr(date, 2)))),
     PRIMARY KEY (contact_id, position)

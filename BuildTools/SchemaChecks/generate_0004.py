@@ -183,7 +183,7 @@ CREATE TABLE contact_dates (
 {CHILD_HEAD}
 {LABEL}
     date             TEXT    NOT NULL
-{I}CONSTRAINT date_a_real_calendar_date CHECK (typeof(date) = 'text'
+{I}CONSTRAINT date_a_real_calendar_date CHECK (typeof(date) = 'text' AND instr(CAST(date AS BLOB), x'00') = 0
 {I}AND ((date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' AND substr(date, 1, 4) <> '0000' AND date(date, '+0 days') IS date)
 {I}     OR (date GLOB '--[0-9][0-9]-[0-9][0-9]' AND date('2000' || substr(date, 2), '+0 days') IS '2000' || substr(date, 2)))),
     PRIMARY KEY (contact_id, position)

@@ -235,6 +235,12 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
         if d.nameParts.isEmpty, !d.name.isEmpty, let parts = PersonName.derived(from: d.name), parts.fitsLimits { d.nameParts = parts }
         if d.name.isEmpty { d.name = d.nameParts.displayName }
         if d.photo?.isEmpty == true { d.photo = nil }
+        // A category given twice (ignoring A-Z case, as the schema's NOCASE UNIQUE compares) is
+        // one category: the first spelling stays.
+        if d.categories.count > 1 {
+            var seen = Set<String>()
+            d.categories = d.categories.filter { seen.insert($0.asciiLowercased).inserted }
+        }
         return d
     }
 

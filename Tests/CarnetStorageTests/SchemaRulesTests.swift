@@ -262,14 +262,11 @@ import Testing
                 #expect(rulesAccept("contact_dates", "date", date) == real, "rules: \(date)")
             }
         }
-        // The one known gap: the CHECK of a date without a year stops at a NUL (SQLite's substr()
-        // and GLOB read text up to its first NUL), so '--12-19' NUL 'x' passes it. Every other text
-        // column's CHECK refuses a NUL with instr(CAST(… AS BLOB), x'00') = 0; the date's lacks it.
+        // SQLite's substr() and GLOB read text up to its first NUL, so the date's CHECK also
+        // refuses a NUL with instr(CAST(… AS BLOB), x'00') = 0, as every other text column's does.
         let nulHidden = disagreements.filter { $0.hasPrefix("\"--") && $0.contains("\\0") }
         #expect(disagreements.count == nulHidden.count, "\(disagreements.count): \(disagreements.prefix(20))")
-        withKnownIssue("contact_dates.date CHECK lacks the NUL test (migrations/0004, generate_0004.py)") {
-            #expect(nulHidden.isEmpty, "\(nulHidden.count): \(nulHidden.prefix(5))")
-        }
+        #expect(nulHidden.isEmpty, "\(nulHidden.count): \(nulHidden.prefix(5))")
         #expect((400..<(count - 400)).contains(accepted), "\(accepted) of \(count) accepted")
         // The validation names the field, and the entry, of a date that does not exist.
         var draft = Self.baseDraft
@@ -324,12 +321,10 @@ import Testing
                 let duplicate = first.asciiLowercased == second.asciiLowercased
                 #expect(schema == !duplicate, "schema: categories \(first), \(second)")
                 if duplicate {
-                    // The validation neither refuses nor drops a category given twice, so such a save
-                    // reaches the UNIQUE constraint and fails as a database error (whole: see
-                    // ContactStorageTests.aSaveThatFailsInAChildTableWritesNothing).
-                    withKnownIssue("CarnetModels lets a category be given twice; contact_categories' UNIQUE (contact_id, name) refuses it") {
-                        #expect(!rules, "rules: categories \(first), \(second)")
-                    }
+                    // Normalizing keeps the first spelling of a category given twice, so a save
+                    // never reaches the UNIQUE constraint with one.
+                    #expect(!rules, "rules: categories \(first), \(second)")
+                    #expect(draft.normalized().categories == [first], "normalized: categories \(first), \(second)")
                 } else {
                     #expect(rules, "rules: categories \(first), \(second)")
                 }
