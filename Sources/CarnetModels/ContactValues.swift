@@ -118,7 +118,7 @@ public struct LabeledValue: Sendable, Codable, Equatable, Hashable, ContactEntry
         preferred = try c.decodeIfPresent(Bool.self, forKey: .preferred) ?? false
     }
 
-    public var entryText: String { EntrySyntax.prefix(label: label, preferred: preferred) + value }
+    public var entryText: String { EntrySyntax.prefix(label: label, preferred: preferred, before: value) + value }
     public var matchText: String { value }
 
     public static func parse(entry: String, kind: EntryKind) -> Result<LabeledValue, EntryError> {
@@ -186,9 +186,9 @@ public struct PostalAddress: Sendable, Codable, Equatable, Hashable, ContactEntr
     public var isEmpty: Bool { [poBox, extended, street, locality, region, postalCode, country].allSatisfy(\.isEmpty) }
 
     public var entryText: String {
-        EntrySyntax.prefix(label: label, preferred: preferred)
-            + entryParts.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ";", with: "\\;") }
+        let parts = entryParts.map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ";", with: "\\;") }
             .joined(separator: "; ")
+        return EntrySyntax.prefix(label: label, preferred: preferred, before: parts) + parts
     }
 
     public var matchText: String { entryParts.filter { !$0.isEmpty }.joined(separator: ", ") }
@@ -377,18 +377,20 @@ public enum EntryKind: String, Sendable, CaseIterable {
 }
 
 enum EntrySyntax {
-    /// `work,pref:` for a labelled preferred entry, `pref:` for an unlabelled one, `` for neither.
-    static func prefix(label: String, preferred: Bool) -> String {
+    /// `work,pref:` for a labelled preferred entry, `pref:` for an unlabelled one, `` for neither
+    /// (or `:` when `value` itself starts like a label, `xmpp:ada@example.org`, so it reads back
+    /// whole).
+    static func prefix(label: String, preferred: Bool, before value: String) -> String {
         switch (label.isEmpty, preferred) {
-        case (true, false): ""
-        case (true, true): "pref:"
-        case (false, false): label + ":"
-        case (false, true): label + ",pref:"
+        case (true, false): return split(value, kind: .email).value == value ? "" : ":"
+        case (true, true): return "pref:"
+        case (false, false): return label + ":"
+        case (false, true): return label + ",pref:"
         }
     }
 
     /// Splits `work,pref: value` into its label, preferred flag and value. Text before the first
-    /// `:` is a label only if it looks like one (letters, digits, spaces, `_ - . ' &`, at most
+    /// `:` is a label only if it looks like one (letters, digits, spaces, `_ - . ' & , ( ) / + #`, at most
     /// ``Limits/labelLength``) and what follows does not start with `//` (a URL's scheme is not a
     /// label). A value that itself holds such a `:` is written with an empty label: `:a:b`.
     static func split(_ entry: String, kind: EntryKind) -> (label: String, preferred: Bool, value: String) {
@@ -397,17 +399,17 @@ enum EntrySyntax {
         let value = String(entry[entry.index(after: colon)...])
         if value.hasPrefix("//") { return ("", false, entry) }
         guard head.count <= Limits.labelLength + 5,
-              head.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType != nil || " _-.'&,".unicodeScalars.contains($0) })
+              head.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType != nil || " _-.'&,()/+#".unicodeScalars.contains($0) })
         else { return ("", false, entry) }
-        var parts = head.split(separator: ",", omittingEmptySubsequences: false).map { Rules.trimmed(String($0)) }
+        // A trailing `,pref` marks the preferred entry; the rest, as written, is the label.
+        var label = Rules.trimmed(String(head))
+        if label.lowercased() == "pref" { return ("", true, value) }
         var preferred = false
-        if parts.count > 1, parts.last?.lowercased() == "pref" {
+        if let comma = label.lastIndex(of: ","), Rules.trimmed(String(label[label.index(after: comma)...])).lowercased() == "pref" {
             preferred = true
-            parts.removeLast()
-        } else if parts.count == 1, parts[0].lowercased() == "pref" {
-            return ("", true, value)
+            label = Rules.trimmed(String(label[..<comma]))
         }
-        return (parts.joined(separator: ","), preferred, value)
+        return (label, preferred, value)
     }
 }
 

@@ -147,3 +147,19 @@ import Testing
         #expect(!ContactQuery(category: "family").matches(contact))
     }
 }
+
+@Suite struct EntryTextRoundTripTests {
+    @Test(arguments: [
+        LabeledValue("xmpp:ada@example.org"), LabeledValue("ada@example.org", label: "Lab, old"),
+        LabeledValue("ada@example.org", label: "Lab, old", preferred: true), LabeledValue("ada", label: "Home (2)"),
+        LabeledValue("pref:x"), LabeledValue(":starts with a colon"),
+    ])
+    func everyLabeledValueReadsBackAsItself(entry: LabeledValue) throws {
+        #expect(try LabeledValue.parse(entry: entry.entryText, kind: .handle).get() == entry, "\(entry.entryText)")
+    }
+
+    @Test func anAddressWithAColonReadsBackWhole() throws {
+        let address = PostalAddress(street: "Suite: 5", locality: "Leeds")
+        #expect(try PostalAddress.parse(entry: address.entryText, kind: .address).get() == address, "\(address.entryText)")
+    }
+}
