@@ -60,10 +60,12 @@ struct ImportCommand: StateCommand {
             and reason, and nothing is written. --skip-invalid imports the rest and lists what it \
             skipped. A file with broken syntax is always refused.
 
-            vCard: 3.0 and 4.0 (also 2.1); FN (or N), TITLE + ORG (joined as "Title, Org" into \
-            position), the preferred (else first) EMAIL and TEL, PHOTO inline, UID, REV; other \
-            properties are ignored. CSV: a header row with uid,name,position,email,phone,photo,updated_at \
-            (name required; photo base64). JSON: the schema carnet list --json prints.
+            vCard: 2.1, 3.0 and 4.0. Every field Carnet has is read (FN, N, NICKNAME, ORG, TITLE, \
+            ROLE, EMAIL, TEL, ADR, URL, IMPP, BDAY, ANNIVERSARY, NOTE, CATEGORIES, PHOTO, with their \
+            types and labels); every other property, and a value Carnet's rules refuse, is kept \
+            verbatim and written back on export, never dropped: each such value is named on \
+            standard error. CSV: Carnet's columns (carnet export --format csv), or Google's, \
+            Outlook's and Gmail's exports. JSON: the schema carnet list --json prints.
 
             EXAMPLES:
               carnet import contacts.vcf
@@ -102,17 +104,34 @@ struct ImportCommand: StateCommand {
             handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }
         let stream = try RecordStream(handle: handle, format: format)
+        // What a record could not map onto a field (kept verbatim) is said, not swallowed.
+        var notes: [InterchangeNote] = []
+        var noteCount = 0
+        let next = { () throws(InterchangeError) -> InterchangeRecord? in
+            let record = try stream.next()
+            if let record, !record.notes.isEmpty {
+                noteCount += record.notes.count
+                notes += record.notes.prefix(max(0, Self.notesShown - notes.count))
+            }
+            return record
+        }
         let showsProgress = terminal.stderrIsTerminal && terminal.environment["NO_COLOR"] == nil
         let console = terminal.console
         let report = try InterchangeViewModel(state: state).importContacts(
             source: file == "-" ? "stdin" : file,
             options: ImportOptions(dryRun: dryRun, skipInvalid: skipInvalid, force: force),
             progress: showsProgress ? { count in console.writeError("\rimporting… \(count) records") } : nil,
-            next: stream.next)
+            next: next)
         if showsProgress { console.writeError("\r\u{1B}[K") }
+        let source = file == "-" ? "stdin" : file
+        for note in notes { console.writeError("carnet: \(source):\(note.line): \(note.message)\n") }
+        if noteCount > notes.count { console.writeError("carnet: … and \(noteCount - notes.count) more kept verbatim\n") }
         for skipped in report.skipped { terminal.print("skipped \(skipped)") }
         terminal.print(dryRun ? "dry run: \(report.summary); nothing was written" : "saved import: \(report.summary)")
     }
+
+    /// At most this many notes are printed; the rest are counted.
+    static let notesShown = 20
 
     func resolvedFormat() throws -> InterchangeFormat {
         if let format { return format }

@@ -201,6 +201,18 @@ import Testing
         }
     }
 
+    /// A value Carnet's rules refuse is kept verbatim and said, with the file and line.
+    @Test func whatIsKeptVerbatimIsNamedWithFileAndLine() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/RealExports")
+        let file = directory.appendingPathComponent("ezvcard-outlook-2003-2.1.vcf").path
+        let run = box.carnetInProcess(["import", file])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("carnet: \(file):10: TEL;WORK;VOICE:BusinessPhone kept as an unmodelled property: phone 1 (BusinessPhone) may hold only digits"), "\(run)")
+        let shown = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
+        #expect((shown["extras"] as? [String])?.contains("TEL;WORK;VOICE:BusinessPhone") == true)
+    }
+
     @Test(arguments: ["vcf", "csv", "json"]) func exportImportExportIsIdentical(format: String) throws {
         box.carnetInProcess(["sample"])
         let photo = box.path("p.png")
