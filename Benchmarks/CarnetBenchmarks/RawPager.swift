@@ -1,8 +1,9 @@
 import CarnetModels
 import GRDBSQLite
 
-/// The raw side of keyset paging: two statements prepared once and reused for every page
-/// (`sqlite3_reset` + rebind), which is what hand-written C would do.
+/// The raw side of keyset paging: the page's rows by two statements prepared once and reused
+/// for every page (`sqlite3_reset` + rebind), then the page's lists by one statement per child
+/// table over the page's ids, which is what hand-written C would do.
 ///
 /// Same SQL shape as Carnet's `StorageController.contacts(after:limit:)`: `limit + 1` rows tell
 /// whether another page follows, and the extra row is dropped.
@@ -10,6 +11,7 @@ final class RawPager {
     let limit: Int
     private let first: OpaquePointer
     private let next: OpaquePointer
+    private let lists: RawListReader
     private let db: RawConnection
 
     init(_ db: RawConnection, limit: Int) throws {
@@ -18,6 +20,7 @@ final class RawPager {
         first = try db.prepare("SELECT \(rawContactColumns) FROM contacts ORDER BY name, id LIMIT \(limit + 1)")
         next = try db.prepare(
             "SELECT \(rawContactColumns) FROM contacts WHERE (name, id) > (?, ?) ORDER BY name, id LIMIT \(limit + 1)")
+        lists = try RawListReader(db, capacity: limit + 1)
     }
 
     deinit {
@@ -25,7 +28,7 @@ final class RawPager {
         sqlite3_finalize(next)
     }
 
-    /// Up to `limit` contacts in name order after `key` (from the start when nil).
+    /// Up to `limit` contacts in name order after `key` (from the start when nil), with their lists.
     func page(after key: ContactSortKey?) throws -> ContactPage {
         let statement: OpaquePointer
         if let key {
@@ -35,38 +38,55 @@ final class RawPager {
         } else {
             statement = first
         }
-        defer { sqlite3_reset(statement) }
-        var contacts: [Contact] = []
-        contacts.reserveCapacity(limit + 1)
-        while true {
-            let rc = sqlite3_step(statement)
-            if rc == SQLITE_ROW {
-                contacts.append(rawReadContact(statement))
-            } else if rc == SQLITE_DONE {
-                break
-            } else {
-                throw BenchError("page: \(db.lastError)")
+        var rows: [RawRow] = []
+        rows.reserveCapacity(limit + 1)
+        do {
+            defer { sqlite3_reset(statement) }
+            while true {
+                let rc = sqlite3_step(statement)
+                if rc == SQLITE_ROW {
+                    rows.append(rawReadRow(statement))
+                } else if rc == SQLITE_DONE {
+                    break
+                } else {
+                    throw BenchError("page: \(db.lastError)")
+                }
             }
         }
-        let hasMore = contacts.count > limit
-        if hasMore { contacts.removeLast() }
-        return ContactPage(contacts: contacts, hasMore: hasMore)
+        let hasMore = rows.count > limit
+        if hasMore { rows.removeLast() }
+        try lists.attach(&rows)
+        return ContactPage(contacts: rows.map(\.contact), hasMore: hasMore)
+    }
+
+    /// One contact by id, with its lists (what a detail screen holds before an edit).
+    func contact(id: Int64) throws -> Contact {
+        let statement = try db.prepare("SELECT \(rawContactColumns) FROM contacts WHERE id = ?")
+        defer { sqlite3_finalize(statement) }
+        sqlite3_bind_int64(statement, 1, id)
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw BenchError("raw: no contact \(id)") }
+        var rows = [rawReadRow(statement)]
+        try lists.attach(&rows)
+        return rows[0].contact
     }
 }
 
-/// Every contact in name order, read by one statement: the raw side of `allContacts()`.
+/// Every contact in name order with its lists: one statement for the rows, then one pass over
+/// each child table. The raw side of `allContacts()`.
 func rawAllContacts(_ db: RawConnection) throws -> [Contact] {
     let statement = try db.prepare("SELECT \(rawContactColumns) FROM contacts ORDER BY name, id")
     defer { sqlite3_finalize(statement) }
-    var contacts: [Contact] = []
+    var rows: [RawRow] = []
     while true {
         let rc = sqlite3_step(statement)
         if rc == SQLITE_ROW {
-            contacts.append(rawReadContact(statement))
+            rows.append(rawReadRow(statement))
         } else if rc == SQLITE_DONE {
-            return contacts
+            break
         } else {
             throw BenchError("load all: \(db.lastError)")
         }
     }
+    try RawListReader(db, capacity: 0).attachAll(&rows)
+    return rows.map(\.contact)
 }

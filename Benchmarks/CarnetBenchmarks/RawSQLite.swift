@@ -61,9 +61,6 @@ final class RawConnection {
 /// macro is a cast of -1 to a function pointer, which Swift does not import.
 let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
-/// The column list every contact read uses, in `Contact`'s order (same as Carnet's).
-let rawContactColumns = "id, uid, name, position, email, phone, photo, created_at, updated_at, version"
-
 /// Binds a string by pointer and byte count (no strlen, no NUL-terminated copy).
 @inline(__always)
 func rawBindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) {
@@ -94,27 +91,6 @@ func rawColumnText(_ statement: OpaquePointer, _ index: Int32) -> String {
     guard let text = sqlite3_column_text(statement, index) else { return "" }
     let count = Int(sqlite3_column_bytes(statement, index))
     return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
-}
-
-/// The current row of a statement selecting ``rawContactColumns``, as Carnet's `Contact`,
-/// timestamps parsed with Carnet's own public parser (`CarnetModels.Timestamp`), so both sides pay the same.
-@inline(__always)
-func rawReadContact(_ statement: OpaquePointer) -> Contact {
-    var photo: Data?
-    if sqlite3_column_type(statement, 6) != SQLITE_NULL, let blob = sqlite3_column_blob(statement, 6) {
-        photo = Data(bytes: blob, count: Int(sqlite3_column_bytes(statement, 6)))
-    }
-    return Contact(
-        id: sqlite3_column_int64(statement, 0),
-        uid: rawColumnText(statement, 1),
-        name: rawColumnText(statement, 2),
-        position: rawColumnText(statement, 3),
-        email: rawColumnText(statement, 4),
-        phone: rawColumnText(statement, 5),
-        photo: photo,
-        createdAt: Timestamp.date(rawColumnText(statement, 7)) ?? .distantPast,
-        updatedAt: Timestamp.date(rawColumnText(statement, 8)) ?? .distantPast,
-        version: Int(sqlite3_column_int64(statement, 9)))
 }
 
 struct BenchError: Error, CustomStringConvertible {

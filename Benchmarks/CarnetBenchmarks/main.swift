@@ -9,14 +9,20 @@ import Foundation
 
 let usage = """
     usage: CarnetBenchmarks [--quick] [--carnet PATH] [--hello PATH]
+           CarnetBenchmarks --profile WORKLOAD [--n N] [--reps R] [--raw | --both] [--book PATH]
 
       --quick         N = 10k and 100k only, fewer repetitions (for development)
       --carnet PATH   the release `carnet` binary, for the CLI workload (default: next to this binary)
       --hello PATH    the release `Hello` binary, the startup floor (default: next to this binary)
+      --profile W     only workload W (import, load, page, first, edit) on one side, repeated, for a
+                      profiler such as `perf record -g`; N contacts (default 100000), R times (default 3),
+                      Carnet's side unless --raw (--both: alternate, compare medians); --book PATH makes
+                      the book there once and reuses it
     """
 
 enum Mode {
     case benchmark(Plan, carnet: String?, hello: String?)
+    case profile(String, n: Int, reps: Int, raw: Bool, both: Bool, book: String?)
     case carnetChild(String)
     case rawChild(String)
     case help
@@ -30,6 +36,12 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
     }
     var carnet: String?
     var hello: String?
+    var profile: String?
+    var n = 100_000
+    var reps = 3
+    var raw = false
+    var both = false
+    var book: String?
     var rest = arguments[...]
     func value(for flag: String) throws -> String {
         guard let value = rest.popFirst() else { throw BenchError("\(flag) needs a value\n\(usage)") }
@@ -42,10 +54,17 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
         case "--hello": hello = try value(for: argument)
         case PageWalkChild.carnetFlag: return .carnetChild(try value(for: argument))
         case PageWalkChild.rawFlag: return .rawChild(try value(for: argument))
+        case "--profile": profile = try value(for: argument)
+        case "--n": n = Int(try value(for: argument)) ?? n
+        case "--reps": reps = Int(try value(for: argument)) ?? reps
+        case "--raw": raw = true
+        case "--both": both = true
+        case "--book": book = try value(for: argument)
         case "-h", "--help": return .help
         default: throw BenchError("unknown argument \(argument)\n\(usage)")
         }
     }
+    if let profile { return .profile(profile, n: n, reps: reps, raw: raw, both: both, book: book) }
     // Checked now rather than after minutes of other workloads.
     for case let path? in [carnet, hello] where access(path, X_OK) != 0 {
         throw BenchError("\(path) is not an executable file (build it first: swift build -c release --product ...)")
@@ -60,6 +79,8 @@ let status: Int32 = MainActor.assumeIsolated {
         case let .benchmark(plan, carnet, hello):
             try SyncCounter.install()  // before any connection opens
             try Benchmark(plan: plan, carnetBinary: carnet, helloBinary: hello).run()
+        case let .profile(workload, n, reps, raw, both, book):
+            try Profile.run(workload: workload, n: n, reps: reps, raw: raw, both: both, book: book)
         case let .carnetChild(path):
             try PageWalkChild.carnet(path: path)
         case let .rawChild(path):

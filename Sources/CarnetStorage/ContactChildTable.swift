@@ -13,18 +13,56 @@ struct ContactChildTable: Sendable {
     /// The value columns, after `contact_id` and `position`.
     let columns: [String]
     /// Appends the entry held by `row`'s value columns, found at `at` (in ``columns`` order,
-    /// looked up by name once per statement).
+    /// looked up by name once per statement: no read depends on a SELECT's column order).
     let read: @Sendable (Row, _ at: [Int], inout ContactDraft) throws -> Void
-    /// The rows for the draft's list, in order, as values of ``columns``.
-    let rows: @Sendable (ContactDraft) -> [[(any DatabaseValueConvertible)?]]
+    /// The arguments of ``insertSQL`` for each entry of the draft's list, in order, for the
+    /// contact with the id given: its id, the position (1 for the first) and ``columns``.
+    let rows: @Sendable (ContactDraft, Int64) -> [StatementArguments]
     let differs: @Sendable (ContactDraft, ContactDraft) -> Bool
     let isEmpty: @Sendable (ContactDraft) -> Bool
     /// What a search compares with: the same text as the entry's
     /// ``CarnetModels/ContactEntry/searchText`` (an address's parts, one per line).
-    var searchExpression: String = "value"
+    let searchExpression: String
+
+    // The statements of this table, made once: building and hashing them per contact was a
+    // measured part of an import.
+    let insertSQL: String
+    let deleteSQL: String
+    /// One contact's rows, in order.
+    let selectOneSQL: String
+    /// The rows of the contacts whose ids are in a JSON array (a page).
+    let selectSomeSQL: String
+    /// Every row, in key order.
+    let selectAllSQL: String
+
+    init(
+        field: Field, name: String, columns: [String], read: @escaping @Sendable (Row, [Int], inout ContactDraft) throws -> Void,
+        rows: @escaping @Sendable (ContactDraft, Int64) -> [StatementArguments],
+        differs: @escaping @Sendable (ContactDraft, ContactDraft) -> Bool, isEmpty: @escaping @Sendable (ContactDraft) -> Bool,
+        searchExpression: String = "value"
+    ) {
+        self.field = field
+        self.name = name
+        self.columns = columns
+        self.read = read
+        self.rows = rows
+        self.differs = differs
+        self.isEmpty = isEmpty
+        self.searchExpression = searchExpression
+        let selection = (["contact_id"] + columns).joined(separator: ", ")
+        insertSQL = "INSERT INTO \(name) (contact_id, position, \(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count + 2)))"
+        deleteSQL = "DELETE FROM \(name) WHERE contact_id = ?"
+        selectOneSQL = "SELECT \(selection) FROM \(name) WHERE contact_id = ? ORDER BY position"
+        selectSomeSQL = """
+            SELECT \(selection) FROM \(name)
+            WHERE contact_id IN (SELECT value FROM json_each(?)) ORDER BY contact_id, position
+            """
+        selectAllSQL = "SELECT \(selection) FROM \(name) ORDER BY contact_id, position"
+    }
 
     static let all: [ContactChildTable] = [
-        labeled(.email, "contact_emails", \.emails), labeled(.phone, "contact_phones", \.phones),
+        labeled(.email, "contact_emails", { $0.emails }, { $0.emails.append($1) }),
+        labeled(.phone, "contact_phones", { $0.phones }, { $0.phones.append($1) }),
         ContactChildTable(
             field: .address, name: "contact_addresses",
             columns: ["label", "po_box", "extended", "street", "locality", "region", "postal_code", "country", "preferred"],
@@ -36,12 +74,15 @@ struct ContactChildTable: Sendable {
                     postalCode: try row.decode(String.self, atIndex: at[6]), country: try row.decode(String.self, atIndex: at[7]),
                     preferred: try row.decode(Bool.self, atIndex: at[8])))
             },
-            rows: { draft in
-                draft.addresses.map { [$0.label, $0.poBox, $0.extended, $0.street, $0.locality, $0.region, $0.postalCode, $0.country, $0.preferred] }
+            rows: { draft, id in
+                draft.addresses.enumerated().map { i, a in
+                    [id, i + 1, a.label, a.poBox, a.extended, a.street, a.locality, a.region, a.postalCode, a.country, a.preferred]
+                }
             },
             differs: { $0.addresses != $1.addresses }, isEmpty: { $0.addresses.isEmpty },
             searchExpression: "(po_box || char(10) || extended || char(10) || street || char(10) || locality || char(10) || region || char(10) || postal_code || char(10) || country)"),
-        labeled(.url, "contact_urls", \.urls), labeled(.handle, "contact_handles", \.handles),
+        labeled(.url, "contact_urls", { $0.urls }, { $0.urls.append($1) }),
+        labeled(.handle, "contact_handles", { $0.handles }, { $0.handles.append($1) }),
         ContactChildTable(
             field: .date, name: "contact_dates", columns: ["label", "date"],
             read: { row, at, draft in
@@ -50,31 +91,36 @@ struct ContactChildTable: Sendable {
                 guard let date = ContactDate.parseDate(text) else { return }
                 draft.dates.append(ContactDate(label: try row.decode(String.self, atIndex: at[0]), year: date.year, month: date.month, day: date.day))
             },
-            rows: { draft in draft.dates.map { [$0.label, $0.dateText] } },
+            rows: { draft, id in draft.dates.enumerated().map { i, d in [id, i + 1, d.label, d.dateText] } },
             differs: { $0.dates != $1.dates }, isEmpty: { $0.dates.isEmpty }, searchExpression: "date"),
         ContactChildTable(
             field: .category, name: "contact_categories", columns: ["name"],
             read: { row, at, draft in draft.categories.append(try row.decode(String.self, atIndex: at[0])) },
-            rows: { draft in draft.categories.map { [$0] } },
+            rows: { draft, id in draft.categories.enumerated().map { i, name in [id, i + 1, name] } },
             differs: { $0.categories != $1.categories }, isEmpty: { $0.categories.isEmpty }, searchExpression: "name"),
         ContactChildTable(
             field: .extra, name: "contact_extras", columns: ["line"],
             read: { row, at, draft in draft.extras.append(try row.decode(String.self, atIndex: at[0])) },
-            rows: { draft in draft.extras.map { [$0] } },
+            rows: { draft, id in draft.extras.enumerated().map { i, line in [id, i + 1, line] } },
             differs: { $0.extras != $1.extras }, isEmpty: { $0.extras.isEmpty }, searchExpression: "line"),
     ]
 
-    /// A table of labelled values: `label`, `value`, `preferred`.
-    private static func labeled(_ field: Field, _ name: String, _ keyPath: WritableKeyPath<ContactDraft, [LabeledValue]> & Sendable) -> ContactChildTable {
+    /// A table of labelled values: `label`, `value`, `preferred`. The list is read and appended to
+    /// through closures rather than a key path: projecting a key path for every row was a
+    /// measured part of loading every contact.
+    private static func labeled(
+        _ field: Field, _ name: String, _ list: @escaping @Sendable (ContactDraft) -> [LabeledValue],
+        _ append: @escaping @Sendable (inout ContactDraft, LabeledValue) -> Void
+    ) -> ContactChildTable {
         ContactChildTable(
             field: field, name: name, columns: ["label", "value", "preferred"],
             read: { row, at, draft in
-                draft[keyPath: keyPath].append(LabeledValue(
+                append(&draft, LabeledValue(
                     try row.decode(String.self, atIndex: at[1]), label: try row.decode(String.self, atIndex: at[0]),
                     preferred: try row.decode(Bool.self, atIndex: at[2])))
             },
-            rows: { draft in draft[keyPath: keyPath].map { [$0.label, $0.value, $0.preferred] } },
-            differs: { $0[keyPath: keyPath] != $1[keyPath: keyPath] }, isEmpty: { $0[keyPath: keyPath].isEmpty })
+            rows: { draft, id in list(draft).enumerated().map { i, e in [id, i + 1, e.label, e.value, e.preferred] } },
+            differs: { list($0) != list($1) }, isEmpty: { list($0).isEmpty })
     }
 
     /// Where each of ``columns`` is in `statement`'s rows.
@@ -87,12 +133,6 @@ struct ContactChildTable: Sendable {
         }
     }
 
-    private var selection: String { (["contact_id"] + columns).joined(separator: ", ") }
-
-    private var insertSQL: String {
-        "INSERT INTO \(name) (contact_id, position, \(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count + 2)))"
-    }
-
     // MARK: Writes
 
     /// Writes the child rows of `draft` for the contact `contactID`. With `stored` (what the
@@ -103,55 +143,49 @@ struct ContactChildTable: Sendable {
             if let stored {
                 guard table.differs(stored, draft) else { continue }
                 if !table.isEmpty(stored) {
-                    try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE contact_id = ?").execute(arguments: [contactID])
+                    try db.cachedStatement(sql: table.deleteSQL).execute(arguments: [contactID])
                 }
             }
             if table.isEmpty(draft) { continue }
             let insert = try db.cachedStatement(sql: table.insertSQL)
-            for (index, values) in table.rows(draft).enumerated() {
-                try insert.execute(arguments: StatementArguments([contactID, index + 1] + values))
-            }
+            for arguments in table.rows(draft, contactID) { try insert.execute(arguments: arguments) }
         }
     }
 
     // MARK: Reads
 
-    /// Fills in the lists of `drafts`, the drafts of the contacts `ids` (same order).
+    /// Fills in the lists of `records`, read from `contacts` without them.
     ///
     /// One statement per table whatever the number of contacts: a single contact is found by
     /// its key; a page by `json_each` over the page's ids (one cached statement for every page
     /// size); many contacts (an export, or loading all) by one pass over each table in key
-    /// order, keeping the rows of the contacts asked for.
-    static func attach(_ db: Database, to drafts: inout [ContactDraft], ids: [Int64]) throws {
-        guard !ids.isEmpty else { return }
-        if ids.count == 1 {
+    /// order, keeping the rows of the contacts asked for. Entries go straight into each record's
+    /// draft, so no contact is copied on the way.
+    static func attach(_ db: Database, to records: inout [ContactRecord]) throws {
+        guard !records.isEmpty else { return }
+        if records.count == 1 {
+            let id = records[0].id ?? 0
             for table in all {
-                let statement = try db.cachedStatement(
-                    sql: "SELECT \(table.selection) FROM \(table.name) WHERE contact_id = ? ORDER BY position")
+                let statement = try db.cachedStatement(sql: table.selectOneSQL)
                 let at = try table.indexes(statement)
-                let rows = try Row.fetchCursor(statement, arguments: [ids[0]])
-                while let row = try rows.next() { try table.read(row, at, &drafts[0]) }
+                let rows = try Row.fetchCursor(statement, arguments: [id])
+                while let row = try rows.next() { try table.read(row, at, &records[0].draft) }
             }
             return
         }
         var index: [Int64: Int] = [:]
-        index.reserveCapacity(ids.count)
-        for (i, id) in ids.enumerated() { index[id] = i }
-        let everything = ids.count > 2_000
-        let idList = everything ? "" : "[" + ids.map(String.init).joined(separator: ",") + "]"
+        index.reserveCapacity(records.count)
+        for (i, record) in records.enumerated() { index[record.id ?? 0] = i }
+        let everything = records.count > 2_000
+        let idList = everything ? "" : "[" + records.map { String($0.id ?? 0) }.joined(separator: ",") + "]"
         for table in all {
-            let statement = try db.cachedStatement(sql: everything
-                ? "SELECT \(table.selection) FROM \(table.name) ORDER BY contact_id, position"
-                : """
-                    SELECT \(table.selection) FROM \(table.name)
-                    WHERE contact_id IN (SELECT value FROM json_each(?)) ORDER BY contact_id, position
-                    """)
+            let statement = try db.cachedStatement(sql: everything ? table.selectAllSQL : table.selectSomeSQL)
             let at = try table.indexes(statement)
             guard let contactID = statement.index(ofColumn: "contact_id") else { continue }
             let rows = try Row.fetchCursor(statement, arguments: everything ? [] : [idList])
             while let row = try rows.next() {
                 guard let i = index[row[contactID]] else { continue }
-                try table.read(row, at, &drafts[i])
+                try table.read(row, at, &records[i].draft)
             }
         }
     }

@@ -16,9 +16,8 @@ extension StorageController {
         records.reserveCapacity(capacity)
         let cursor = try Row.fetchCursor(statement, arguments: arguments)
         while let row = try cursor.next() { records.append(try ContactRecord(row: row, at: columns)) }
-        var drafts = records.map(\.draft)
-        try ContactChildTable.attach(db, to: &drafts, ids: records.map { $0.id ?? 0 })
-        return zip(records, drafts).map { record, draft in record.contact(with: draft) }
+        try ContactChildTable.attach(db, to: &records)
+        return records.map(\.contact)
     }
 
     /// One contact by id. Every edit reads the stored row first, so the statement is cached.

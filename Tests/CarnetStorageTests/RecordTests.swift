@@ -16,6 +16,43 @@ import Testing
         #expect(record.insertArguments == StatementArguments(inColumnOrder))
     }
 
+    /// The row's text columns are written and read field by field (for speed), and described once
+    /// as ``ContactRecord/textColumns`` (column and key path): the two must name the same field
+    /// for every column.
+    @Test func theFieldByFieldColumnsAgreeWithTheDescription() throws {
+        var draft = ContactDraft()
+        for (i, column) in ContactRecord.textColumns.enumerated() { draft[keyPath: column.keyPath] = "v\(i)" }
+        let values = ContactRecord.textValues(draft).map { $0 as? String }
+        #expect(values == ContactRecord.textColumns.map { draft[keyPath: $0.keyPath] })
+        #expect(values == ContactRecord.textColumns.indices.map { "v\($0)" })
+        let storage = try StorageController.inMemory()
+        let record = ContactRecord(id: nil, uid: "u", draft: draft, createdAt: "2026-01-02T03:04:05.678Z", updatedAt: "2026-01-02T03:04:05.678Z", version: 1)
+        let id = try storage.writer.write { db in try record.insertRow(db) }
+        let read = try storage.read { db in
+            try ContactRecord(row: #require(try Row.fetchOne(db, sql: "SELECT * FROM contacts WHERE id = ?", arguments: [id])))
+        }
+        #expect(read.draft == draft)
+    }
+
+    /// The contact's INSERT and UPDATE and every child table's INSERT run with arguments built
+    /// beside their SQL, not derived from it: each must fit its statement exactly.
+    @Test func everyWriteStatementGetsExactlyTheArgumentsItTakes() throws {
+        let storage = try StorageController.inMemory()
+        let draft = ContactStorageTests.rich
+        let record = ContactRecord(id: nil, uid: "u", draft: draft, createdAt: "2026-01-02T03:04:05.678Z", updatedAt: "2026-01-02T03:04:05.678Z", version: 1)
+        try storage.writer.write { db in
+            try db.makeStatement(sql: ContactRecord.insertSQL).validateArguments(record.insertArguments)
+            try db.makeStatement(sql: ContactRecord.updateSQL).validateArguments(
+                ContactRecord.updateArguments(draft, updatedAt: record.updatedAt, id: 1, uid: "u", version: 1))
+            for table in ContactChildTable.all {
+                let statement = try db.makeStatement(sql: table.insertSQL)
+                let rows = table.rows(draft, 7)
+                #expect(!rows.isEmpty, "\(table.name)")
+                for arguments in rows { try statement.validateArguments(arguments) }
+            }
+        }
+    }
+
     @Test func aContactReadsTheSameWhateverTheOrderOfTheSelectedColumns() throws {
         let storage = try StorageController.inMemory()
         let ada = try storage.insertContact(ContactDraft(name: "Ada", email: "ada@example.com", photo: pngBytes))

@@ -1,0 +1,316 @@
+import CarnetModels
+import Foundation
+import GRDBSQLite
+
+// The raw side of a rich contact: its `contacts` row and its rows in the eight child tables,
+// read and written with the C API as hand-written code would, doing the same SQL work as Carnet:
+// one INSERT per row; a page's lists read by one statement per table over the page's ids; every
+// contact's lists read by one pass over each table; an edit rewrites the lists it changed.
+
+/// `contacts`' columns, in the order every raw read selects them (indexes in ``rawReadRow(_:)``).
+let rawContactColumns = """
+    id, uid, name, name_prefix, given_name, additional_names, family_name, name_suffix, nickname, \
+    organization, department, title, role, note, photo, created_at, updated_at, version
+    """
+
+/// A `contacts` row read raw, before its lists are attached.
+struct RawRow {
+    var id: Int64
+    var uid: String
+    var draft: ContactDraft
+    var createdAt: Date
+    var updatedAt: Date
+    var version: Int
+
+    var contact: Contact {
+        Contact(id: id, uid: uid, draft: draft, createdAt: createdAt, updatedAt: updatedAt, version: version)
+    }
+}
+
+/// The current row of a statement selecting ``rawContactColumns``. Timestamps are parsed with
+/// Carnet's own public parser (`CarnetModels.Timestamp`), so both sides pay the same.
+@inline(__always)
+func rawReadRow(_ s: OpaquePointer) -> RawRow {
+    var photo: Data?
+    if sqlite3_column_type(s, 14) != SQLITE_NULL, let blob = sqlite3_column_blob(s, 14) {
+        photo = Data(bytes: blob, count: Int(sqlite3_column_bytes(s, 14)))
+    }
+    let parts = PersonName(
+        prefix: rawColumnText(s, 3), given: rawColumnText(s, 4), additional: rawColumnText(s, 5),
+        family: rawColumnText(s, 6), suffix: rawColumnText(s, 7))
+    let draft = ContactDraft(
+        name: rawColumnText(s, 2), nameParts: parts, nickname: rawColumnText(s, 8), organization: rawColumnText(s, 9),
+        department: rawColumnText(s, 10), title: rawColumnText(s, 11), role: rawColumnText(s, 12),
+        note: rawColumnText(s, 13), photo: photo)
+    return RawRow(
+        id: sqlite3_column_int64(s, 0), uid: rawColumnText(s, 1), draft: draft,
+        createdAt: Timestamp.date(rawColumnText(s, 15)) ?? .distantPast,
+        updatedAt: Timestamp.date(rawColumnText(s, 16)) ?? .distantPast,
+        version: Int(sqlite3_column_int64(s, 17)))
+}
+
+/// Binds the draft's `contacts` columns from `name` to `photo` at parameters `first`…`first + 12`.
+@inline(__always)
+func rawBindRowFields(_ s: OpaquePointer, _ d: ContactDraft, from first: Int32) {
+    rawBindText(s, first, d.name)
+    rawBindText(s, first + 1, d.nameParts.prefix)
+    rawBindText(s, first + 2, d.nameParts.given)
+    rawBindText(s, first + 3, d.nameParts.additional)
+    rawBindText(s, first + 4, d.nameParts.family)
+    rawBindText(s, first + 5, d.nameParts.suffix)
+    rawBindText(s, first + 6, d.nickname)
+    rawBindText(s, first + 7, d.organization)
+    rawBindText(s, first + 8, d.department)
+    rawBindText(s, first + 9, d.title)
+    rawBindText(s, first + 10, d.role)
+    rawBindText(s, first + 11, d.note)
+    rawBindBlob(s, first + 12, d.photo)
+}
+
+/// One child table: its value columns (after `contact_id` and `position`), how a selected row
+/// (`contact_id` first, then the value columns) becomes an entry, and how entry `i` of a draft's
+/// list is bound (value parameters from 3; 1 and 2 are `contact_id` and `position`).
+struct RawChildTable: Sendable {
+    let name: String
+    let columns: String
+    let count: @Sendable (ContactDraft) -> Int
+    let read: @Sendable (OpaquePointer, inout ContactDraft) -> Void
+    let bind: @Sendable (OpaquePointer, ContactDraft, Int) -> Void
+
+    static let emails = RawChildTable(
+        name: "contact_emails", columns: "label, value, preferred", count: { $0.emails.count },
+        read: { s, d in d.emails.append(LabeledValue(rawColumnText(s, 2), label: rawColumnText(s, 1), preferred: sqlite3_column_int(s, 3) != 0)) },
+        bind: { s, d, i in
+            rawBindText(s, 3, d.emails[i].label)
+            rawBindText(s, 4, d.emails[i].value)
+            sqlite3_bind_int(s, 5, d.emails[i].preferred ? 1 : 0)
+        })
+    static let phones = RawChildTable(
+        name: "contact_phones", columns: "label, value, preferred", count: { $0.phones.count },
+        read: { s, d in d.phones.append(LabeledValue(rawColumnText(s, 2), label: rawColumnText(s, 1), preferred: sqlite3_column_int(s, 3) != 0)) },
+        bind: { s, d, i in
+            rawBindText(s, 3, d.phones[i].label)
+            rawBindText(s, 4, d.phones[i].value)
+            sqlite3_bind_int(s, 5, d.phones[i].preferred ? 1 : 0)
+        })
+    static let addresses = RawChildTable(
+        name: "contact_addresses", columns: "label, po_box, extended, street, locality, region, postal_code, country, preferred",
+        count: { $0.addresses.count },
+        read: { s, d in
+            d.addresses.append(PostalAddress(
+                label: rawColumnText(s, 1), poBox: rawColumnText(s, 2), extended: rawColumnText(s, 3), street: rawColumnText(s, 4),
+                locality: rawColumnText(s, 5), region: rawColumnText(s, 6), postalCode: rawColumnText(s, 7),
+                country: rawColumnText(s, 8), preferred: sqlite3_column_int(s, 9) != 0))
+        },
+        bind: { s, d, i in
+            let a = d.addresses[i]
+            rawBindText(s, 3, a.label)
+            rawBindText(s, 4, a.poBox)
+            rawBindText(s, 5, a.extended)
+            rawBindText(s, 6, a.street)
+            rawBindText(s, 7, a.locality)
+            rawBindText(s, 8, a.region)
+            rawBindText(s, 9, a.postalCode)
+            rawBindText(s, 10, a.country)
+            sqlite3_bind_int(s, 11, a.preferred ? 1 : 0)
+        })
+    static let urls = RawChildTable(
+        name: "contact_urls", columns: "label, value, preferred", count: { $0.urls.count },
+        read: { s, d in d.urls.append(LabeledValue(rawColumnText(s, 2), label: rawColumnText(s, 1), preferred: sqlite3_column_int(s, 3) != 0)) },
+        bind: { s, d, i in
+            rawBindText(s, 3, d.urls[i].label)
+            rawBindText(s, 4, d.urls[i].value)
+            sqlite3_bind_int(s, 5, d.urls[i].preferred ? 1 : 0)
+        })
+    static let handles = RawChildTable(
+        name: "contact_handles", columns: "label, value, preferred", count: { $0.handles.count },
+        read: { s, d in d.handles.append(LabeledValue(rawColumnText(s, 2), label: rawColumnText(s, 1), preferred: sqlite3_column_int(s, 3) != 0)) },
+        bind: { s, d, i in
+            rawBindText(s, 3, d.handles[i].label)
+            rawBindText(s, 4, d.handles[i].value)
+            sqlite3_bind_int(s, 5, d.handles[i].preferred ? 1 : 0)
+        })
+    static let dates = RawChildTable(
+        name: "contact_dates", columns: "label, date", count: { $0.dates.count },
+        read: { s, d in
+            // Carnet's public parser, as Carnet reads it.
+            guard let date = ContactDate.parseDate(rawColumnText(s, 2)) else { return }
+            d.dates.append(ContactDate(label: rawColumnText(s, 1), year: date.year, month: date.month, day: date.day))
+        },
+        bind: { s, d, i in
+            rawBindText(s, 3, d.dates[i].label)
+            rawBindText(s, 4, d.dates[i].dateText)
+        })
+    static let categories = RawChildTable(
+        name: "contact_categories", columns: "name", count: { $0.categories.count },
+        read: { s, d in d.categories.append(rawColumnText(s, 1)) },
+        bind: { s, d, i in rawBindText(s, 3, d.categories[i]) })
+    static let extras = RawChildTable(
+        name: "contact_extras", columns: "line", count: { $0.extras.count },
+        read: { s, d in d.extras.append(rawColumnText(s, 1)) },
+        bind: { s, d, i in rawBindText(s, 3, d.extras[i]) })
+
+    /// In Carnet's order (the order `ContactChildTable.all` reads and writes them).
+    static let all: [RawChildTable] = [emails, phones, addresses, urls, handles, dates, categories, extras]
+
+    var parameterCount: Int { columns.split(separator: ",").count }
+}
+
+/// The statements that write contacts: one INSERT for the row and, per child table, one INSERT
+/// and one DELETE of a contact's rows. Prepared once, reset and rebound for every use.
+final class RawContactWriter {
+    private let db: RawConnection
+    private let insertRow: OpaquePointer
+    private let insertChild: [OpaquePointer]
+    private let deleteChild: [OpaquePointer]
+    private let updateRow: OpaquePointer
+
+    init(_ db: RawConnection) throws {
+        self.db = db
+        insertRow = try db.prepare("""
+            INSERT INTO contacts (uid, name, name_prefix, given_name, additional_names, family_name, name_suffix, nickname,
+                                  organization, department, title, role, note, photo, created_at, updated_at, version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+            """)
+        updateRow = try db.prepare("""
+            UPDATE contacts SET name = ?, name_prefix = ?, given_name = ?, additional_names = ?, family_name = ?,
+                                name_suffix = ?, nickname = ?, organization = ?, department = ?, title = ?, role = ?, note = ?,
+                                photo = ?, updated_at = ?, version = version + 1
+            WHERE id = ? AND version = ?
+            """)
+        insertChild = try RawChildTable.all.map { table in
+            let marks = Array(repeating: "?", count: table.parameterCount + 2).joined(separator: ", ")
+            return try db.prepare("INSERT INTO \(table.name) (contact_id, position, \(table.columns)) VALUES (\(marks))")
+        }
+        deleteChild = try RawChildTable.all.map { try db.prepare("DELETE FROM \($0.name) WHERE contact_id = ?") }
+    }
+
+    deinit {
+        for statement in [insertRow, updateRow] + insertChild + deleteChild { sqlite3_finalize(statement) }
+    }
+
+    private func step(_ statement: OpaquePointer, _ what: String) throws {
+        let rc = sqlite3_step(statement)
+        sqlite3_reset(statement)
+        guard rc == SQLITE_DONE else { throw BenchError("raw \(what): \(db.lastError)") }
+    }
+
+    /// Inserts the contact row and every entry of every list; returns the new id.
+    func insert(_ draft: ContactDraft, uid: String, stamp: String) throws -> Int64 {
+        rawBindText(insertRow, 1, uid)
+        rawBindRowFields(insertRow, draft, from: 2)
+        rawBindText(insertRow, 15, stamp)
+        rawBindText(insertRow, 16, stamp)
+        try step(insertRow, "insert")
+        let id = sqlite3_last_insert_rowid(db.handle)
+        for index in RawChildTable.all.indices { try insertList(index, of: draft, id: id) }
+        return id
+    }
+
+    /// Inserts the entries of list `index` (of ``RawChildTable/all``) for contact `id`.
+    func insertList(_ index: Int, of draft: ContactDraft, id: Int64) throws {
+        let table = RawChildTable.all[index]
+        let count = table.count(draft)
+        guard count > 0 else { return }
+        let statement = insertChild[index]
+        for i in 0..<count {
+            sqlite3_bind_int64(statement, 1, id)
+            sqlite3_bind_int64(statement, 2, Int64(i + 1))
+            table.bind(statement, draft, i)
+            try step(statement, "insert into \(table.name)")
+        }
+    }
+
+    /// Deletes contact `id`'s rows in list `index`.
+    func deleteList(_ index: Int, id: Int64) throws {
+        sqlite3_bind_int64(deleteChild[index], 1, id)
+        try step(deleteChild[index], "delete from \(RawChildTable.all[index].name)")
+    }
+
+    /// Writes `draft`'s row over contact `id` if its version is `version`; false if it is not.
+    func updateRow(_ draft: ContactDraft, id: Int64, expecting version: Int, updatedAt: String) throws -> Bool {
+        rawBindRowFields(updateRow, draft, from: 1)
+        rawBindText(updateRow, 14, updatedAt)
+        sqlite3_bind_int64(updateRow, 15, id)
+        sqlite3_bind_int64(updateRow, 16, Int64(version))
+        try step(updateRow, "update")
+        return sqlite3_changes(db.handle) == 1
+    }
+}
+
+/// The statements that read contacts' lists: per child table, one over a set of ids
+/// (`contact_id IN (?, …)`, `capacity` parameters, as many as a page has rows; unused ones NULL),
+/// or, with a capacity of 0, one over the whole table in key order.
+final class RawListReader {
+    private let db: RawConnection
+    let capacity: Int
+    private let byIDs: [OpaquePointer]
+    private let everything: [OpaquePointer]
+
+    init(_ db: RawConnection, capacity: Int) throws {
+        self.db = db
+        self.capacity = capacity
+        let marks = Array(repeating: "?", count: capacity).joined(separator: ", ")
+        byIDs = capacity == 0 ? [] : try RawChildTable.all.map { table in
+            try db.prepare("""
+                SELECT contact_id, \(table.columns) FROM \(table.name) WHERE contact_id IN (\(marks)) ORDER BY contact_id, position
+                """)
+        }
+        everything = capacity > 0 ? [] : try RawChildTable.all.map { table in
+            try db.prepare("SELECT contact_id, \(table.columns) FROM \(table.name) ORDER BY contact_id, position")
+        }
+    }
+
+    deinit {
+        for statement in byIDs + everything { sqlite3_finalize(statement) }
+    }
+
+    /// Attaches the lists of up to ``capacity`` rows (a page, or one contact).
+    func attach(_ rows: inout [RawRow]) throws {
+        precondition(rows.count <= capacity)
+        guard !rows.isEmpty else { return }
+        for (index, table) in RawChildTable.all.enumerated() {
+            let statement = byIDs[index]
+            for i in 0..<capacity {
+                if i < rows.count { sqlite3_bind_int64(statement, Int32(i + 1), rows[i].id) } else { sqlite3_bind_null(statement, Int32(i + 1)) }
+            }
+            defer { sqlite3_reset(statement) }
+            // Rows come grouped by contact: find each contact once, among the page's few.
+            var current: Int64 = -1
+            var at = 0
+            while true {
+                let rc = sqlite3_step(statement)
+                guard rc == SQLITE_ROW else {
+                    if rc == SQLITE_DONE { break }
+                    throw BenchError("raw lists of a page: \(db.lastError)")
+                }
+                let id = sqlite3_column_int64(statement, 0)
+                if id != current {
+                    current = id
+                    at = rows.firstIndex { $0.id == id } ?? -1
+                }
+                if at >= 0 { table.read(statement, &rows[at].draft) }
+            }
+        }
+    }
+
+    /// Attaches every contact's lists: one pass over each child table (capacity 0 only).
+    func attachAll(_ rows: inout [RawRow]) throws {
+        var index: [Int64: Int] = [:]
+        index.reserveCapacity(rows.count)
+        for (i, row) in rows.enumerated() { index[row.id] = i }
+        for (t, table) in RawChildTable.all.enumerated() {
+            let statement = everything[t]
+            defer { sqlite3_reset(statement) }
+            while true {
+                let rc = sqlite3_step(statement)
+                guard rc == SQLITE_ROW else {
+                    if rc == SQLITE_DONE { break }
+                    throw BenchError("raw lists: \(db.lastError)")
+                }
+                guard let i = index[sqlite3_column_int64(statement, 0)] else { continue }
+                table.read(statement, &rows[i].draft)
+            }
+        }
+    }
+}
