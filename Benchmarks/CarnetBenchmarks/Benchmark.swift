@@ -90,7 +90,7 @@ final class Benchmark {
         print("""
             how:      release build; Carnet (StorageController / StateController / view models over GRDB) and the raw \
             SQLite C API do the same work in this process, on files with the same schema, WAL, foreign_keys=ON and \
-            the default cache; Carnet opened with durability .full, the raw side with synchronous=FULL, and every \
+            the same page cache (\(StorageController.pageCacheKiB) KiB); Carnet opened with durability .full, the raw side with synchronous=FULL, and every \
             fsync counted on both sides; wall clock (CLOCK_MONOTONIC); median of several repetitions, the sides \
             alternating; data generated before timing from a fixed seed; CLI rows are whole processes.
             """)

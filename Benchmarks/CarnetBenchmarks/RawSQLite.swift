@@ -1,4 +1,5 @@
 import CarnetModels
+import CarnetStorage
 import Foundation
 import GRDBSQLite
 
@@ -11,7 +12,8 @@ final class RawConnection {
     let path: String
 
     /// Opens (creating if needed) with the settings Carnet's `StorageController` uses: WAL,
-    /// `synchronous = FULL`, foreign keys on, and `SQLITE_OPEN_NOMUTEX` (GRDB's threading mode).
+    /// `synchronous = FULL`, foreign keys on, its page cache size, and `SQLITE_OPEN_NOMUTEX`
+    /// (GRDB's threading mode).
     init(path: String) throws {
         self.path = path
         var db: OpaquePointer?
@@ -24,6 +26,7 @@ final class RawConnection {
         handle = db
         sqlite3_busy_timeout(db, 10_000)
         try exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON")
+        try exec("PRAGMA cache_size = -\(StorageController.pageCacheKiB)")
     }
 
     deinit {

@@ -119,6 +119,14 @@ public final class StorageController: Sendable {
         try migrate()
     }
 
+    /// The page cache of each connection, in KiB (SQLite's default is 2,000). A page of the
+    /// contact list reads its 50 contacts and their rows in eight child tables: in a book of a
+    /// million contacts that is about 2 MiB of pages scattered over the file, just over SQLite's
+    /// default, so every first page was read again from the OS (2.7 times the time it takes at
+    /// 10,000 contacts). 8 MiB holds that with room for larger pages; the memory is taken only as
+    /// pages are read (a walk through a million contacts peaks at about 30 MiB in all).
+    public static let pageCacheKiB = 8_192
+
     static func configuration(_ options: StorageOptions, onLockWait: (@Sendable () -> Void)? = nil) -> Configuration {
         var config = Configuration()
         config.foreignKeysEnabled = true
@@ -128,6 +136,7 @@ public final class StorageController: Sendable {
         let synchronous = options.durability.pragmaValue
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+            try db.execute(sql: "PRAGMA cache_size = -\(pageCacheKiB)")
         }
         return config
     }

@@ -254,6 +254,38 @@ import Testing
         #expect(try storage.integrityCheck() == ["ok"])
     }
 
+    /// sqlite3 runs with foreign keys off unless told: a contact deleted that way leaves its child
+    /// rows behind. `db check` names the missing contact once per table (child rows have no
+    /// rowid to name) and how to remove them.
+    @Test func rowsLeftByADeleteWithForeignKeysOffAreNamedByTheirContact() throws {
+        let storage = try StorageController(path: dir.database)
+        let ada = try storage.insertContact(Self.rich)
+        let grace = try storage.insertContact(ContactDraft(name: "Grace Hopper", email: "grace@navy.example"))
+        try storage.addFavorite(contactID: ada.id)
+        var config = Configuration()
+        config.foreignKeysEnabled = false
+        let queue = try DatabaseQueue(path: dir.database, configuration: config)
+        try queue.write { db in try db.execute(sql: "DELETE FROM contacts WHERE id = ?", arguments: [ada.id]) }
+        let problems = try storage.integrityCheck()
+        let favoriteRow = try queue.read { db in try Int64.fetchOne(db, sql: "SELECT rowid FROM favorites WHERE contact_id = ?", arguments: [ada.id]) }
+        #expect(problems.contains("foreign key broken in favorites row \(favoriteRow ?? -1)"), "\(problems)")
+        for table in Self.childTables {
+            let line = "\(table) has rows of contact \(ada.id), which does not exist (deleted with foreign keys off); "
+                + "remove them with: DELETE FROM \(table) WHERE contact_id NOT IN (SELECT id FROM contacts)"
+            #expect(problems.filter { $0 == line }.count == 1, "\(problems)")
+        }
+        #expect(problems.count == Self.childTables.count + 1, "\(problems)")
+        // What the message says to run repairs it.
+        try queue.write { db in
+            for table in Self.childTables + ["favorites"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE contact_id NOT IN (SELECT id FROM contacts)")
+            }
+        }
+        try queue.close()
+        #expect(try storage.integrityCheck() == ["ok"])
+        #expect(try storage.contact(id: grace.id) == grace)
+    }
+
     /// A save that fails part-way (here a child table refuses a row) leaves the contact and all
     /// its lists as they were: nothing of it is written.
     @Test func aSaveThatFailsInAChildTableWritesNothing() throws {
