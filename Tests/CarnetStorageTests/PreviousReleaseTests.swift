@@ -117,6 +117,31 @@ import Testing
         ])
     }
 
+    /// Schema 3 allowed a name of 200 characters; a name part holds 100. A long name whose parts
+    /// could be read ("Ada" and a 150-letter family name, or one 150-letter word) keeps its
+    /// display name and gets no parts, rather than failing the upgrade and locking the file.
+    @Test func aLongNameWhosePartsWouldBreakTheRulesIsLeftWhole() throws {
+        let long = String(repeating: "L", count: 150)
+        let path = try makeSchema3File { db in
+            try Self.insert(db, id: 1, name: "Ada " + long)
+            try Self.insert(db, id: 2, name: "X" + long.lowercased())
+            try Self.insert(db, id: 3, name: "Ada Lovelace")
+        }
+        let storage = try StorageController(path: path)
+        #expect(try storage.info().schemaVersion == StorageController.supportedSchemaVersion)
+        #expect(try storage.contact(id: 1).name == "Ada " + long)
+        #expect(try storage.contact(id: 1).nameParts == PersonName())
+        #expect(try storage.contact(id: 2).nameParts == PersonName())
+        #expect(try storage.contact(id: 3).nameParts == PersonName(given: "Ada", family: "Lovelace"))
+        // db check judges what is stored (empty parts break no rule), and the contact can be
+        // edited and saved as it is.
+        #expect(try storage.integrityCheck() == ["ok"])
+        var draft = try storage.contact(id: 1).draft
+        draft.note = "Edited"
+        #expect(draft.issues().isEmpty, "\(draft.issues())")
+        #expect(try storage.updateContact(storage.contact(id: 1), with: draft).nameParts == PersonName())
+    }
+
     /// Schema 4's SQL splits every position the previous release could hold as the interchange
     /// does, value by value: generated positions with ", " in odd places, padding on either side,
     /// several commas and non-ASCII text.
