@@ -292,6 +292,11 @@ extension EntryCodec where E: ContactEntry {
     }
 }
 
+extension EntryCodec where E: PreferableEntry {
+    /// The codec of an entry type with a preferred flag, which ``EntryList/makePreferred`` sets.
+    static var preferable: EntryCodec { .entry { $0.preferred = $1 } }
+}
+
 extension EntryCodec where E == String {
     /// Plain text entries: categories (trimmed) and unmodelled property lines (verbatim).
     static let plain = EntryCodec(
@@ -318,7 +323,7 @@ public enum ContactFields {
     }
 
     private static func labeled(_ field: Field, _ label: String, key: String, _ keyPath: WritableKeyPath<ContactDraft, [LabeledValue]> & Sendable, kind: EntryKind, max: Int, _ help: String, rule: @escaping @Sendable (String) -> String?) -> ContactFieldSpec {
-        let list = EntryList<ContactDraft>.of(keyPath, kind: kind, codec: .entry { $0.preferred = $1 }) { entry, max in
+        let list = EntryList<ContactDraft>.of(keyPath, kind: kind, codec: .preferable) { entry, max in
             var messages = Rules.lineMessages(entry.value, max: max)
             if messages.isEmpty, let broken = rule(entry.value) { messages.append(broken) }
             messages += Rules.lineMessages(entry.label, max: Limits.labelLength).map { "label " + $0 }
@@ -349,7 +354,7 @@ public enum ContactFields {
         },
         ContactFieldSpec(
             field: .address, label: "Addresses",
-            value: .list(.of(\.addresses, kind: .address, codec: .entry { $0.preferred = $1 }) { address, max in
+            value: .list(.of(\.addresses, kind: .address, codec: .preferable) { address, max in
                 let parts = [address.poBox, address.extended, address.street, address.locality, address.region, address.postalCode, address.country]
                 return parts.flatMap { Rules.lineMessages($0, max: max) }
                     + Rules.lineMessages(address.label, max: Limits.labelLength).map { "label " + $0 }

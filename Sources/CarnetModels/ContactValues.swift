@@ -431,16 +431,16 @@ extension Array {
     }
 }
 
-extension Array where Element == LabeledValue {
-    /// Marks the entry at `index` preferred, and no other.
-    public mutating func makePreferred(at index: Int) {
-        guard indices.contains(index) else { return }
-        for i in indices { self[i].preferred = i == index }
-    }
+/// An entry of a list that has one preferred entry: emails, phones, URLs, handles, addresses.
+public protocol PreferableEntry: ContactEntry {
+    var preferred: Bool { get set }
 }
 
-extension Array where Element == PostalAddress {
-    /// Marks the address at `index` preferred, and no other.
+extension LabeledValue: PreferableEntry {}
+extension PostalAddress: PreferableEntry {}
+
+extension Array where Element: PreferableEntry {
+    /// Marks the entry at `index` preferred, and no other.
     public mutating func makePreferred(at index: Int) {
         guard indices.contains(index) else { return }
         for i in indices { self[i].preferred = i == index }
