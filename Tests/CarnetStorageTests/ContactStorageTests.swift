@@ -50,7 +50,7 @@ import Testing
 
         /// Traces every statement of `storage`'s writer from now on.
         init(_ storage: StorageController) throws {
-            try storage.writer.writeWithoutTransaction { db in
+            storage.writer.writeWithoutTransaction { db in
                 db.trace(options: .statement) { [self] event in
                     if case let .statement(statement) = event { self.append(statement.sql) }
                 }
