@@ -263,11 +263,10 @@ extension StorageController {
         try read { db in
             let sql = """
                 SELECT \(Self.contactColumns) FROM contacts
-                WHERE id IN (SELECT contact_id FROM contact_dates WHERE label IN (SELECT value FROM json_each(?)))
+                WHERE id IN (SELECT contact_id FROM contact_dates WHERE label IN (\(databaseQuestionMarks(count: labels.count))))
                 ORDER BY name, id
                 """
-            let json = "[" + labels.map { "\"" + $0.replacingOccurrences(of: "\"", with: "") + "\"" }.joined(separator: ",") + "]"
-            return try Self.fetchContacts(db, sql: sql, arguments: [json])
+            return try Self.fetchContacts(db, sql: sql, arguments: StatementArguments(labels))
         }
     }
 
