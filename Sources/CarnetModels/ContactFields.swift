@@ -105,8 +105,15 @@ public struct DraftField<Draft>: Sendable {
     /// Trims the field (and drops blank entries of a list).
     func normalize(_ draft: inout Draft) {
         switch value {
-        case let .text(keyPath): draft[keyPath: keyPath] = Rules.trimmed(draft[keyPath: keyPath])
-        case let .multiline(keyPath): draft[keyPath: keyPath] = Rules.trimmedText(draft[keyPath: keyPath])
+        // Written back only when trimming changed something (most values are already trimmed).
+        case let .text(keyPath):
+            let value = draft[keyPath: keyPath]
+            let trimmed = Rules.trimmed(value)
+            if trimmed != value { draft[keyPath: keyPath] = trimmed }
+        case let .multiline(keyPath):
+            let value = draft[keyPath: keyPath]
+            let trimmed = Rules.trimmedText(value)
+            if trimmed != value { draft[keyPath: keyPath] = trimmed }
         case .photo: break
         case let .list(list): list.normalize(&draft)
         }
@@ -131,7 +138,7 @@ public struct DraftField<Draft>: Sendable {
 
 /// A list field of a draft, seen through the one-line text of its entries, so flags, the
 /// editor template, CSV cells, prompts and the interactive screen handle every list alike.
-public struct EntryList<Draft>: Sendable {
+public final class EntryList<Draft>: Sendable {
     public let kind: EntryKind
     /// The entries' one-line texts, in order.
     public let entries: @Sendable (Draft) -> [String]
@@ -162,6 +169,48 @@ public struct EntryList<Draft>: Sendable {
     let copy: @Sendable (Draft, inout Draft) -> Void
     let normalize: @Sendable (inout Draft) -> Void
     let check: @Sendable (Draft, Field, Int, inout [FieldIssue]) -> Void
+
+    // A class, not a struct: a field description is read on every validation, and copying
+    // eighteen closures out of it each time cost more than the checks themselves.
+    init(
+        kind: EntryKind,
+        entries: @escaping @Sendable (Draft) -> [String],
+        count: @escaping @Sendable (Draft) -> Int,
+        parse: @escaping @Sendable (String) -> EntryError?,
+        add: @escaping @Sendable (inout Draft, String) -> EntryError?,
+        replace: @escaping @Sendable (inout Draft, [String]) -> [EntryError],
+        remove: @escaping @Sendable (inout Draft, String) -> Int,
+        removeAt: @escaping @Sendable (inout Draft, Int) -> Bool,
+        move: @escaping @Sendable (inout Draft, Int, Int) -> Void,
+        makePreferred: (@Sendable (inout Draft, Int) -> Void)?,
+        display: @escaping @Sendable (Draft) -> [(label: String, value: String)],
+        encode: @escaping @Sendable (Draft, inout KeyedEncodingContainer<FieldCodingKey>, FieldCodingKey) throws -> Void,
+        decode: @escaping @Sendable (inout Draft, KeyedDecodingContainer<FieldCodingKey>, FieldCodingKey) throws -> Void,
+        matchTexts: @escaping @Sendable (Draft) -> [String],
+        differs: @escaping @Sendable (Draft, Draft) -> Bool,
+        copy: @escaping @Sendable (Draft, inout Draft) -> Void,
+        normalize: @escaping @Sendable (inout Draft) -> Void,
+        check: @escaping @Sendable (Draft, Field, Int, inout [FieldIssue]) -> Void
+    ) {
+        self.kind = kind
+        self.entries = entries
+        self.count = count
+        self.parse = parse
+        self.add = add
+        self.replace = replace
+        self.remove = remove
+        self.removeAt = removeAt
+        self.move = move
+        self.makePreferred = makePreferred
+        self.display = display
+        self.encode = encode
+        self.decode = decode
+        self.matchTexts = matchTexts
+        self.differs = differs
+        self.copy = copy
+        self.normalize = normalize
+        self.check = check
+    }
 
     /// A list of entries of type `E`, read and written through `codec`, with `rule` judging each
     /// normalized entry.
@@ -228,7 +277,20 @@ public struct EntryList<Draft>: Sendable {
             differs: { $0[keyPath: keyPath] != $1[keyPath: keyPath] },
             copy: { source, draft in draft[keyPath: keyPath] = source[keyPath: keyPath] },
             normalize: { draft in
-                draft[keyPath: keyPath] = draft[keyPath: keyPath].map { codec.normalized($0, kind) }.filter { !codec.matchText($0).isEmpty }
+                // Most drafts are normalized already: the list is rewritten only from the first
+                // entry that changes, so a bulk import does not copy every list of every card.
+                let entries = draft[keyPath: keyPath]
+                var rewritten: [E]?
+                for (index, entry) in entries.enumerated() {
+                    let normal = codec.normalized(entry, kind)
+                    let kept = !codec.matchText(normal).isEmpty
+                    if rewritten == nil {
+                        guard !kept || normal != entry else { continue }
+                        rewritten = Array(entries[..<index])
+                    }
+                    if kept { rewritten?.append(normal) }
+                }
+                if let rewritten { draft[keyPath: keyPath] = rewritten }
             },
             check: { draft, field, max, issues in
                 let entries = draft[keyPath: keyPath]
