@@ -248,9 +248,15 @@ public struct ContactDate: Sendable, Codable, Equatable, Hashable, ContactEntry 
 
     /// `1815-12-10`, or `--12-10` without a year (the vCard 4.0 and ISO 8601 form).
     public var dateText: String {
-        let md = String(format: "%02d-%02d", month, day)
+        // Padded by hand: String(format:) took a tenth of a bulk import's time.
+        func padded(_ n: Int, _ width: Int) -> String {
+            guard n >= 0 else { return "-" + padded(-n, width - 1) }  // as %04d writes -5: -005
+            let digits = String(n)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
+        let md = padded(month, 2) + "-" + padded(day, 2)
         guard let year else { return "--" + md }
-        return String(format: "%04d-", year) + md
+        return padded(year, 4) + "-" + md
     }
 
     enum CodingKeys: String, CodingKey { case label, date }

@@ -148,6 +148,21 @@ import Testing
     }
 }
 
+/// A date's text is zero-padded as vCard and ISO 8601 write it (padded by hand, not by
+/// `String(format:)`, for speed: these are the cases that must not change).
+@Test(arguments: [
+    (ContactDate(label: "", year: 1815, month: 12, day: 10), "1815-12-10"),
+    (ContactDate(label: "", year: 5, month: 1, day: 2), "0005-01-02"),
+    (ContactDate(label: "", year: 12345, month: 1, day: 2), "12345-01-02"),
+    (ContactDate(label: "", year: -5, month: 1, day: 2), "-005-01-02"),
+    (ContactDate(label: "", year: nil, month: 6, day: 1), "--06-01"),
+    (ContactDate(label: "", year: nil, month: -1, day: 100), "---1-100"),
+])
+func dateTextIsZeroPadded(date: ContactDate, text: String) {
+    #expect(date.dateText == text)
+    #expect(date.dateText == (date.year.map { String(format: "%04d-", $0) } ?? "--") + String(format: "%02d-%02d", date.month, date.day))
+}
+
 @Suite struct EntryTextRoundTripTests {
     @Test(arguments: [
         LabeledValue("xmpp:ada@example.org"), LabeledValue("ada@example.org", label: "Lab, old"),
