@@ -181,3 +181,53 @@ import Testing
         #expect(quote.quote?.id == leonardo.id)
     }
 }
+
+/// The edit screen's `draft` and `original` are observed by hand (see `DraftEditor`): a screen
+/// bound to them hears of a typed change, a save and a cancel, and each observer only of its own.
+@MainActor
+@Suite struct DraftEditorObservationTests {
+    let dir = TempDirectory()
+
+    @Test func draftAndOriginalObserversHearEveryChange() throws {
+        let state = try makeState(dir.database)
+        let people = try seed(state)
+        let edit = EditContactViewModel(state: state, contact: people[0])
+
+        let typed = Flag()
+        let originalOnTyping = Flag()
+        withObservationTracking { _ = edit.draft } onChange: { typed.set() }
+        withObservationTracking { _ = edit.original } onChange: { originalOnTyping.set() }
+        edit.draft.title = "Chief Counter"  // a change through the draft's modify accessor
+        #expect(typed.isSet)
+        #expect(!originalOnTyping.isSet)
+
+        let draftOnSave = Flag()
+        let originalOnSave = Flag()
+        withObservationTracking { _ = edit.draft.title } onChange: { draftOnSave.set() }
+        withObservationTracking { _ = edit.original } onChange: { originalOnSave.set() }
+        let saved = try edit.save()
+        #expect(draftOnSave.isSet && originalOnSave.isSet)
+        #expect(edit.original == saved && edit.draft == saved.draft && saved.title == "Chief Counter")
+
+        let replaced = Flag()
+        withObservationTracking { _ = edit.draft } onChange: { replaced.set() }
+        edit.draft = ContactDraft(name: "Someone Else")  // a change through the setter
+        #expect(replaced.isSet)
+        let cancelled = Flag()
+        withObservationTracking { _ = edit.draft } onChange: { cancelled.set() }
+        edit.cancel()
+        #expect(cancelled.isSet)
+        #expect(edit.draft == saved.draft)
+    }
+
+    @Test func aSaveWithoutAConflictDoesNotDisturbConflictObservers() throws {
+        let state = try makeState(dir.database)
+        let people = try seed(state)
+        let edit = EditContactViewModel(state: state, contact: people[1])
+        let conflictChanged = Flag()
+        withObservationTracking { _ = edit.conflict; _ = edit.clashes } onChange: { conflictChanged.set() }
+        edit.draft.nickname = "Kat"
+        try edit.save()
+        #expect(!conflictChanged.isSet)
+    }
+}
