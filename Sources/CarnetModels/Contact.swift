@@ -147,12 +147,18 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
     /// schema and of the list's TSV column. Setting it splits at the first ", " when both sides
     /// are non-empty and unpadded (as the first schema's files are migrated), else all title.
     public var position: String {
-        get { [title, organization].filter { !$0.isEmpty }.joined(separator: ", ") }
+        get { Self.position(title: title, organization: organization) }
         set {
             let (title, organization) = Self.split(position: newValue)
             self.title = title
             self.organization = organization
         }
+    }
+
+    /// "Title, Organization", or whichever is there.
+    public static func position(title: String, organization: String) -> String {
+        if organization.isEmpty { return title }
+        return title.isEmpty ? organization : title + ", " + organization
     }
 
     /// The position as (title, organization): split at the first ", " when both sides are

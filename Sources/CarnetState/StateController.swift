@@ -307,6 +307,14 @@ extension StateController {
         try storage.forEachContact(query: query, limit: limit, pageSize: pageSize, body)
     }
 
+    /// ``forEachContact(query:limit:pageSize:_:)`` for a listing that shows only summaries
+    /// (name, position, preferred email and phone): reads no other child table.
+    public func forEachSummary(
+        query: ContactQuery, limit: Int = .max, pageSize: Int = 500, _ body: (ContactSummary) throws(CarnetError) -> Void
+    ) throws(CarnetError) {
+        try storage.forEachSummary(query: query, limit: limit, pageSize: pageSize, body)
+    }
+
     /// Schema version, counts and settings of the file, for `carnet db info`.
     public func databaseInfo() throws(CarnetError) -> DatabaseInfo {
         try storage.info()

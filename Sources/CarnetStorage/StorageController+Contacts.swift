@@ -201,29 +201,80 @@ extension StorageController {
     private func page(key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery) throws(CarnetError) -> ContactPage {
         try Limits.checkSearch(query.search)
         guard limit > 0 else { return ContactPage(contacts: [], hasMore: false) }
-        let column = Self.sortColumn(query.order)
-        var conditions: [String] = []
-        var arguments = StatementArguments()
-        if let key {
-            conditions.append(forward ? "(\(column), id) > (?, ?)" : "(\(column), id) < (?, ?)")
-            _ = arguments.append(contentsOf: [key.name, key.id])
-        }
-        let filter = Self.filter(query)
-        conditions += filter.conditions
-        _ = arguments.append(contentsOf: filter.arguments)
-        let order = forward ? "\(column), id" : "\(column) DESC, id DESC"
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        _ = arguments.append(contentsOf: [limit + 1])
-        let sql = "SELECT \(Self.contactColumns) FROM contacts \(whereClause) ORDER BY \(order) LIMIT ?"
-        let args = arguments
+        let (clause, arguments) = Self.pageClause(key: key, forward: forward, limit: limit, query: query)
+        let sql = "SELECT \(Self.contactColumns) FROM contacts \(clause)"
         return try read { db in
-            var contacts = try Self.fetchContacts(db, sql: sql, arguments: args, capacity: limit + 1)
+            var contacts = try Self.fetchContacts(db, sql: sql, arguments: arguments, capacity: limit + 1)
             let hasMore = contacts.count > limit
             if hasMore { contacts.removeLast() }
             if !forward { contacts.reverse() }
             return ContactPage(contacts: contacts, hasMore: hasMore)
         }
     }
+
+    /// The `WHERE … ORDER BY … LIMIT ?` of a keyset page of `query` (one row more than `limit`,
+    /// to tell whether there are more), with its arguments.
+    private static func pageClause(
+        key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery
+    ) -> (clause: String, arguments: StatementArguments) {
+        let column = sortColumn(query.order)
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if let key {
+            conditions.append(forward ? "(\(column), id) > (?, ?)" : "(\(column), id) < (?, ?)")
+            _ = arguments.append(contentsOf: [key.name, key.id])
+        }
+        let filter = filter(query)
+        conditions += filter.conditions
+        _ = arguments.append(contentsOf: filter.arguments)
+        let order = forward ? "\(column), id" : "\(column) DESC, id DESC"
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        _ = arguments.append(contentsOf: [limit + 1])
+        return ("\(whereClause) ORDER BY \(order) LIMIT ?", arguments)
+    }
+
+    /// Up to `limit` summaries of `query`'s contacts, in its order, after `key` (from the start
+    /// when nil), each with its sort key for the next page; and whether there are more. Reads the
+    /// contacts table and the preferred (or first) email and phone, no other child table.
+    public func summaries(
+        after key: ContactSortKey?, limit: Int, query: ContactQuery
+    ) throws(CarnetError) -> (summaries: [(summary: ContactSummary, key: ContactSortKey)], hasMore: Bool) {
+        try Limits.checkSearch(query.search)
+        guard limit > 0 else { return ([], false) }
+        let (clause, arguments) = Self.pageClause(key: key, forward: true, limit: limit, query: query)
+        let sql = "SELECT \(Self.summaryColumns), \(Self.sortColumn(query.order)) AS sort_key FROM contacts \(clause)"
+        return try read { db in
+            let statement = try db.cachedStatement(sql: sql)
+            func index(_ name: String) throws -> Int {
+                guard let index = statement.index(ofColumn: name) else { throw CarnetError.database("a summary was read without its \(name) column") }
+                return index
+            }
+            let (id, name, title, organization) = (try index("id"), try index("name"), try index("title"), try index("organization"))
+            let (email, phone, sortKey) = (try index("email"), try index("phone"), try index("sort_key"))
+            var rows: [(summary: ContactSummary, key: ContactSortKey)] = []
+            rows.reserveCapacity(limit + 1)
+            let cursor = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try cursor.next() {
+                let contactID = try row.decode(Int64.self, atIndex: id)
+                let summary = ContactSummary(
+                    id: contactID, name: try row.decode(String.self, atIndex: name),
+                    title: try row.decode(String.self, atIndex: title), organization: try row.decode(String.self, atIndex: organization),
+                    email: try row.decode(String.self, atIndex: email), phone: try row.decode(String.self, atIndex: phone))
+                rows.append((summary, ContactSortKey(name: try row.decode(String.self, atIndex: sortKey), id: contactID)))
+            }
+            let hasMore = rows.count > limit
+            if hasMore { rows.removeLast() }
+            return (rows, hasMore)
+        }
+    }
+
+    /// The columns of a ``CarnetModels/ContactSummary``: the preferred entry is the one marked
+    /// preferred, else the first, as ``CarnetModels/ContactDraft/email`` reads it.
+    static let summaryColumns = """
+        id, name, title, organization,
+        ifnull((SELECT value FROM contact_emails WHERE contact_id = contacts.id ORDER BY preferred DESC, position LIMIT 1), '') AS email,
+        ifnull((SELECT value FROM contact_phones WHERE contact_id = contacts.id ORDER BY preferred DESC, position LIMIT 1), '') AS phone
+        """
 
     /// Every contact in name order. Holds the whole table in memory: for exports and
     /// benchmarks; screens page with ``contacts(after:limit:matching:)``.

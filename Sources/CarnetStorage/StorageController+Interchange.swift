@@ -154,6 +154,22 @@ extension StorageController {
         try forEachContact(query: ContactQuery(search: search), limit: limit, pageSize: pageSize, body)
     }
 
+    /// ``forEachContact(query:limit:pageSize:_:)`` for a listing: the contacts' summaries, read
+    /// without their other child tables.
+    public func forEachSummary(
+        query: ContactQuery, limit: Int = .max, pageSize: Int = 500, _ body: (ContactSummary) throws(CarnetError) -> Void
+    ) throws(CarnetError) {
+        var remaining = limit
+        var key: ContactSortKey?
+        while remaining > 0 {
+            let page = try summaries(after: key, limit: min(max(1, pageSize), remaining), query: query)
+            for row in page.summaries { try body(row.summary) }
+            remaining -= page.summaries.count
+            guard page.hasMore, let last = page.summaries.last else { return }
+            key = last.key
+        }
+    }
+
     /// The contacts of `query`, in its order, at most `limit`, a keyset page at a time.
     public func forEachContact(
         query: ContactQuery, limit: Int = .max, pageSize: Int = 500, _ body: (Contact) throws(CarnetError) -> Void

@@ -12,6 +12,22 @@ public struct ContactRow: Sendable, Equatable, Identifiable {
     public var id: Int64 { contact.id }
 }
 
+/// One line of a listing: a contact's summary and its place among the favorites.
+public struct ContactSummaryRow: Sendable, Equatable, Identifiable {
+    public let summary: ContactSummary
+    public let isFavorite: Bool
+    /// The place in the favorites order (1 is first) when favorite.
+    public let favoritePosition: Int?
+
+    public init(summary: ContactSummary, isFavorite: Bool, favoritePosition: Int?) {
+        self.summary = summary
+        self.isFavorite = isFavorite
+        self.favoritePosition = favoritePosition
+    }
+
+    public var id: Int64 { summary.id }
+}
+
 /// The contacts tab, or with `favoritesOnly` the favorites tab. Two of them sharing one
 /// ``CarnetState/StateController`` stay in step: favorite a row in one, the other shows it at once.
 @MainActor
@@ -102,6 +118,27 @@ public final class ContactsViewModel {
         try state.forEachContact(query: query, limit: limit, pageSize: pageSize) { contact throws(CarnetError) in
             let position = positions.isEmpty ? nil : positions[contact.id]
             try body(ContactRow(contact: contact, isFavorite: position != nil, favoritePosition: position))
+        }
+    }
+
+    /// ``forEachRow(query:limit:pageSize:_:)`` for a listing that shows each contact on one line
+    /// (name, position, preferred email and phone): only that is read, so a long listing costs
+    /// a fraction of whole contacts.
+    public func forEachSummaryRow(
+        query: ContactQuery, limit: Int = .max, pageSize: Int = 500, _ body: (ContactSummaryRow) throws(CarnetError) -> Void
+    ) throws(CarnetError) {
+        try Limits.checkSearch(query.search)
+        try state.refresh()
+        if favoritesOnly {
+            for favorite in state.favorites.lazy.filter({ query.matches($0.contact) }).prefix(limit) {
+                try body(ContactSummaryRow(summary: ContactSummary(favorite.contact), isFavorite: true, favoritePosition: favorite.position))
+            }
+            return
+        }
+        let positions = Dictionary(uniqueKeysWithValues: state.favorites.map { ($0.contact.id, $0.position) })
+        try state.forEachSummary(query: query, limit: limit, pageSize: pageSize) { summary throws(CarnetError) in
+            let position = positions.isEmpty ? nil : positions[summary.id]
+            try body(ContactSummaryRow(summary: summary, isFavorite: position != nil, favoritePosition: position))
         }
     }
 

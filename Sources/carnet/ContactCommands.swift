@@ -65,8 +65,12 @@ struct ListCommand: StateCommand {
         // Rows are written as they are read, a page at a time, and not kept: memory holds one
         // page, not the table. A person reads a screenful at a time; a pipe takes big pages.
         let query = ContactQuery(search: search ?? "", category: category ?? "", order: sort ?? .name)
-        try viewModel.forEachRow(query: query, limit: limit ?? .max, pageSize: terminal.stdoutIsTerminal ? 200 : 1000) { row in
-            output.write(row)
+        let pageSize = terminal.stdoutIsTerminal ? 200 : 1000
+        if json {
+            try viewModel.forEachRow(query: query, limit: limit ?? .max, pageSize: pageSize) { row in output.write(row) }
+        } else {
+            // A line per contact needs only its summary, not every child table.
+            try viewModel.forEachSummaryRow(query: query, limit: limit ?? .max, pageSize: pageSize) { row in output.write(row) }
         }
         output.end()
     }

@@ -46,7 +46,7 @@ final class ContactListOutput {
     private let out: OutputBuffer
     private var widths: [Int]?
     /// The table's first rows, until its columns are sized.
-    private var sample: [ContactRow] = []
+    private var sample: [ContactSummaryRow] = []
     private var count = 0
     /// One encoder for every row of a JSON array (making one per row costs more than encoding).
     private lazy var jsonEncoder: JSONEncoder = {
@@ -75,14 +75,26 @@ final class ContactListOutput {
     /// How many rows the table's column widths are measured on before it starts.
     static let tableSample = 200
 
-    /// Writes one row (a table first gathers ``tableSample`` rows to size its columns).
+    /// Writes one whole contact: an element of the JSON array (a table or TSV shows its summary).
     func write(_ row: ContactRow) {
+        guard format == .json else {
+            write(ContactSummaryRow(summary: ContactSummary(row.contact), isFavorite: row.isFavorite, favoritePosition: row.favoritePosition))
+            return
+        }
+        if count > 0 { out.write(",\n") }
+        writeJSON(row)
+        count += 1
+        out.flushIfFull()
+    }
+
+    /// Writes one line of a table or TSV (a table first gathers ``tableSample`` rows to size its
+    /// columns). JSON needs whole contacts: ``write(_:)-(ContactRow)``.
+    func write(_ row: ContactSummaryRow) {
         switch format {
         case .json:
-            if count > 0 { out.write(",\n") }
-            writeJSON(row)
+            preconditionFailure("a JSON listing is written from whole contacts")
         case .tsv:
-            let c = row.contact
+            let c = row.summary
             out.write(c.id)
             out.write(byte: UInt8(ascii: "\t"))
             out.writeTSVField(c.name)
@@ -137,8 +149,8 @@ final class ContactListOutput {
         if !plain { out.write((try? JSONOutput.line(value)) ?? "null") }
     }
 
-    private func cells(_ row: ContactRow) -> [String] {
-        let c = row.contact
+    private func cells(_ row: ContactSummaryRow) -> [String] {
+        let c = row.summary
         return [String(c.id), c.name.shown, c.position.shown, c.email.shown, c.phone.shown, row.isFavorite ? "★" : ""]
     }
 

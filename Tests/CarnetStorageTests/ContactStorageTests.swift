@@ -320,6 +320,42 @@ import Testing
         }
     }
 
+    /// A listing's summaries (issue 12: `carnet list` reads no other child table) are the
+    /// summaries of the whole contacts, page by page, in every order, with search and category.
+    @Test func summariesAreWhatWholeContactsSummarizeTo() throws {
+        let storage = try StorageController(path: dir.database)
+        var drafts: [ContactDraft] = []
+        for i in 0..<700 {
+            var draft = ContactDraft(name: "Person \((i * 389) % 700)", nameParts: PersonName(given: "G\(i % 37)", family: "F\(i % 53)"))
+            draft.title = i % 3 == 0 ? "Title \(i)" : ""
+            draft.organization = i % 4 == 0 ? "Org \(i % 5)" : ""
+            // No email, one, or three with the preferred one last; phones preferred or not.
+            for k in 0..<(i % 2 == 0 ? 0 : i % 4) { draft.emails.append(LabeledValue("p\(i).\(k)@example.com", preferred: k == 2)) }
+            for k in 0..<(i % 3) { draft.phones.append(LabeledValue("555 \(i) \(k)", label: "cell")) }
+            if i % 7 == 0 { draft.categories = ["Friends"] }
+            drafts.append(draft)
+        }
+        try storage.insertContacts(drafts)
+        for query in [
+            ContactQuery(), ContactQuery(order: .given), ContactQuery(order: .family), ContactQuery(search: "example"),
+            ContactQuery(search: "org 3", order: .family), ContactQuery(category: "friends", order: .given),
+        ] {
+            var whole: [ContactSummary] = []
+            try storage.forEachContact(query: query, pageSize: 61) { whole.append(ContactSummary($0)) }
+            var summaries: [ContactSummary] = []
+            try storage.forEachSummary(query: query, pageSize: 61) { summaries.append($0) }
+            #expect(!summaries.isEmpty, "\(query)")
+            #expect(summaries == whole, "\(query)")
+            var limited: [ContactSummary] = []
+            try storage.forEachSummary(query: query, limit: 100, pageSize: 7) { limited.append($0) }
+            #expect(limited == Array(whole.prefix(100)), "\(query)")
+        }
+        let threeEmails = try #require(storage.allContacts().first { $0.emails.count == 3 })
+        var summary: ContactSummary?
+        try storage.forEachSummary(query: ContactQuery(search: threeEmails.emails[0].value)) { summary = $0 }
+        #expect(summary?.email == threeEmails.emails[2].value)  // the preferred one, not the first
+    }
+
     @Test func searchLooksInTheListsToo() throws {
         let storage = try StorageController.inMemory()
         let ada = try storage.insertContact(Self.rich)

@@ -38,6 +38,30 @@ import Testing
         #expect(throws: CarnetError.self) { try rows(all, matching: String(repeating: "x", count: Limits.searchLength + 1)) }
     }
 
+    /// `forEachSummaryRow` (what `carnet list` prints from): the rows' summaries, favorites marked.
+    @Test func summaryRowsSummarizeTheRows() throws {
+        let state = try makeState(dir.database)
+        let people = try seed(state)
+        try state.favorite(people[4].id)
+        try state.favorite(people[1].id)
+        func summarized(_ rows: [ContactRow]) -> [ContactSummaryRow] {
+            rows.map { ContactSummaryRow(summary: ContactSummary($0.contact), isFavorite: $0.isFavorite, favoritePosition: $0.favoritePosition) }
+        }
+        for favoritesOnly in [false, true] {
+            let list = ContactsViewModel(state: state, favoritesOnly: favoritesOnly)
+            for query in [ContactQuery(), ContactQuery(search: "example.com"), ContactQuery(search: "prophecy"), ContactQuery(order: .family)] {
+                var whole: [ContactRow] = []
+                try list.forEachRow(query: query, pageSize: 2) { whole.append($0) }
+                var lines: [ContactSummaryRow] = []
+                try list.forEachSummaryRow(query: query, pageSize: 2) { lines.append($0) }
+                #expect(lines == summarized(whole), "\(query), favorites only: \(favoritesOnly)")
+            }
+        }
+        #expect(throws: CarnetError.self) {
+            try ContactsViewModel(state: state).forEachSummaryRow(query: ContactQuery(search: String(repeating: "x", count: Limits.searchLength + 1))) { _ in }
+        }
+    }
+
     @Test func itPicksUpOthersChangesAsOnAppearDoes() throws {
         let state = try makeState(dir.database)
         let people = try seed(state)
