@@ -44,14 +44,30 @@ public struct InterchangeRecord: Sendable, Equatable {
 
 /// Something an import should tell the person about one record, at the line it concerns.
 public struct InterchangeNote: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// What became of the property (or CSV cell) the note is about. Properties that mapped onto
+    /// a field as written have no note.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A property Carnet models whose value its rules refuse (a phone `BusinessPhone`): kept
+        /// verbatim in the contact's extras instead.
+        case refused
+        /// A property Carnet has no field for: kept verbatim in the contact's extras.
+        case unmodelled
+        /// Mapped onto a field in another form: a vendor's name for a date (`X-MS-ANNIVERSARY`),
+        /// a quoted-printable or `CHARSET=` value decoded, an inline photo, an Outlook date.
+        /// Nothing is ever read and dropped, so there is no kind for that.
+        case converted
+    }
+
     /// 1-based line of the input.
     public let line: Int
     /// Printable: control characters from the file are escaped.
     public let message: String
+    public let kind: Kind
 
-    public init(line: Int, message: String) {
+    public init(line: Int, message: String, kind: Kind = .refused) {
         self.line = line
         self.message = message
+        self.kind = kind
     }
 
     public var description: String { "line \(line): \(message)" }
