@@ -14,6 +14,9 @@ public struct InterchangeRecord: Sendable, Equatable {
     public var updatedAt: Date?
     /// The 1-based line where the record starts in the input.
     public var line: Int
+    /// The file the record was read from when an import reads several (a vdir directory, one
+    /// card per file); nil when the import names one file or standard input.
+    public var file: String?
     /// What a Carnet JSON export also carries, so importing it into a new file restores it as it
     /// was: the id (kept when free), creation date, version and favorite flag. Nil elsewhere.
     public var id: Int64?
@@ -79,10 +82,13 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
     /// 1-based line of the input.
     public let line: Int
     public let message: String
+    /// The file, when an import reads several (see ``InterchangeRecord/file``).
+    public var file: String?
 
-    public init(line: Int, message: String) {
+    public init(line: Int, message: String, file: String? = nil) {
         self.line = line
         self.message = message
+        self.file = file
     }
 
     public var description: String { "line \(line): \(message)" }
@@ -97,6 +103,9 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
     case csv
     /// The JSON array `carnet list --json` prints (`.json`).
     case json
+    /// A directory of one vCard file per contact, as khard and vdirsyncer keep an address book
+    /// (see ``VDir``).
+    case vdir
 
     /// The format for a file extension, with or without its dot, in any case; nil if unknown.
     public init?(fileExtension: String) {
@@ -110,6 +119,38 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// The extension files of this format are written with.
-    public var fileExtension: String { rawValue }
+    /// The extension files of this format are written with (a vdir's files are `.vcf`).
+    public var fileExtension: String { self == .vdir ? "vcf" : rawValue }
+}
+
+/// A vdir (vdirsyncer's "storage of type filesystem", khard's address book): a directory with
+/// one vCard file per contact. This is the naming rule; reading and writing the directory is the
+/// caller's I/O.
+public enum VDir {
+    /// The file a contact is written to, from its UID alone, so an export names the same contact
+    /// the same way every time: `UID.vcf` when the UID is made of safe characters (ASCII letters
+    /// and digits, `-`, `_`, `.`, `@`, `+`; not starting with `.`; at most 200 of them), else the
+    /// UID with every other character made `_` (at most 64 of them) and `-` and 16 hex digits of
+    /// a hash of the whole UID (FNV-1a, 64 bits), so two UIDs that differ only in unsafe
+    /// characters still get two files.
+    public static func fileName(uid: String) -> String {
+        let scalars = uid.unicodeScalars
+        if !scalars.isEmpty, scalars.count <= 200, scalars.first != ".", scalars.allSatisfy(isSafe) {
+            return uid + ".vcf"
+        }
+        let stem = String(String.UnicodeScalarView(scalars.prefix(64).map { isSafe($0) ? $0 : "_" }))
+        return (stem.hasPrefix(".") ? "_" + stem.dropFirst() : Substring(stem)) + "-" + StableHash.hex16(uid) + ".vcf"
+    }
+
+    private static func isSafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", "@", "+": return true
+        default: return false
+        }
+    }
+
+    /// Whether a directory entry is one of a vdir's cards: a `.vcf` file (any case), not hidden.
+    public static func isCard(_ name: String) -> Bool {
+        !name.hasPrefix(".") && name.lowercased().hasSuffix(".vcf") && name.count > 4
+    }
 }
