@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// The columns Carnet's CSV files have, in the order ``CSVWriter`` writes them: `uid`, then each

@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// The CSV dialects ``CSVReader`` reads, told apart by their header row.

@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// Maps the properties of one card onto a ``ContactDraft``. What maps, and how, is documented on

@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// The file formats `carnet import` and `carnet export` speak, named by their usual extension so
