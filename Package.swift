@@ -9,7 +9,7 @@ let package = Package(
     products: [
         .library(
             name: "Carnet",
-            targets: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels"]),
+            targets: ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetState", "CarnetViewModels"]),
         .executable(name: "carnet", targets: ["carnet"]),
     ],
     dependencies: [
@@ -22,6 +22,10 @@ let package = Package(
     targets: [
         // Plain values and their validation; no I/O.
         .target(name: "CarnetModels"),
+
+        // vCard 2.1/3.0/4.0, the CSV dialects, JSON and vdir naming: readers and writers of
+        // streams, no I/O of their own. Storage and state never need it; the CLI does.
+        .target(name: "CarnetInterchange", dependencies: ["CarnetModels"]),
 
         // The only code that speaks SQL. migrations/*.sql is compiled into this module by
         // the EmbedMigrations plugin, so a copied `carnet` binary needs no files beside it.
@@ -43,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "carnet",
             dependencies: [
-                "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "CEditLine",
+                "CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetState", "CarnetViewModels", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]),
@@ -79,6 +83,8 @@ let package = Package(
             dependencies: ["EmbedMigrationsTool"]),
 
         .testTarget(name: "CarnetModelsTests", dependencies: ["CarnetModels", "SeededRandom"]),
+        // The codecs, and the corpus of real exports in Tests/Fixtures/RealExports.
+        .testTarget(name: "CarnetInterchangeTests", dependencies: ["CarnetModels", "CarnetInterchange"]),
         .testTarget(
             name: "CarnetStorageTests",
             dependencies: ["CarnetModels", "CarnetStorage", "SeededRandom", "CarnetTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

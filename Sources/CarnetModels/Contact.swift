@@ -272,13 +272,13 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
     }
 }
 
-enum EmailRule {
+package enum EmailRule {
     /// Deliberately simple: one `@`, something before it, a dotted domain of non-empty labels
     /// after it, no white space and no invisible formatting characters (zero-width spaces,
     /// direction marks: they make one address look like another). Real deliverability is the
     /// mail server's business, not an address book's. Judged scalar by scalar, as the schema's
     /// CHECK (GLOB) judges it, so the two always agree.
-    static func isValid(_ email: String) -> Bool {
+    package static func isValid(_ email: String) -> Bool {
         if email.utf8.allSatisfy({ $0 < 0x80 }) { return isValid(email.utf8.lazy.map { UInt32($0) }) }
         return isValid(email.unicodeScalars.lazy.map(\.value))
     }
@@ -313,10 +313,10 @@ enum EmailRule {
     }
 }
 
-enum PhoneRule {
+package enum PhoneRule {
     /// Digits, space and `+ - ( ) .`, at least one digit. Every allowed character is ASCII, so
     /// any byte outside the set (including every byte of a non-ASCII character) is refused.
-    static func isValid(_ phone: String) -> Bool {
+    package static func isValid(_ phone: String) -> Bool {
         var digits = false
         for byte in phone.utf8 {
             switch byte {
@@ -354,7 +354,7 @@ public enum ImageKind: String, Sendable {
 /// Lowercases one byte of A-Z, the folding SQLite's NOCASE and LIKE use; every other byte
 /// (and so every byte of a non-ASCII character) stays as it is.
 @inline(__always)
-func asciiLower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
+package func asciiLower(_ byte: UInt8) -> UInt8 { byte >= 65 && byte <= 90 ? byte + 32 : byte }
 
 extension String {
     /// Lowercases A-Z only, the folding SQLite's NOCASE and LIKE use.

@@ -103,7 +103,7 @@ public struct DraftField<Draft>: Sendable {
     }
 
     /// Trims the field (and drops blank entries of a list).
-    func normalize(_ draft: inout Draft) {
+    package func normalize(_ draft: inout Draft) {
         switch value {
         // Written back only when trimming changed something (most values are already trimmed).
         case let .text(keyPath):
@@ -120,7 +120,7 @@ public struct DraftField<Draft>: Sendable {
     }
 
     /// Appends every rule the field breaks in a normalized draft.
-    func check(_ draft: Draft, into issues: inout [FieldIssue]) {
+    package func check(_ draft: Draft, into issues: inout [FieldIssue]) {
         switch value {
         case let .text(keyPath): Rules.checkLine(draft[keyPath: keyPath], field, max: maxLength, into: &issues)
         case let .multiline(keyPath): Rules.checkText(draft[keyPath: keyPath], field, max: maxLength, into: &issues)
@@ -369,7 +369,7 @@ extension EntryCodec where E == String {
 
 extension String {
     /// The first 40 characters, for naming a value in a message.
-    var shownBriefly: String {
+    package var shownBriefly: String {
         let escaped = TextRules.escapedForDisplay(self)
         return escaped.count <= 40 ? escaped : String(escaped.prefix(39)) + "…"
     }

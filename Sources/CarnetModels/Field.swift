@@ -120,8 +120,8 @@ public enum TextRules {
     }
 }
 
-enum Rules {
-    static func checkLine(_ value: String, _ field: Field, max: Int, into issues: inout [FieldIssue]) {
+package enum Rules {
+    package static func checkLine(_ value: String, _ field: Field, max: Int, into issues: inout [FieldIssue]) {
         // Printable ASCII (the common case, and all of a bulk import): one byte per scalar and
         // no control characters, so the byte count answers both rules without decoding.
         if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
@@ -137,14 +137,14 @@ enum Rules {
     }
 
     /// The broken rules of a one-line value, as messages without the field's name.
-    static func lineMessages(_ value: String, max: Int) -> [String] {
+    package static func lineMessages(_ value: String, max: Int) -> [String] {
         var issues: [FieldIssue] = []
         checkLine(value, .name, max: max, into: &issues)
         return issues.map(\.message)
     }
 
     /// The rules of a multi-line field (a note): a length, and no control character but line feeds.
-    static func checkText(_ value: String, _ field: Field, max: Int, into issues: inout [FieldIssue]) {
+    package static func checkText(_ value: String, _ field: Field, max: Int, into issues: inout [FieldIssue]) {
         if value.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) {
             if value.utf8.count > max { issues.append(FieldIssue(field, "must be at most \(max) characters (got \(value.utf8.count))")) }
             return
@@ -157,7 +157,7 @@ enum Rules {
 
     /// An unmodelled property line is kept as another program wrote it: only what no line can
     /// hold (NUL, carriage return, line feed) and the length are refused.
-    static func extraMessages(_ value: String, max: Int) -> [String] {
+    package static func extraMessages(_ value: String, max: Int) -> [String] {
         var messages: [String] = []
         if value.unicodeScalars.count > max { messages.append("must be at most \(max) characters") }
         if value.utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) {
@@ -168,13 +168,13 @@ enum Rules {
 
     /// Trims a multi-line value: white space and zero-width characters at both ends, carriage
     /// returns turned into line feeds, and trailing spaces of each line kept as typed.
-    static func trimmedText(_ value: String) -> String {
+    package static func trimmedText(_ value: String) -> String {
         let unified = value.contains("\r") ? value.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n") : value
         return trimmed(unified)
     }
 
     /// The character rules of a one-line field (or, with `allowingNewlines`, of a quote's text).
-    static func checkCharacters(_ value: String, _ field: Field, allowingNewlines: Bool, into issues: inout [FieldIssue]) {
+    package static func checkCharacters(_ value: String, _ field: Field, allowingNewlines: Bool, into issues: inout [FieldIssue]) {
         let scalars = value.unicodeScalars
         if scalars.contains(where: { s in
             let v = s.value
@@ -191,7 +191,7 @@ enum Rules {
 
     /// Strips leading and trailing white space (any Unicode white space, line breaks included)
     /// and zero-width characters (see ``TextRules/isTrimmed(_:)``).
-    static func trimmed(_ value: String) -> String {
+    package static func trimmed(_ value: String) -> String {
         // Both ends printable, non-space ASCII: nothing to strip, and no copy. (A UTF-8 byte
         // below 0x80 is a whole scalar, so the first and last bytes are the end scalars.)
         if let first = value.utf8.first, let last = value.utf8.last,

@@ -4,13 +4,16 @@ public struct ImportReport: Sendable, Equatable {
     public struct Skipped: Sendable, Equatable, CustomStringConvertible {
         public let line: Int
         public let reason: String
+        /// The file, when the import read several (a vdir directory).
+        public let file: String?
 
-        public init(line: Int, reason: String) {
+        public init(line: Int, reason: String, file: String? = nil) {
             self.line = line
             self.reason = reason
+            self.file = file
         }
 
-        public var description: String { "line \(line): \(reason)" }
+        public var description: String { file.map { "\($0):\(line): \(reason)" } ?? "line \(line): \(reason)" }
     }
 
     public var added = 0

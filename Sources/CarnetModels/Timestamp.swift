@@ -97,7 +97,7 @@ public enum Timestamp {
     }
 
     // Howard Hinnant's days_from_civil / civil_from_days, proleptic Gregorian calendar.
-    static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+    package static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -106,7 +106,7 @@ public enum Timestamp {
         return era * 146_097 + doe - 719_468
     }
 
-    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    package static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

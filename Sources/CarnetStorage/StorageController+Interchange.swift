@@ -13,7 +13,9 @@ extension StorageController {
     /// version) instead of adding a duplicate; if that contact was changed after the record's
     /// `updatedAt`, that is a conflict, as for edits. A record that breaks a rule, a conflict or
     /// a syntax error stops the import with ``CarnetModels/CarnetError/importFailed(source:line:reason:)``,
-    /// unless ``CarnetModels/ImportOptions/skipInvalid`` skips and lists it (syntax errors always stop).
+    /// unless ``CarnetModels/ImportOptions/skipInvalid`` skips and lists it. A syntax error always
+    /// stops it, but in a record of a directory import (one card per file, the error names its
+    /// ``CarnetModels/InterchangeError/file``), which --skip-invalid skips like any broken card.
     /// A Carnet JSON export also restores ids (when free), creation dates, versions and favorites.
     public func importContacts(
         source: String, options: ImportOptions = ImportOptions(), progress: ((Int) -> Void)? = nil,
@@ -31,7 +33,13 @@ extension StorageController {
                     do {
                         record = try next()
                     } catch let error as InterchangeError {
-                        throw CarnetError.importFailed(source: source, line: error.line, reason: error.message)
+                        // In a directory of one card per file, a file that cannot be read is one
+                        // card that cannot be read: --skip-invalid skips it and goes on.
+                        guard options.skipInvalid, let file = error.file else {
+                            throw CarnetError.importFailed(source: error.file ?? source, line: error.line, reason: error.message)
+                        }
+                        report.skipped.append(ImportReport.Skipped(line: error.line, reason: error.message, file: file))
+                        continue
                     }
                     guard let record else { break }
                     seen += 1
@@ -45,9 +53,9 @@ extension StorageController {
                         default: reason = error.description
                         }
                         guard options.skipInvalid else {
-                            throw CarnetError.importFailed(source: source, line: record.line, reason: reason)
+                            throw CarnetError.importFailed(source: record.file ?? source, line: record.line, reason: reason)
                         }
-                        report.skipped.append(ImportReport.Skipped(line: record.line, reason: reason))
+                        report.skipped.append(ImportReport.Skipped(line: record.line, reason: reason, file: record.file))
                     }
                 }
                 progress?(seen)
@@ -64,12 +72,7 @@ extension StorageController {
     /// A UID for a record that has none, derived from its name, email and phone (FNV-1a), so
     /// importing the same UID-less file twice finds the contacts it added the first time.
     static func derivedUID(_ draft: ContactDraft) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in [draft.name, draft.email, draft.phone].joined(separator: "\u{1F}").asciiLowercased.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "derived-" + String(repeating: "0", count: 16 - hex.count) + hex
+        "derived-" + StableHash.hex16([draft.name, draft.email, draft.phone].joined(separator: "\u{1F}").asciiLowercased)
     }
 
     private static func importOne(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarnetInterchange
 import CarnetModels
 import CarnetState
 import CarnetViewModels

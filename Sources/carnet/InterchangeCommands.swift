@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarnetInterchange
 import CarnetModels
 import CarnetState
 import CarnetViewModels
@@ -8,17 +9,21 @@ extension InterchangeFormat: ExpressibleByArgument {}
 extension VCardVersion: ExpressibleByArgument {}
 
 /// Pulls records from a file (or stdin) 256 KiB at a time, so a million-contact file is never
-/// in memory whole. JSON is the exception: it is one document, decoded at once.
+/// in memory whole. JSON is the exception: it is one document, decoded at once. A vdir (a
+/// directory of one card per file) is read file after file, each record and error naming its file.
 final class RecordStream {
-    private let handle: FileHandle
+    private var handle: FileHandle?
     private var reader: (any InterchangeReader)?
     private var pending: [Result<InterchangeRecord, InterchangeError>] = []
     private var finished = false
+    /// A vdir's card files not read yet, and the one being read.
+    private var files: [String] = []
+    private var currentFile: String?
 
-    init(handle: FileHandle, format: InterchangeFormat) throws {
+    init(handle: FileHandle, format: InterchangeFormat) {
         self.handle = handle
         switch format {
-        case .vcf: reader = VCardReader()
+        case .vcf, .vdir: reader = VCardReader()
         case .csv: reader = CSVReader()
         case .json:
             let data = handle.readDataToEndOfFile()
@@ -31,111 +36,258 @@ final class RecordStream {
         }
     }
 
+    /// The `.vcf` files of a directory, in name order (see ``VDir/isCard(_:)``).
+    init(directory: String) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        files = names.filter(VDir.isCard).sorted().map { (directory as NSString).appendingPathComponent($0) }
+        finished = true
+    }
+
+    /// Whether a vdir has a card file to read.
+    var hasFiles: Bool { !files.isEmpty }
+
+    /// The CSV dialect the header was read in, once it has been.
+    var dialect: CSVDialect? { (reader as? CSVReader)?.dialect }
+
     func next() throws(InterchangeError) -> InterchangeRecord? {
-        while pending.isEmpty && !finished {
-            let chunk = (try? handle.read(upToCount: 256 * 1024)) ?? Data()
+        while pending.isEmpty {
+            if finished {
+                guard openNextFile() else { return nil }
+                continue
+            }
+            let chunk = (try? handle?.read(upToCount: 256 * 1024)) ?? Data()
             if chunk.isEmpty {
                 finished = true
-                if let last = try reader?.finish() { return last }
+                do {
+                    if let last = try reader?.finish() { pending.append(.success(last)) }
+                } catch {
+                    pending.append(.failure(error))
+                }
             } else {
                 pending = reader?.feed(chunk) ?? []
             }
         }
-        guard !pending.isEmpty else { return nil }
-        return try pending.removeFirst().get()
+        switch pending.removeFirst() {
+        case var .success(record):
+            record.file = currentFile
+            return record
+        case var .failure(error):
+            error.file = currentFile
+            throw error
+        }
     }
+
+    /// Starts on a vdir's next file; false when there is none.
+    private func openNextFile() -> Bool {
+        guard !files.isEmpty else { return false }
+        let path = files.removeFirst()
+        currentFile = path
+        reader = VCardReader()
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            pending = [.failure(InterchangeError(line: 1, message: "cannot read it: \(String(cString: strerror(errno)))"))]
+            handle = nil
+            return true
+        }
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        finished = false
+        return true
+    }
+}
+
+/// What an import's notes said, file by file: how many properties were kept verbatim (and how
+/// many of those are values Carnet's rules refused) and how many were converted.
+struct ImportNoteTally {
+    struct Counts {
+        var refused = 0
+        var unmodelled = 0
+        var converted = 0
+    }
+
+    private(set) var files: [String] = []
+    private var counts: [String: Counts] = [:]
+
+    mutating func add(_ note: InterchangeNote, file: String) {
+        if counts[file] == nil {
+            files.append(file)
+            counts[file] = Counts()
+        }
+        switch note.kind {
+        case .refused: counts[file]?.refused += 1
+        case .unmodelled: counts[file]?.unmodelled += 1
+        case .converted: counts[file]?.converted += 1
+        }
+    }
+
+    var total: Counts {
+        counts.values.reduce(into: Counts()) {
+            $0.refused += $1.refused
+            $0.unmodelled += $1.unmodelled
+            $0.converted += $1.converted
+        }
+    }
+
+    /// `12 properties kept verbatim (3 of them values Carnet's rules refuse), 4 converted`.
+    static func line(_ counts: Counts) -> String {
+        var parts: [String] = []
+        let verbatim = counts.refused + counts.unmodelled
+        if verbatim > 0 {
+            let refused = counts.refused == 0 ? "" : " (\(counts.refused) of them \(counts.refused == 1 ? "a value" : "values") Carnet's rules refuse)"
+            parts.append("\(verbatim) \(verbatim == 1 ? "property" : "properties") kept verbatim\(refused)")
+        }
+        if counts.converted > 0 { parts.append("\(counts.converted) converted") }
+        return parts.joined(separator: ", ")
+    }
+
+    func line(for file: String) -> String { counts[file].map(Self.line) ?? "" }
 }
 
 struct ImportCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import contacts from a vCard, CSV or JSON file, all or nothing.",
+        abstract: "Import contacts from a vCard, CSV or JSON file, or a vdir directory, all or nothing.",
         discussion: """
             The format comes from the file's extension (.vcf/.vcard, .csv, .json) unless --format \
-            says; - reads standard input. A card whose UID is already in the address book updates \
-            that contact instead of adding a duplicate (unless that contact changed after the card \
-            was written: a conflict, as for edits; --force overwrites).
+            says; - reads standard input; a directory is read as a vdir (khard's and vdirsyncer's \
+            address book: every .vcf file in it, one card each). A card whose UID is already in the \
+            address book updates that contact instead of adding a duplicate (unless that contact \
+            changed after the card was written: a conflict, as for edits; --force overwrites).
 
             The import is one transaction: a record that breaks a rule stops it with the file, line \
             and reason, and nothing is written. --skip-invalid imports the rest and lists what it \
-            skipped. A file with broken syntax is always refused.
+            skipped. A file with broken syntax is always refused, except a card file of a vdir, which \
+            --skip-invalid skips like any other broken card.
 
             vCard: 2.1, 3.0 and 4.0. Every field Carnet has is read (FN, N, NICKNAME, ORG, TITLE, \
             ROLE, EMAIL, TEL, ADR, URL, IMPP, BDAY, ANNIVERSARY, NOTE, CATEGORIES, PHOTO, with their \
             types and labels); every other property, and a value Carnet's rules refuse, is kept \
-            verbatim and written back on export, never dropped: each such value is named on \
-            standard error. CSV: Carnet's columns (carnet export --format csv), or Google's, \
-            Outlook's and Gmail's exports. JSON: the schema carnet list --json prints.
+            verbatim and written back on export, never dropped. CSV: Carnet's columns (carnet export \
+            --format csv), or Google's, Outlook's and Gmail's exports (the dialect read is said). \
+            JSON: the schema carnet list --json prints.
+
+            Standard error says, per file, how many properties were kept verbatim and how many were \
+            converted, and names the first 20 values Carnet's rules refused with their file and \
+            line; --verbose names every property kept verbatim or converted.
 
             EXAMPLES:
               carnet import contacts.vcf
               carnet import google.csv --dry-run
               carnet import backup.json --skip-invalid
+              carnet import ~/.local/share/contacts/personal --verbose
               cat cards.vcf | carnet import - --format vcf
             """)
 
     @OptionGroup var database: DatabaseOption
     var writes: Bool { !dryRun }
-    @Argument(help: ArgumentHelp("The file to read, or - for standard input.", valueName: "file")) var file: String
-    @Option(help: "vcf, csv or json (default: from the file's extension).") var format: InterchangeFormat?
+    @Argument(help: ArgumentHelp("The file or vdir directory to read, or - for standard input.", valueName: "file"))
+    var file: String
+    @Option(help: "vcf, csv, json or vdir (default: from the file's extension; vdir for a directory).")
+    var format: InterchangeFormat?
     @Flag(help: "Report what would be added, updated and skipped; write nothing.") var dryRun = false
     @Flag(help: "Skip records that break a rule or conflict, and list them.") var skipInvalid = false
     @Flag(help: "Overwrite contacts changed after the record was written.") var force = false
+    @Flag(help: "Name every property kept verbatim or converted, with its file and line.") var verbose = false
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let format = try resolvedFormat()
-        let handle: FileHandle
-        if file == "-" {
-            handle = try terminal.console.inputHandle()
-        } else {
-            // Exit 66 like any other name that leads nowhere (sysexits' EX_NOINPUT: an input file
-            // that does not exist or cannot be read), with the reason.
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-                throw CLIError(message: "cannot read \(file): no such file", code: .notFound)
-            }
-            guard !isDirectory.boolValue else {
-                throw CLIError(message: "cannot read \(file): it is a directory", code: .notFound)
-            }
-            let descriptor = open(file, O_RDONLY)
-            guard descriptor >= 0 else {
-                throw CLIError(message: "cannot read \(file): \(String(cString: strerror(errno)))", code: .notFound)
-            }
-            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        }
-        let stream = try RecordStream(handle: handle, format: format)
+        let stream = try openStream(terminal: terminal)
+        let source = file == "-" ? "stdin" : file
+        let console = terminal.console
         // What a record could not map onto a field (kept verbatim) is said, not swallowed.
-        var notes: [InterchangeNote] = []
-        var noteCount = 0
+        var tally = ImportNoteTally()
+        var refusals: [(file: String, note: InterchangeNote)] = []
+        var refusalCount = 0
+        var dialectSaid = false
+        // Another program's CSV is read in its own terms: say whose (Carnet's own goes unsaid).
+        let sayDialect = {
+            guard !dialectSaid, let dialect = stream.dialect, dialect != .carnet else { return }
+            dialectSaid = true
+            console.writeError("carnet: \(source.shown): read as \(dialect.displayName)\n")
+        }
+        let verbose = verbose
         let next = { () throws(InterchangeError) -> InterchangeRecord? in
             let record = try stream.next()
-            if let record, !record.notes.isEmpty {
-                noteCount += record.notes.count
-                notes += record.notes.prefix(max(0, Self.notesShown - notes.count))
+            sayDialect()
+            guard let record, !record.notes.isEmpty else { return record }
+            let name = record.file ?? source
+            for note in record.notes {
+                tally.add(note, file: name)
+                if verbose {
+                    console.writeError("carnet: \(name.shown):\(note.line): \(note.message.shown)\n")
+                } else if note.kind == .refused {
+                    refusalCount += 1
+                    if refusals.count < Self.notesShown { refusals.append((name, note)) }
+                }
             }
             return record
         }
-        let showsProgress = terminal.stderrIsTerminal && terminal.environment["NO_COLOR"] == nil
-        let console = terminal.console
+        let showsProgress = terminal.stderrIsTerminal && terminal.environment["NO_COLOR"] == nil && !verbose
         let report = try InterchangeViewModel(state: state).importContacts(
-            source: file == "-" ? "stdin" : file,
+            source: source,
             options: ImportOptions(dryRun: dryRun, skipInvalid: skipInvalid, force: force),
             progress: showsProgress ? { count in console.writeError("\rimporting… \(count) records") } : nil,
             next: next)
         if showsProgress { console.writeError("\r\u{1B}[K") }
-        let source = file == "-" ? "stdin" : file
-        for note in notes { console.writeError("carnet: \(source):\(note.line): \(note.message)\n") }
-        if noteCount > notes.count { console.writeError("carnet: … and \(noteCount - notes.count) more kept verbatim\n") }
-        for skipped in report.skipped { terminal.print("skipped \(skipped)") }
+        sayDialect()
+        for (name, note) in refusals { console.writeError("carnet: \(name.shown):\(note.line): \(note.message.shown)\n") }
+        if refusalCount > refusals.count {
+            console.writeError("carnet: … and \(refusalCount - refusals.count) more values Carnet's rules refused, kept verbatim\n")
+        }
+        let hint = verbose ? "" : " (--verbose names each)"
+        for name in tally.files.prefix(Self.notesShown) {
+            console.writeError("carnet: \(name.shown): \(tally.line(for: name))\(hint)\n")
+        }
+        if tally.files.count > Self.notesShown {
+            console.writeError("carnet: … and \(tally.files.count - Self.notesShown) more files\n")
+        }
+        if tally.files.count > 1 {
+            console.writeError("carnet: in all \(tally.files.count) files: \(ImportNoteTally.line(tally.total))\n")
+        }
+        for skipped in report.skipped { terminal.print("skipped \(skipped.description.shown)") }
         terminal.print(dryRun ? "dry run: \(report.summary); nothing was written" : "saved import: \(report.summary)")
     }
 
-    /// At most this many notes are printed; the rest are counted.
+    /// At most this many refused values (and per-file counts) are printed; the rest are counted.
     static let notesShown = 20
+
+    /// The records of `file`: standard input, a file, or a vdir directory.
+    func openStream(terminal: Terminal) throws -> RecordStream {
+        if file == "-" {
+            guard let format, format != .vdir else {
+                throw CLIError.usage("reading standard input needs --format vcf, csv or json")
+            }
+            return RecordStream(handle: try terminal.console.inputHandle(), format: format)
+        }
+        // Exit 66 like any other name that leads nowhere (sysexits' EX_NOINPUT: an input file
+        // that does not exist or cannot be read), with the reason.
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory)
+        if exists, isDirectory.boolValue {
+            guard format == nil || format == .vdir || format == .vcf else {
+                throw CLIError(message: "cannot read \(file) as \(format?.rawValue ?? ""): it is a directory", code: .notFound)
+            }
+            let stream: RecordStream
+            do {
+                stream = try RecordStream(directory: file)
+            } catch {
+                throw CLIError(message: "cannot read \(file): \(error.localizedDescription)", code: .notFound)
+            }
+            guard stream.hasFiles else {
+                throw CLIError(message: "cannot read \(file): it is a directory without .vcf files (a vdir holds one card per .vcf file)", code: .notFound)
+            }
+            return stream
+        }
+        let format = format == .vdir ? InterchangeFormat.vdir : try resolvedFormat()
+        guard exists else { throw CLIError(message: "cannot read \(file): no such file", code: .notFound) }
+        if format == .vdir { throw CLIError(message: "cannot read \(file) as a vdir: it is not a directory", code: .notFound) }
+        let descriptor = open(file, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw CLIError(message: "cannot read \(file): \(String(cString: strerror(errno)))", code: .notFound)
+        }
+        return RecordStream(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), format: format)
+    }
 
     func resolvedFormat() throws -> InterchangeFormat {
         if let format { return format }
-        guard file != "-" else { throw CLIError.usage("reading standard input needs --format vcf, csv or json") }
         guard let format = InterchangeFormat(fileExtension: (file as NSString).pathExtension) else {
             throw CLIError.usage("cannot tell the format of \(file) from its extension; add --format vcf, csv or json")
         }
@@ -146,27 +298,55 @@ struct ImportCommand: StateCommand {
 struct ExportCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export contacts as vCard, CSV or JSON.",
+        abstract: "Export contacts as vCard, CSV or JSON, or into a vdir directory.",
         discussion: """
             Writes to standard output, or to --output FILE (written whole or not at all). The format \
             comes from --format, else the output file's extension, else vCard 4.0. Contacts are \
             read a page at a time, in name order (favorites: in your order).
+
+            --format vdir DIR writes one vCard file per contact into the directory DIR (made if \
+            missing), as khard and vdirsyncer keep an address book. A contact's file is named from \
+            its UID alone, so it keeps its name from one export to the next: UID.vcf when the UID is \
+            made of ASCII letters, digits and - _ . @ + (and does not start with a dot), else the UID \
+            with every other character made _, cut at 64, then - and 16 hex digits of a hash of the \
+            whole UID. Each file is written to a temporary file in DIR and renamed over the old one, \
+            and only when its bytes change. Other .vcf files in DIR (a contact deleted since the \
+            last export, or cards Carnet did not write) are left alone and counted; --delete removes \
+            them, so that DIR holds exactly the exported contacts.
 
             EXAMPLES:
               carnet export > contacts.vcf
               carnet export --format csv --output contacts.csv
               carnet export --favorites --format json
               carnet export --vcard-version 3.0 --output old-phone.vcf
+              carnet export --format vdir ~/.local/share/contacts/personal --delete
             """)
 
     @OptionGroup var database: DatabaseOption
-    @Option(help: "vcf, csv or json.") var format: InterchangeFormat?
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    @Option(help: "vcf, csv, json or vdir (a directory, one .vcf file per contact).") var format: InterchangeFormat?
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (or, with --format vdir, this directory) instead of standard output.", valueName: "file"))
     var output: String?
+    @Argument(help: ArgumentHelp("With --format vdir: the directory to write (or give it with --output).", valueName: "dir"))
+    var directory: String?
     @Flag(help: "Only the favorites.") var favorites = false
-    @Option(help: "3.0 or 4.0 (vCard only).") var vcardVersion: VCardVersion = .v4
+    @Option(help: "4.0, 3.0 or 2.1 (vCard and vdir only).") var vcardVersion: VCardVersion = .v4
+    @Flag(help: "With --format vdir: remove the directory's other .vcf files.") var delete = false
+
+    func validate() throws {
+        if format == .vdir {
+            guard (directory == nil) != (output == nil) else {
+                throw ValidationError("--format vdir needs one directory: carnet export --format vdir DIR")
+            }
+        } else {
+            if directory != nil { throw ValidationError("a directory argument goes with --format vdir; use --output FILE for a file") }
+            if delete { throw ValidationError("--delete goes with --format vdir") }
+        }
+    }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
+        if format == .vdir, let target = directory ?? output {
+            return try exportVDir(to: target, state: state, terminal: terminal)
+        }
         let format = format ?? output.flatMap { InterchangeFormat(fileExtension: ($0 as NSString).pathExtension) } ?? .vcf
         let sink = try ExportSink(path: output, console: terminal.console)
         if format == .csv { try sink.write(CSVWriter.header) }
@@ -174,7 +354,7 @@ struct ExportCommand: StateCommand {
         var count = 0
         try InterchangeViewModel(state: state).forEachContact(favoritesOnly: favorites) { contact, isFavorite in
             switch format {
-            case .vcf: try sink.write(VCardWriter.card(contact: contact, version: vcardVersion))
+            case .vcf, .vdir: try sink.write(VCardWriter.card(contact: contact, version: vcardVersion))
             case .csv: try sink.write(CSVWriter.row(contact: contact))
             case .json: try sink.write((count == 0 ? "" : ",\n") + JSONOutput.line(ContactJSON(contact: contact, favorite: isFavorite)))
             }
@@ -184,6 +364,92 @@ struct ExportCommand: StateCommand {
         try sink.commit()
         // Confirmations go to stdout, unless stdout carries the data (then there is none).
         if let output { terminal.print("saved export: \(count) contacts to \(output)") }
+    }
+
+    /// One file per contact, written only when it changes; other cards stay unless --delete.
+    @MainActor private func exportVDir(to directory: String, state: StateController, terminal: Terminal) throws {
+        let vdir = try VDirWriter(directory: directory)
+        var written = 0
+        var count = 0
+        try InterchangeViewModel(state: state).forEachContact(favoritesOnly: favorites) { contact, _ in
+            if try vdir.write(VCardWriter.card(contact: contact, version: vcardVersion), uid: contact.uid) { written += 1 }
+            count += 1
+        }
+        let others = try vdir.otherCards()
+        var deleted = 0
+        if delete {
+            for name in others {
+                try vdir.remove(name)
+                deleted += 1
+            }
+        }
+        var summary = "saved export: \(count) contacts to \(directory) (\(written) written, \(count - written) unchanged"
+        if delete {
+            summary += ", \(deleted) other .vcf \(deleted == 1 ? "file" : "files") deleted)"
+        } else if !others.isEmpty {
+            summary += "; \(others.count) other .vcf \(others.count == 1 ? "file" : "files") left as \(others.count == 1 ? "it was" : "they were"), --delete removes them)"
+        } else {
+            summary += ")"
+        }
+        terminal.print(summary)
+    }
+}
+
+/// A vdir being written: each card into its own file, by a temporary file renamed over the old
+/// one (a reader never sees half a card), and only when its bytes change.
+final class VDirWriter {
+    let directory: String
+    /// The file names this export wrote or found unchanged.
+    private var names: Set<String> = []
+
+    init(directory: String) throws {
+        self.directory = directory
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw CLIError(message: "cannot write \(directory): it is not a directory", code: .other) }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError(message: "cannot make the directory \(directory): \(error.localizedDescription)", code: .other)
+            }
+        }
+    }
+
+    private func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+
+    /// Writes the card; false when the file already held these bytes.
+    func write(_ card: String, uid: String) throws -> Bool {
+        let name = VDir.fileName(uid: uid)
+        guard names.insert(name).inserted else {
+            throw CLIError(message: "cannot write \(path(name)): two contacts' UIDs give this file name", code: .other)
+        }
+        let data = Data(card.utf8)
+        let target = path(name)
+        if FileManager.default.contents(atPath: target) == data { return false }
+        let temp = path(".\(name).\(getpid()).tmp")
+        guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw CLIError(message: "cannot write \(target): check the directory is writable", code: .other)
+        }
+        if rename(temp, target) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temp)
+            throw CLIError(message: "cannot write \(target): \(reason)", code: .other)
+        }
+        return true
+    }
+
+    /// The `.vcf` files in the directory this export did not write, in name order.
+    func otherCards() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { VDir.isCard($0) && !names.contains($0) }.sorted()
+    }
+
+    func remove(_ name: String) throws {
+        do {
+            try FileManager.default.removeItem(atPath: path(name))
+        } catch {
+            throw CLIError(message: "cannot delete \(path(name)): \(error.localizedDescription)", code: .other)
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import CarnetInterchange
 import CarnetModels
 import CarnetViewModels
 import Foundation

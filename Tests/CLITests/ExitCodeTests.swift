@@ -18,7 +18,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let directory = box.carnet(["import", folder])
         #expect(directory.status == 66, "\(directory)")
-        #expect(directory.stderr == "carnet: cannot read \(folder): it is a directory\n", "\(directory)")
+        #expect(directory.stderr == "carnet: cannot read \(folder): it is a directory without .vcf files (a vdir holds one card per .vcf file)\n", "\(directory)")
         if getuid() != 0 {  // root reads anything
             let locked = box.path("locked.vcf")
             _ = FileManager.default.createFile(atPath: locked, contents: Data(), attributes: [.posixPermissions: 0])

@@ -36,11 +36,4 @@ import Testing
             #expect(ContactFields.named(spec.flag)?.field == spec.field)
         }
     }
-
-    @Test func csvColumnsAndJSONKeysAreTheFieldKeys() throws {
-        #expect(CSVWriter.header == "uid," + ContactFields.all.map(\.key).joined(separator: ",") + ",updated_at\r\n")
-        let json = try ContactJSONCoding.encoder().encode(ContactJSON(draft: ContactDraft(name: "Ada")))
-        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
-        #expect(Set(object.keys) == Set(ContactFields.all.map(\.key)).union(["id", "uid", "favorite", "createdAt", "updatedAt", "version"]))
-    }
 }

@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// The columns Carnet's CSV files have, in the order ``CSVWriter`` writes them: `uid`, then each
@@ -186,10 +187,15 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
             try readHeader(row)
             return nil
         }
+        // Google's and Outlook's exports end a row at its last non-empty cell: a short row is
+        // one with empty cells at the end. Carnet's own rows are whole, so a ragged one there is
+        // an error rather than a guess at which column moved.
+        if let foreign, row.count <= columns.count || row[columns.count...].allSatisfy(\.isEmpty) {
+            return foreign.record(row.prefix(columns.count).map { InterchangeText.string($0) }, line: rowLine)
+        }
         guard row.count == columns.count else {
             throw InterchangeError(line: rowLine, message: "expected \(columns.count) fields as in the header, found \(row.count)")
         }
-        if let foreign { return foreign.record(row.map { InterchangeText.string($0) }, line: rowLine) }
         var uid: String?
         var draft = ContactDraft()
         var updatedAt: Date?

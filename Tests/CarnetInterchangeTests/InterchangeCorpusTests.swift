@@ -1,3 +1,4 @@
+import CarnetInterchange
 import CarnetModels
 import Foundation
 import Testing
@@ -28,8 +29,50 @@ import Testing
         return record
     }
 
+    /// The CSV exports (Google Contacts, Gmail's first format, Outlook's two CSV formats).
+    static let csvFiles: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".csv") }.sorted()
+    }()
+
     @Test func theCorpusIsThere() {
         #expect(Self.files.count == 28, "\(Self.directory.path)")
+        #expect(Self.csvFiles.count == 4, "\(Self.directory.path)")
+        #expect(Self.files.count + Self.csvFiles.count >= 32)
+    }
+
+    /// What a CSV file is read as, and its records.
+    static func csvRecords(_ file: String) throws -> (CSVDialect?, [InterchangeRecord]) {
+        let data = try Data(contentsOf: directory.appendingPathComponent(file))
+        var reader = CSVReader()
+        var records = try reader.feed(data).map { try $0.get() }
+        if let last = try reader.finish() { records.append(last) }
+        return (reader.dialect, records)
+    }
+
+    @Test(arguments: csvFiles) func everyCSVRowReadsAndCanBeSaved(file: String) throws {
+        let (dialect, records) = try Self.csvRecords(file)
+        #expect(dialect != nil && dialect != .carnet, "\(file) read as \(String(describing: dialect))")
+        let rows = CSVCells.rows(try Data(contentsOf: Self.directory.appendingPathComponent(file)))
+        #expect(records.count == rows.count - 1)
+        for record in records {
+            #expect(record.draft.issues().isEmpty, "\(file):\(record.line): \(record.draft.issues())")
+            #expect(!record.notes.contains { $0.kind == .refused }, "\(file):\(record.line): \(record.notes)")
+        }
+    }
+
+    @Test(arguments: csvFiles) func everyNonEmptyCSVCellIsKept(file: String) throws {
+        let (_, records) = try Self.csvRecords(file)
+        let tally = try CSVCells.tally(Data(contentsOf: Self.directory.appendingPathComponent(file)), records)
+        #expect(tally.lost.isEmpty, "\(file) lost \(tally.lost)")
+        #expect(tally.kept == tally.total)
+        // What was kept verbatim comes back from a vCard export, in 4.0, 3.0 and 2.1.
+        for record in records.map(Self.saved) {
+            for version in [VCardVersion.v4, .v3, .v21] {
+                let card = VCardWriter.card(record, version: version)
+                #expect(try VCardReader.parse(card).first.map(Self.saved)?.draft == record.draft, "\(file):\(record.line) in \(version)")
+            }
+        }
     }
 
     @Test(arguments: files) func everyCardReadsAndCanBeSaved(file: String) throws {
@@ -53,9 +96,15 @@ import Testing
             let again = try #require(try VCardReader.parse(exported).first.map(Self.saved))
             #expect(again.draft == record.draft, "\(file):\(record.line)")
             #expect(VCardWriter.card(again) == exported, "\(file):\(record.line)")
+            // In 3.0 and 2.1: every property of the source is there too, the card reads back as
+            // the same contact, and exporting that again gives the same bytes.
             for version in [VCardVersion.v3, .v21] {
                 let card = VCardWriter.card(record, version: version)
-                #expect(try VCardReader.parse(card).first.map(Self.saved)?.draft == record.draft, "\(file):\(record.line) in \(version)")
+                let converted = VCardLines.tally(source: sourceCard, exported: VCardLines.cards(Data(card.utf8)).first ?? [])
+                #expect(converted.lost.isEmpty, "\(file):\(record.line) in \(version) lost \(converted.lost)")
+                let back = try #require(try VCardReader.parse(card).first.map(Self.saved), "\(file):\(record.line) in \(version)")
+                #expect(back.draft == record.draft, "\(file):\(record.line) in \(version)")
+                #expect(VCardWriter.card(back, version: version) == card, "\(file):\(record.line) in \(version)")
             }
         }
     }
@@ -69,6 +118,8 @@ import Testing
         var unmodelled = 0
         var refused = 0
         var lost: [String: Int] = [:]
+        // The same tally for the 3.0 and 2.1 exports of every card.
+        var keptIn: [VCardVersion: Int] = [:]
         var table: [String] = []
         for file in Self.files {
             let data = try Data(contentsOf: Self.directory.appendingPathComponent(file))
@@ -79,6 +130,11 @@ import Testing
             for (record, sourceCard) in zip(records, VCardLines.cards(data)) {
                 let exported = VCardLines.cards(Data(VCardWriter.card(record).utf8)).first ?? []
                 let tally = VCardLines.tally(source: sourceCard, exported: exported)
+                for version in [VCardVersion.v3, .v21] {
+                    let card = VCardLines.cards(Data(VCardWriter.card(record, version: version).utf8)).first ?? []
+                    let converted = VCardLines.tally(source: sourceCard, exported: card)
+                    keptIn[version, default: 0] += converted.total - converted.lost.values.reduce(0, +)
+                }
                 fileTotal += tally.total
                 kept += tally.total - tally.lost.values.reduce(0, +)
                 lost.merge(tally.lost, uniquingKeysWith: +)
@@ -96,6 +152,9 @@ import Testing
         }
         let percent = total == 0 ? 0 : Double(kept) * 100 / Double(total)
         print("vCard corpus: \(files) of \(Self.files.count) files read (\(cards) cards); kept \(kept) of \(total) properties (\(String(format: "%.1f", percent))%): \(total - unmodelled) mapped onto fields, \(unmodelled) kept verbatim, \(refused) of these modelled properties kept verbatim with a note")
+        for version in [VCardVersion.v3, .v21] {
+            print("vCard corpus exported as \(version.rawValue): kept \(keptIn[version, default: 0]) of \(total) properties")
+        }
         print(table.joined(separator: "\n"))
         if ProcessInfo.processInfo.environment["CARNET_CORPUS_NOTES"] != nil {
             for file in Self.files {
@@ -106,6 +165,34 @@ import Testing
         }
         if !lost.isEmpty { print("lost: \(lost.sorted { $0.key < $1.key })") }
         #expect(files == Self.files.count)
+        #expect(kept == total)
+        #expect(keptIn[.v3] == total && keptIn[.v21] == total)
+    }
+
+    /// The same for the CSV files: every non-empty cell is a property.
+    @Test func csvCorpusSummary() throws {
+        var files = 0
+        var rows = 0
+        var total = 0
+        var kept = 0
+        var verbatim = 0
+        var lines: [String] = []
+        for file in Self.csvFiles {
+            guard let (dialect, records) = try? Self.csvRecords(file), let dialect, dialect != .carnet,
+                  records.allSatisfy({ $0.draft.issues().isEmpty })
+            else { continue }
+            let tally = try CSVCells.tally(Data(contentsOf: Self.directory.appendingPathComponent(file)), records)
+            lines.append("  \(file): \(dialect.displayName), \(records.count) rows, \(tally.total) properties, \(tally.kept - tally.verbatim) mapped, \(tally.verbatim) kept verbatim")
+            files += 1
+            rows += records.count
+            total += tally.total
+            kept += tally.kept
+            verbatim += tally.verbatim
+        }
+        let percent = total == 0 ? 0 : Double(kept) * 100 / Double(total)
+        print("CSV corpus: \(files) of \(Self.csvFiles.count) files read (\(rows) rows); kept \(kept) of \(total) properties (\(String(format: "%.1f", percent))%): \(kept - verbatim) mapped onto fields, \(verbatim) kept verbatim")
+        print(lines.joined(separator: "\n"))
+        #expect(files == Self.csvFiles.count)
         #expect(kept == total)
     }
 
@@ -135,7 +222,7 @@ import Testing
         #expect(draft.photo.map { ImageKind(of: $0) } == .jpeg)
         // The street on three lines is not one line: the address stays as it was, unmodelled.
         #expect(draft.extras.contains(#"item3.ADR;type=WORK:;;Street4\nBuilding 6\nFloor 8;New York;;12345;USA"#))
-        #expect(record.notes.map(\.line) == [21])
+        #expect(record.notes.filter { $0.kind == .refused }.map(\.line) == [21])
         #expect(draft.extras.contains("item5.X-ABRELATEDNAMES;type=pref:Jenny"))
         #expect(draft.extras.contains("item5.X-ABLabel:Spouse"))
         #expect(draft.extras.contains(#"X-ABUID:6B29A774-D124-4822-B8D0-2780EC117F60\:ABPerson"#))
@@ -300,5 +387,114 @@ enum VCardLines {
             lost[name] = count - after[name, default: 0]
         }
         return (before.values.reduce(0, +), lost)
+    }
+}
+
+/// A reading of CSV independent of ``CSVReader``: RFC 4180 rows of cells, and what became of
+/// each non-empty cell of a row in the record read from it.
+enum CSVCells {
+    static func rows(_ data: Data) -> [[String]] {
+        var text = String(decoding: data, as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        var rows: [[String]] = []
+        var row: [String] = []
+        var cell = ""
+        var quoted = false
+        var chars = Array(text.unicodeScalars)[...]
+        while let c = chars.popFirst() {
+            if quoted {
+                if c == "\"" {
+                    if chars.first == "\"" { cell.unicodeScalars.append("\""); chars.removeFirst() } else { quoted = false }
+                } else {
+                    cell.unicodeScalars.append(c)
+                }
+            } else if c == "\"" {
+                quoted = true
+            } else if c == "," {
+                row.append(cell)
+                cell = ""
+            } else if c == "\r" || c == "\n" {
+                if c == "\r", chars.first == "\n" { chars.removeFirst() }
+                row.append(cell)
+                if row != [""] { rows.append(row) }
+                row = []
+                cell = ""
+            } else {
+                cell.unicodeScalars.append(c)
+            }
+        }
+        if !cell.isEmpty || !row.isEmpty {
+            row.append(cell)
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Every non-empty cell of every row: kept verbatim (an `X-CSV;X-COLUMN=` extra of its
+    /// column with its text), mapped (its text, or each ` ::: ` part of it without Google's
+    /// `* `, is one of the draft's values), or lost. A type or label column counts as mapped:
+    /// it labels the value beside it, which is checked.
+    static func tally(_ data: Data, _ records: [InterchangeRecord]) -> (total: Int, kept: Int, verbatim: Int, lost: [String]) {
+        let all = rows(data)
+        guard let header = all.first else { return (0, 0, 0, []) }
+        var total = 0
+        var kept = 0
+        var verbatim = 0
+        var lost: [String] = []
+        for (row, record) in zip(all.dropFirst(), records) {
+            let draft = record.draft
+            let extras = Set(draft.extras)
+            var values: Set<String> = [draft.name, draft.nickname, draft.organization, draft.department, draft.title, draft.role, draft.note]
+            values.formUnion([draft.nameParts.prefix, draft.nameParts.given, draft.nameParts.additional, draft.nameParts.family, draft.nameParts.suffix])
+            for entry in draft.emails + draft.phones + draft.urls + draft.handles { values.insert(entry.value) }
+            for address in draft.addresses {
+                values.formUnion([address.poBox, address.extended, address.street, address.locality, address.region, address.postalCode, address.country])
+            }
+            for date in draft.dates {
+                values.insert(date.dateText)
+                if let year = date.year { values.insert("\(date.month)/\(date.day)/\(year)") }
+            }
+            values.formUnion(draft.categories)
+            let lowered = Set(values.map { $0.lowercased() })
+            for (column, raw) in zip(header, row) {
+                let cell = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+                if cell.isEmpty { continue }
+                total += 1
+                let name = column.trimmingCharacters(in: .whitespaces)
+                let escapedColumn = name.contains(where: { ";:,".contains($0) }) ? "\"\(name)\"" : name
+                if extras.contains("X-CSV;X-COLUMN=\(escapedColumn):\(escape(cell))") {
+                    kept += 1
+                    verbatim += 1
+                    continue
+                }
+                let parts = cell.components(separatedBy: ":::").map { part -> String in
+                    var text = part.trimmingCharacters(in: .whitespaces)
+                    if text.hasPrefix("* ") { text = String(text.dropFirst(2)) }
+                    return text
+                }.filter { !$0.isEmpty }
+                let isLabel = ["type", "label", "service"].contains { name.lowercased().hasSuffix(" - " + $0) }
+                if isLabel || parts.allSatisfy({ lowered.contains($0.lowercased()) }) {
+                    kept += 1
+                } else {
+                    lost.append("line \(record.line): \(name)=\(cell)")
+                }
+            }
+        }
+        return (total, kept, verbatim, lost)
+    }
+
+    /// A cell's text as vCard writes a value.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "\\": out += "\\\\"
+            case ",": out += "\\,"
+            case ";": out += "\\;"
+            case "\n": out += "\\n"
+            default: out.append(c)
+            }
+        }
+        return out
     }
 }

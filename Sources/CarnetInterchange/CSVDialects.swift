@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// The CSV dialects ``CSVReader`` reads, told apart by their header row.
@@ -30,10 +31,10 @@ public enum CSVDialect: String, Sendable, CaseIterable {
 ///
 /// Nothing is dropped: a non-empty cell no column maps, and a value Carnet's rules refuse (with
 /// a note), become extras lines `X-CSV;X-COLUMN=Gender:Female` holding the column's name and
-/// the cell, so they survive an export to vCard and back. Not kept: empty cells, the defaults
-/// Outlook writes into every row (`Priority` `Normal`, `Private` `False`, a birthday `0/0/00`,
-/// an `E-mail Type` `SMTP`), and Google's `Address N - Formatted` when the address has its parts
-/// (it is made from them).
+/// the cell, so they survive an export to vCard and back. That includes the defaults Outlook
+/// writes into every row (`Priority` `Normal`, a birthday `0/0/00`, an `E-mail Type` `SMTP`)
+/// and Google's `Address N - Formatted` beside the parts it was made from. Only empty cells are
+/// not kept.
 struct ForeignCSV: Sendable {
     let dialect: CSVDialect
     private let headers: [String]
@@ -71,14 +72,17 @@ struct ForeignCSV: Sendable {
     /// The dialect a header is in, with the way to read its rows; nil for Carnet's own.
     init?(header cells: [String]) {
         let keys = cells.map(Self.key)
-        let has = { (key: String) in keys.contains(key) }
+        let names = Set(keys.map(Self.squashed))
+        let has = { (name: String) in names.contains(name) }
         let dialect: CSVDialect
         if keys.contains(where: { Self.numbered($0).map { $0.kind != "section" } ?? false })
-            || (has("given name") && has("family name")) {
+            || (has("givenname") && has("familyname")) {
             dialect = .google
-        } else if has("first name"), has("last name") || has("company") || has("e-mail address") || has("business phone") {
+        } else if has("firstname"), has("lastname") || has("company") || has("emailaddress") || has("businessphone") {
+            // Outlook's "Comma Separated Values (Windows)" names its columns `First Name`, its
+            // "(DOS)" variant `FirstName`: both squash to the same name.
             dialect = .outlook
-        } else if has("name"), keys.contains(where: { $0.hasPrefix("section ") }) || has("e-mail address") {
+        } else if has("name"), keys.contains(where: { $0.hasPrefix("section ") }) || keys.contains("e-mail") || has("emailaddress") {
             dialect = .gmail
         } else {
             return nil
@@ -91,6 +95,12 @@ struct ForeignCSV: Sendable {
     /// A header cell as compared: lower case, trimmed, runs of spaces as one.
     private static func key(_ cell: String) -> String {
         VCardText.trimmed(cell).lowercased().split(separator: " ").joined(separator: " ")
+    }
+
+    /// A key without spaces, hyphens, apostrophes and slashes, so `E-mail 2 Address`,
+    /// `Email2Address`, `Assistant's Phone` and `AssistantsPhone` name the same column.
+    private static func squashed(_ key: String) -> String {
+        String(key.unicodeScalars.filter { !" -'/".unicodeScalars.contains($0) })
     }
 
     /// `e-mail 1 - value` → (`e-mail`, `1`, `value`): Google's numbered groups, Gmail's sections.
@@ -109,45 +119,48 @@ struct ForeignCSV: Sendable {
         return (kind, String(number), String(key[dash.upperBound...]))
     }
 
+    /// Outlook's phone columns (squashed, see ``squashed(_:)``) and the label of each.
     private static let outlookPhones: [String: String] = [
-        "business phone": "work", "business phone 2": "work", "home phone": "home", "home phone 2": "home",
-        "mobile phone": "cell", "business fax": "work,fax", "home fax": "home,fax", "other fax": "fax", "pager": "pager",
-        "other phone": "other", "car phone": "car", "company main phone": "main", "isdn": "isdn",
-        "assistant's phone": "Assistant", "callback": "Callback", "radio phone": "Radio", "tty/tdd phone": "TTY/TDD",
-        "telex": "Telex", "primary phone": "pref",
+        "businessphone": "work", "businessphone2": "work", "homephone": "home", "homephone2": "home",
+        "mobilephone": "cell", "businessfax": "work,fax", "homefax": "home,fax", "otherfax": "fax", "pager": "pager",
+        "otherphone": "other", "carphone": "car", "companymainphone": "main", "isdn": "isdn",
+        "assistantsphone": "Assistant", "callback": "Callback", "radiophone": "Radio", "ttytddphone": "TTY/TDD",
+        "telex": "Telex", "primaryphone": "pref",
     ]
 
     private static func target(_ key: String, _ dialect: CSVDialect) -> Target {
-        switch key {
-        case "name", "full name", "display name": return .name
-        case "given name", "first name": return .text(\.nameParts.given)
-        case "additional name", "middle name": return .text(\.nameParts.additional)
-        case "family name", "last name": return .text(\.nameParts.family)
-        case "name prefix": return .text(\.nameParts.prefix)
-        case "name suffix", "suffix": return .text(\.nameParts.suffix)
+        let name = squashed(key)
+        switch name {
+        case "name", "fullname", "displayname": return .name
+        case "givenname", "firstname": return .text(\.nameParts.given)
+        case "additionalname", "middlename": return .text(\.nameParts.additional)
+        case "familyname", "lastname": return .text(\.nameParts.family)
+        case "nameprefix": return .text(\.nameParts.prefix)
+        case "namesuffix", "suffix": return .text(\.nameParts.suffix)
         case "title" where dialect == .outlook: return .text(\.nameParts.prefix)
         case "nickname": return .text(\.nickname)
         case "notes", "note": return .text(\.note)
-        case "company", "organization name": return .text(\.organization)
-        case "department", "organization department": return .text(\.department)
-        case "job title", "organization title": return .text(\.title)
-        case "birthday": return .entry(.date, slot: key, part: .labelled(ContactDate.birthday), section: nil)
-        case "anniversary": return .entry(.date, slot: key, part: .labelled(ContactDate.anniversary), section: nil)
-        case "group membership", "labels": return .categories(separator: " ::: ")
+        case "company", "organizationname": return .text(\.organization)
+        case "department", "organizationdepartment": return .text(\.department)
+        case "jobtitle", "organizationtitle": return .text(\.title)
+        case "birthday": return .entry(.date, slot: name, part: .labelled(ContactDate.birthday), section: nil)
+        case "anniversary": return .entry(.date, slot: name, part: .labelled(ContactDate.anniversary), section: nil)
+        case "groupmembership", "labels": return .categories(separator: " ::: ")
         case "categories": return .categories(separator: ";")
-        case "e-mail address", "e-mail 2 address", "e-mail 3 address":
-            return .entry(.email, slot: key, part: .labelled(""), section: nil)
-        case "web page": return .entry(.url, slot: key, part: .labelled(""), section: nil)
+        // Gmail's first format has one `E-mail` column; Outlook's are `E-mail Address` …
+        case "email" where dialect == .gmail, "emailaddress", "email2address", "email3address":
+            return .entry(.email, slot: name, part: .labelled(""), section: nil)
+        case "webpage": return .entry(.url, slot: name, part: .labelled(""), section: nil)
         default: break
         }
         if dialect == .outlook {
-            if let label = outlookPhones[key] { return .entry(.phone, slot: key, part: .labelled(label), section: nil) }
-            for (prefix, label) in [("business", "work"), ("home", "home"), ("other", "other")] where key.hasPrefix(prefix + " ") {
+            if let label = outlookPhones[name] { return .entry(.phone, slot: name, part: .labelled(label), section: nil) }
+            for (prefix, label) in [("business", "work"), ("home", "home"), ("other", "other")] where name.hasPrefix(prefix) {
                 let parts: [String: AddressPart] = [
-                    "street": .street, "street 2": .street, "street 3": .street, "city": .locality, "state": .region,
-                    "postal code": .postalCode, "country/region": .country, "country": .country, "address po box": .poBox,
+                    "street": .street, "street2": .street, "street3": .street, "city": .locality, "state": .region,
+                    "postalcode": .postalCode, "countryregion": .country, "country": .country, "addresspobox": .poBox,
                 ]
-                if let part = parts[String(key.dropFirst(prefix.count + 1))] { return .address(slot: prefix, part: part, label: label) }
+                if let part = parts[String(name.dropFirst(prefix.count))] { return .address(slot: prefix, part: part, label: label) }
             }
         }
         guard let (kind, number, part) = numbered(key) else { return .unmapped }
@@ -193,12 +206,16 @@ struct ForeignCSV: Sendable {
         return .unmapped
     }
 
-    /// Values Outlook writes into every row, which say nothing.
-    private static let outlookDefaults: [String: Set<String>] = [
-        "priority": ["normal"], "sensitivity": ["normal"], "private": ["false"], "gender": ["unspecified"],
-        "e-mail type": ["smtp"], "e-mail 2 type": ["smtp"], "e-mail 3 type": ["smtp"], "birthday": ["0/0/00"],
+    /// Values Outlook writes into every row, which say nothing: kept verbatim like any column
+    /// Carnet has no field for, rather than read as a date (`0/0/00`) or an email's type.
+    private static let outlookNones: [String: Set<String>] = [
+        "emailtype": ["smtp"], "email2type": ["smtp"], "email3type": ["smtp"], "birthday": ["0/0/00"],
         "anniversary": ["0/0/00"],
     ]
+
+    private static func isOutlookNone(_ column: String, _ cell: String, _ dialect: CSVDialect) -> Bool {
+        dialect == .outlook && outlookNones[squashed(key(column))]?.contains(cell.lowercased()) == true
+    }
 
     // MARK: Rows
 
@@ -220,6 +237,9 @@ struct ForeignCSV: Sendable {
         var label: String?
         /// The columns and cells, to keep as they were when the address cannot be taken.
         var cells: [(column: String, text: String)] = []
+        /// Google's `Address 1 - Formatted`, kept verbatim beside the parts it was made from
+        /// (it can say more than they do, or differ from them).
+        var formattedColumn: String?
     }
 
     /// The record of a row (its cells in header order).
@@ -238,7 +258,11 @@ struct ForeignCSV: Sendable {
             if let reason {
                 notes.append(InterchangeNote(
                     line: line,
-                    message: "\(column) \"\(text.shownBriefly)\" kept as an unmodelled property: \(reason)"))
+                    message: "\(column.shownBriefly) \"\(text.shownBriefly)\" kept as an unmodelled property: \(reason)"))
+            } else {
+                notes.append(InterchangeNote(
+                    line: line, message: "\(column.shownBriefly) \"\(text.shownBriefly)\" kept verbatim: Carnet has no field for it",
+                    kind: .unmodelled))
             }
         }
 
@@ -248,14 +272,16 @@ struct ForeignCSV: Sendable {
             let column = headers[index]
             switch targets[index] {
             case .unmapped:
-                if dialect == .outlook, Self.outlookDefaults[Self.key(column)]?.contains(cell.lowercased()) == true { continue }
                 keep(column, cell)
             case .name:
                 if draft.name.isEmpty { draft.name = cell } else { keep(column, cell) }
             case let .text(keyPath):
                 if draft[keyPath: keyPath].isEmpty { draft[keyPath: keyPath] = cell } else { keep(column, cell) }
             case let .entry(kind, slot, part, section):
-                if Self.outlookDefaults[Self.key(column)]?.contains(cell.lowercased()) == true, dialect == .outlook { continue }
+                if Self.isOutlookNone(column, cell, dialect) {
+                    keep(column, cell)
+                    continue
+                }
                 if slots[slot] == nil {
                     slotOrder.append(slot)
                     slots[slot] = Slot(kind: kind, section: section)
@@ -280,6 +306,7 @@ struct ForeignCSV: Sendable {
                 }
                 addresses[slot]?.parts[part, default: []].append(cell)
                 addresses[slot]?.cells.append((column, cell))
+                if part == .formatted { addresses[slot]?.formattedColumn = column }
             case let .categories(separator):
                 for name in cell.components(separatedBy: separator) {
                     var category = VCardText.trimmed(name)
@@ -342,6 +369,11 @@ struct ForeignCSV: Sendable {
                         continue
                     }
                     draft.dates.append(date)
+                    if VCardDate.parse(value) == nil {
+                        notes.append(InterchangeNote(
+                            line: line, message: "\(column.shownBriefly) \"\(value.shownBriefly)\" read as \(date.dateText)",
+                            kind: .converted))
+                    }
                 default:
                     keep(column, value)
                 }
@@ -370,6 +402,7 @@ struct ForeignCSV: Sendable {
             if address.isEmpty { continue }
             if ValueRules.address(address) {
                 draft.addresses.append(address)
+                if hasParts, let column = slot.formattedColumn { keep(column, part(.formatted)) }
                 continue
             }
             for (column, text) in slot.cells {

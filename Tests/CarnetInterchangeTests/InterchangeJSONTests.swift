@@ -1,3 +1,4 @@
+import CarnetInterchange
 import CarnetModels
 import Foundation
 import Testing
@@ -237,5 +238,15 @@ import Testing
         let card = "BEGIN:VCARD\nFN:A\nREV:\(text)\nEND:VCARD\n"
         let record = try #require(try VCardReader.parse(card).first)
         #expect(record.updatedAt == Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+}
+
+/// The one description of a contact's fields names the CSV columns and the JSON keys.
+@Suite struct FieldKeysTests {
+    @Test func csvColumnsAndJSONKeysAreTheFieldKeys() throws {
+        #expect(CSVWriter.header == "uid," + ContactFields.all.map(\.key).joined(separator: ",") + ",updated_at\r\n")
+        let json = try ContactJSONCoding.encoder().encode(ContactJSON(draft: ContactDraft(name: "Ada")))
+        let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        #expect(Set(object.keys) == Set(ContactFields.all.map(\.key)).union(["id", "uid", "favorite", "createdAt", "updatedAt", "version"]))
     }
 }

@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// Reads vCards (RFC 6350 4.0, RFC 2426 3.0, and the 2.1 that old phones export) one line at a

@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// Maps the properties of one card onto a ``ContactDraft``. What maps, and how, is documented on
@@ -358,10 +359,17 @@ struct VCardImport {
         var notes: [InterchangeNote] = []
         for (index, outcome) in outcomes.enumerated() {
             switch outcome {
-            case .mapped: continue
+            case .mapped:
+                if let conversion = Self.conversion(properties[index]) {
+                    notes.append(InterchangeNote(line: properties[index].line, message: conversion, kind: .converted))
+                }
+                continue
             case .unmodelled:
                 // A group's label whose property was mapped went with it.
                 if properties[index].name == "X-ABLABEL", usedLabels.contains(index) { continue }
+                let property = properties[index]
+                notes.append(InterchangeNote(
+                    line: property.line, message: "\(property.preview) kept verbatim: Carnet has no field for it", kind: .unmodelled))
             case let .refused(reason):
                 let property = properties[index]
                 notes.append(InterchangeNote(
@@ -372,6 +380,28 @@ struct VCardImport {
         return InterchangeRecord(uid: uid, draft: draft, updatedAt: revision, line: line, notes: notes)
     }
 
+
+    /// The names other programs give a date Carnet writes back as `ANNIVERSARY`.
+    private static let vendorAnniversaries: Set<String> = [
+        "X-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY", "X-MS-ANNIVERSARY", "X-KADDRESSBOOK-X-ANNIVERSARY",
+    ]
+
+    /// How a mapped property was converted on the way in, for the import report; nil when it
+    /// mapped as written.
+    private static func conversion(_ property: VCardProperty) -> String? {
+        let vendorDate = vendorAnniversaries.contains(property.name)
+        if property.parameters.isEmpty && !vendorDate { return nil }
+        var what: [String] = []
+        if vendorDate { what.append("read as the anniversary (written back as ANNIVERSARY)") }
+        if property.isQuotedPrintable { what.append("quoted-printable decoded") }
+        if let charset = property.first("CHARSET"), !["utf-8", "utf8", "us-ascii"].contains(charset.asciiLowercased) {
+            what.append("decoded from \(TextRules.escapedForDisplay(charset))")
+        }
+        if property.name == "PHOTO", let encoding = property.encoding, encoding == "b" || encoding == "base64" {
+            what.append("inline base64 image (written back as a data: URI in 4.0)")
+        }
+        return what.isEmpty ? nil : "\(property.name) \(what.joined(separator: ", "))"
+    }
 
     private static let specs: [Field: ContactFieldSpec] = Dictionary(
         ContactFields.all.map { ($0.field, $0) }, uniquingKeysWith: { first, _ in first })

@@ -14,6 +14,9 @@ public struct InterchangeRecord: Sendable, Equatable {
     public var updatedAt: Date?
     /// The 1-based line where the record starts in the input.
     public var line: Int
+    /// The file the record was read from when an import reads several (a vdir directory, one
+    /// card per file); nil when the import names one file or standard input.
+    public var file: String?
     /// What a Carnet JSON export also carries, so importing it into a new file restores it as it
     /// was: the id (kept when free), creation date, version and favorite flag. Nil elsewhere.
     public var id: Int64?
@@ -44,14 +47,30 @@ public struct InterchangeRecord: Sendable, Equatable {
 
 /// Something an import should tell the person about one record, at the line it concerns.
 public struct InterchangeNote: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// What became of the property (or CSV cell) the note is about. Properties that mapped onto
+    /// a field as written have no note.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A property Carnet models whose value its rules refuse (a phone `BusinessPhone`): kept
+        /// verbatim in the contact's extras instead.
+        case refused
+        /// A property Carnet has no field for: kept verbatim in the contact's extras.
+        case unmodelled
+        /// Mapped onto a field in another form: a vendor's name for a date (`X-MS-ANNIVERSARY`),
+        /// a quoted-printable or `CHARSET=` value decoded, an inline photo, an Outlook date.
+        /// Nothing is ever read and dropped, so there is no kind for that.
+        case converted
+    }
+
     /// 1-based line of the input.
     public let line: Int
     /// Printable: control characters from the file are escaped.
     public let message: String
+    public let kind: Kind
 
-    public init(line: Int, message: String) {
+    public init(line: Int, message: String, kind: Kind = .refused) {
         self.line = line
         self.message = message
+        self.kind = kind
     }
 
     public var description: String { "line \(line): \(message)" }
@@ -63,37 +82,14 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
     /// 1-based line of the input.
     public let line: Int
     public let message: String
+    /// The file, when an import reads several (see ``InterchangeRecord/file``).
+    public var file: String?
 
-    public init(line: Int, message: String) {
+    public init(line: Int, message: String, file: String? = nil) {
         self.line = line
         self.message = message
+        self.file = file
     }
 
     public var description: String { "line \(line): \(message)" }
-}
-
-/// The file formats `carnet import` and `carnet export` speak, named by their usual extension so
-/// a file name alone can choose the codec.
-public enum InterchangeFormat: String, Sendable, CaseIterable {
-    /// vCard 3.0 or 4.0 (`.vcf`, `.vcard`).
-    case vcf
-    /// RFC 4180 CSV with a header row (`.csv`).
-    case csv
-    /// The JSON array `carnet list --json` prints (`.json`).
-    case json
-
-    /// The format for a file extension, with or without its dot, in any case; nil if unknown.
-    public init?(fileExtension: String) {
-        var ext = Substring(fileExtension)
-        if ext.hasPrefix(".") { ext = ext.dropFirst() }
-        switch String(ext).asciiLowercased {
-        case "vcf", "vcard": self = .vcf
-        case "csv": self = .csv
-        case "json": self = .json
-        default: return nil
-        }
-    }
-
-    /// The extension files of this format are written with.
-    public var fileExtension: String { rawValue }
 }

@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// A streaming reader of an interchange format: fed lines or chunks of a file, it returns each

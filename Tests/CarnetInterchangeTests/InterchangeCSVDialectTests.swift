@@ -1,3 +1,4 @@
+import CarnetInterchange
 import CarnetModels
 import Foundation
 import Testing
@@ -72,6 +73,8 @@ import Testing
         #expect(draft.extras == [
             "X-CSV;X-COLUMN=Photo:https://lh3.googleusercontent.com/x", "X-CSV;X-COLUMN=Relation 1 - Label:Spouse",
             "X-CSV;X-COLUMN=Relation 1 - Value:William", "X-CSV;X-COLUMN=IM 1 - Label:Home",
+            // The formatted address is kept beside its parts: it may say more than they do.
+            #"X-CSV;X-COLUMN=Address 1 - Formatted:12 St James's Square\nLondon SW1Y 4JH\nUK"#,
         ])
         #expect(draft.issues().isEmpty, "\(draft.issues())")
         // What was kept verbatim goes to a vCard and comes back.
@@ -103,8 +106,9 @@ import Testing
         #expect(record.draft.organization == "Acme SARL" && record.draft.title == "Ingénieur" && record.draft.department == "R&D")
         #expect(record.draft.categories == ["myContacts"])
         #expect(record.draft.extras == ["X-CSV;X-COLUMN=Gender:male", "X-CSV;X-COLUMN=Phone 2 - Value:BusinessPhone"])
-        #expect(record.notes.map(\.message) == [#"Phone 2 - Value "BusinessPhone" kept as an unmodelled property: phone BusinessPhone breaks Carnet's rules"#])
-        #expect(record.notes.map(\.line) == [2])
+        #expect(record.notes.filter { $0.kind == .refused }.map(\.message) == [#"Phone 2 - Value "BusinessPhone" kept as an unmodelled property: phone BusinessPhone breaks Carnet's rules"#])
+        #expect(record.notes.filter { $0.kind == .unmodelled }.map(\.message) == [#"Gender "male" kept verbatim: Carnet has no field for it"#])
+        #expect(record.notes.map(\.line) == [2, 2])
     }
 
     static let outlookHeader = [
@@ -153,9 +157,12 @@ import Testing
         #expect(draft.categories == ["VIP", "Friends"])
         #expect(draft.note == "Counts money")
         #expect(draft.urls == [LabeledValue("http://ibm.example")])
+        // Outlook's values for "none" are kept verbatim too: nothing a file holds is dropped.
         #expect(draft.extras == [
-            "X-CSV;X-COLUMN=E-mail Display Name:John Doe (john@ibm.example)", "X-CSV;X-COLUMN=Spouse:Jane",
-            "X-CSV;X-COLUMN=Home Phone:HomePhone",
+            "X-CSV;X-COLUMN=Anniversary:0/0/00", "X-CSV;X-COLUMN=E-mail Type:SMTP",
+            "X-CSV;X-COLUMN=E-mail Display Name:John Doe (john@ibm.example)", "X-CSV;X-COLUMN=Gender:Unspecified",
+            "X-CSV;X-COLUMN=Priority:Normal", "X-CSV;X-COLUMN=Private:False", "X-CSV;X-COLUMN=Sensitivity:Normal",
+            "X-CSV;X-COLUMN=Spouse:Jane", "X-CSV;X-COLUMN=Home Phone:HomePhone",
         ])
         #expect(draft.issues().isEmpty, "\(draft.issues())")
     }

@@ -1,3 +1,4 @@
+import CarnetInterchange
 import CarnetModels
 import Foundation
 import Testing

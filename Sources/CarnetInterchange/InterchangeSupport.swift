@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// Limits that keep a streaming reader's memory bounded when a file is broken (an unterminated

@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// One unfolded content line of a vCard, `[group.]NAME[;param…]:value`, parsed just enough to map

@@ -1,3 +1,4 @@
+import CarnetInterchange
 import CarnetModels
 import Foundation
 
@@ -49,4 +50,16 @@ enum RichContact {
         ])
 
     static let record = InterchangeRecord(uid: uid, draft: draft, updatedAt: updated)
+}
+
+extension InterchangeRecord {
+    /// The notes about modelled values Carnet's rules refused (kept verbatim instead).
+    var refusals: [InterchangeNote] { notes.filter { $0.kind == .refused } }
+
+    /// The record with only those notes, to compare with one written out by hand.
+    var withRefusalsOnly: InterchangeRecord {
+        var record = self
+        record.notes = refusals
+        return record
+    }
 }

@@ -1,3 +1,4 @@
+import CarnetInterchange
 import CarnetModels
 import Foundation
 import Testing
@@ -126,7 +127,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
             ],
             photo: jpeg,
             extras: ["item3.X-ABADR:us", "X-ABUID:5AD380FD-B2DE-4261-BA99-DE1D1DB52FBE:ABPerson"])
-        #expect(records == [
+        #expect(records.map(\.withRefusalsOnly) == [
             InterchangeRecord(
                 uid: "5AD380FD-B2DE-4261-BA99-DE1D1DB52FBE", draft: expected, updatedAt: date(2023, 11, 23, 8, 55, 7), line: 1),
         ])
@@ -166,7 +167,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         #expect(marc.photo == nil)
         // A blank label says nothing, and a photo that is a link is not an image: both kept as written.
         #expect(marc.extras == ["item1.X-ABLabel:", "PHOTO:https://lh3.googleusercontent.com/contacts/ABC123=s100"])
-        #expect(records[0].notes == [
+        #expect(records[0].refusals == [
             InterchangeNote(
                 line: 14, message: "PHOTO:https://lh3.googleusercontent.com/contacts/ABC123=s100 kept as an unmodelled property: it is a link, not an image"),
         ])
@@ -303,7 +304,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
             ContactDate(label: "birthday", year: 1985, month: 1, day: 28),
         ])
         #expect(record.draft.extras == ["BDAY;VALUE=text:circa 1800", "BDAY:2023-02-30", "BDAY:1985-01-28T10:30:00Z"])
-        #expect(record.notes.map(\.line) == [14, 15, 16])
+        #expect(record.refusals.map(\.line) == [14, 15, 16])
         #expect(record.draft.issues().isEmpty)
     }
 
@@ -438,10 +439,10 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
             "item1.X-ABLabel:Broken", #"ADR;WORK:;;Street 4\nBuilding 6;Town;;;"#, "NOTE:second", "NOTE;ALTID=1:third",
             "EMAIL;ALTID=1:fine@example.com",
         ])
-        #expect(record.notes.map(\.line) == [4, 5, 6, 7, 9, 11, 12, 13])
-        #expect(record.notes[0].message == "TEL;WORK;VOICE:BusinessPhone kept as an unmodelled property: phone 1 (BusinessPhone) may hold only digits, spaces and + - ( ) . and must have a digit")
-        #expect(record.notes[6].message == "NOTE;ALTID=1:third kept as an unmodelled property: only the first NOTE is modelled")
-        #expect(record.notes[7].message == "EMAIL;ALTID=1:fine@example.com kept as an unmodelled property: the ALTID parameter is not modelled")
+        #expect(record.refusals.map(\.line) == [4, 5, 6, 7, 9, 11, 12, 13])
+        #expect(record.refusals[0].message == "TEL;WORK;VOICE:BusinessPhone kept as an unmodelled property: phone 1 (BusinessPhone) may hold only digits, spaces and + - ( ) . and must have a digit")
+        #expect(record.refusals[6].message == "NOTE;ALTID=1:third kept as an unmodelled property: only the first NOTE is modelled")
+        #expect(record.refusals[7].message == "EMAIL;ALTID=1:fine@example.com kept as an unmodelled property: the ALTID parameter is not modelled")
         #expect(record.draft.issues().isEmpty)
     }
 
@@ -470,7 +471,10 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
             "X-messaging/gadu-All:452342", #"X-COUCHDB-UUID;X-A="q:u;o,te":x"#, "AGENT:Invalid line which must be handled correctly.",
             "X-EMPTY:",
         ])
-        #expect(record.notes.isEmpty)
+        #expect(record.refusals.isEmpty)
+        // Each is named in the report as kept verbatim, with its line.
+        #expect(record.notes.map(\.kind) == Array(repeating: .unmodelled, count: 9))
+        #expect(record.notes.first?.message == "item1.X-ABRELATEDNAMES;type=pref:Jenny kept verbatim: Carnet has no field for it")
         #expect(record.draft.issues().isEmpty)
     }
 
@@ -581,7 +585,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
             [], [], ["PHOTO;MEDIATYPE=image/jpeg:https://example.com/c.jpg"], ["PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZ*Rg=="],
             ["PHOTO:data:image/png;base64,@@@@", "PHOTO;ENCODING=b:AAAA"],
         ])
-        #expect(records[3].notes.map(\.message) == ["PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZ*Rg== kept as an unmodelled property: its data cannot be decoded"])
+        #expect(records[3].refusals.map(\.message) == ["PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZ*Rg== kept as an unmodelled property: its data cannot be decoded"])
         #expect(records[4].notes.map(\.message).last == "PHOTO;ENCODING=b:AAAA kept as an unmodelled property: photo must be a JPEG, PNG, GIF or WebP image")
     }
 

@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// One contact as `carnet list --json` and `carnet show --json` print it and `carnet import`

@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// The vCard version to export: 4.0 for everything current, 3.0 for older address books (and

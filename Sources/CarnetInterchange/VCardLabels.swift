@@ -1,3 +1,4 @@
+import CarnetModels
 import Foundation
 
 /// How a Carnet label is written in a vCard and read back, in one place, so the writer only
