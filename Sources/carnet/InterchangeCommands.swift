@@ -288,6 +288,10 @@ struct ImportCommand: StateCommand {
 
     func resolvedFormat() throws -> InterchangeFormat {
         if let format { return format }
+        // A mistyped name is a missing file (exit 66), whatever its extension says.
+        if file != "-", !FileManager.default.fileExists(atPath: file) {
+            throw CLIError(message: "cannot read \(file): no such file", code: .notFound)
+        }
         guard let format = InterchangeFormat(fileExtension: (file as NSString).pathExtension) else {
             throw CLIError.usage("cannot tell the format of \(file) from its extension; add --format vcf, csv or json")
         }

@@ -14,6 +14,9 @@ import Testing
         let missing = box.carnet(["import", box.path("missing.vcf")])
         #expect(missing.status == 66, "\(missing)")
         #expect(missing.stderr == "carnet: cannot read \(box.path("missing.vcf")): no such file\n", "\(missing)")
+        // Without a known extension too: the file is missing, not of an unknown format.
+        let noExtension = box.carnet(["import", box.path("contacts")])
+        #expect(noExtension.status == 66 && noExtension.stderr == "carnet: cannot read \(box.path("contacts")): no such file\n", "\(noExtension)")
         let folder = box.path("cards.vcf")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let directory = box.carnet(["import", folder])
