@@ -19,3 +19,23 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         Int(next() % UInt64(bound))
     }
 }
+
+/// `count` values made by `make` from a generator seeded with `seed`: the same values on every
+/// run and every machine, for the generated-input tests.
+public struct SeededValues<Element>: Sequence, IteratorProtocol {
+    private var generator: SplitMix64
+    private var remaining: Int
+    private let make: (inout SplitMix64) -> Element
+
+    public init(seed: UInt64, count: Int, _ make: @escaping (inout SplitMix64) -> Element) {
+        generator = SplitMix64(seed: seed)
+        remaining = count
+        self.make = make
+    }
+
+    public mutating func next() -> Element? {
+        guard remaining > 0 else { return nil }
+        remaining -= 1
+        return make(&generator)
+    }
+}

@@ -15,12 +15,8 @@ import Testing
     ]
 
     /// Seeded: the same strings on every run and every machine.
-    struct Strings: Sequence, IteratorProtocol {
-        var generator = SplitMix64(seed: 0x9E37_79B9_7F4A_7C15)
-        var remaining: Int
-        mutating func next() -> String? {
-            guard remaining > 0 else { return nil }
-            remaining -= 1
+    static func strings(count: Int) -> SeededValues<String> {
+        SeededValues(seed: 0x9E37_79B9_7F4A_7C15, count: count) { generator in
             func random(_ bound: Int) -> Int { generator.below(bound) }
             // Mostly ASCII, as real input is, so both paths are exercised heavily.
             let asciiOnly = random(3) > 0
@@ -79,7 +75,7 @@ import Testing
     @Test func fastPathsDecideAsTheUnicodeRules() {
         var checked = 0
         var (validEmails, validPhones, trimmedSome) = (0, 0, 0)
-        for value in Strings(remaining: 20_000) {
+        for value in Self.strings(count: 20_000) {
             #expect(Rules.trimmed(value) == Self.oracleTrimmed(value), "trimmed \(value.debugDescription)")
             #expect(EmailRule.isValid(value) == Self.oracleEmail(value), "email \(value.debugDescription)")
             #expect(PhoneRule.isValid(value) == Self.oraclePhone(value), "phone \(value.debugDescription)")

@@ -19,15 +19,10 @@ import Testing
         "\u{2028}", "\u{2029}", "\u{2060}", "\u{3000}", "\u{FEFF}", "\u{E0041}", "漢", "🙂",
     ]
 
-    /// Strings from a fixed seed, a third of them shaped like email addresses.
-    struct Strings: Sequence, IteratorProtocol {
-        var generator = SplitMix64(seed: 0x2545_F491_4F6C_DD1D)
-        var remaining: Int
-        /// Only printable ASCII (half the strings are, otherwise): emails and phones that pass.
-        var allPlain = false
-        mutating func next() -> String? {
-            guard remaining > 0 else { return nil }
-            remaining -= 1
+    /// Strings from a fixed seed, a third of them shaped like email addresses. `allPlain`: only
+    /// printable ASCII (half the strings are, otherwise): emails and phones that pass.
+    static func strings(seed: UInt64 = 0x2545_F491_4F6C_DD1D, count: Int, allPlain: Bool = false) -> SeededValues<String> {
+        SeededValues(seed: seed, count: count) { generator in
             func random(_ bound: Int) -> Int { generator.below(bound) }
             let plain = allPlain || random(2) == 0
             let pool = plain ? Array(SchemaRulesTests.alphabet.prefix(12)) : SchemaRulesTests.alphabet
@@ -192,10 +187,10 @@ import Testing
         var accepted: [String: Int] = [:]
         let count = 2500
         // Emails and phones pass less often: they get more strings, and strings more like them.
-        let plain = Array(Strings(generator: SplitMix64(seed: 0x9E37_79B9), remaining: 1500, allPlain: true))
+        let plain = Array(Self.strings(seed: 0x9E37_79B9, count: 1500, allPlain: true))
         let pickier = [("contact_emails", "value"), ("contact_phones", "value")]
         try withFixture { db in
-            for (index, value) in (Array(Strings(remaining: count)) + plain).enumerated() {
+            for (index, value) in (Array(Self.strings(count: count)) + plain).enumerated() {
                 for (table, column) in index < count ? Self.textColumns : pickier {
                     let rules = rulesAccept(table, column, value)
                     if try schemaAccepts(db, table, column, value) != rules {
@@ -215,12 +210,8 @@ import Testing
 
     /// Dates, YYYY-MM-DD or --MM-DD, from a fixed seed: mostly of the right shape, with months and
     /// days a little past the calendar's, the other forms a reader takes, and padding.
-    struct DateTexts: Sequence, IteratorProtocol {
-        var generator = SplitMix64(seed: 0xDA7E_5EED)
-        var remaining: Int
-        mutating func next() -> String? {
-            guard remaining > 0 else { return nil }
-            remaining -= 1
+    static func dateTexts(count: Int) -> SeededValues<String> {
+        SeededValues(seed: 0xDA7E_5EED, count: count) { generator in
             func random(_ bound: Int) -> Int { generator.below(bound) }
             let years = [0, 1, 999, 1600, 1700, 1815, 1900, 1999, 2000, 2023, 2024, 2100, 2400, 9999]
             let year = random(3) == 0 ? random(10_000) : years[random(years.count)]
@@ -245,7 +236,7 @@ import Testing
         var accepted = 0
         let count = 4000
         try withFixture { db in
-            for value in DateTexts(remaining: count) {
+            for value in Self.dateTexts(count: count) {
                 let rules = rulesAccept("contact_dates", "date", value)
                 if try schemaAccepts(db, "contact_dates", "date", value) != rules {
                     disagreements.append("\(value.debugDescription): rules \(rules ? "accept" : "refuse")")
