@@ -1,5 +1,7 @@
 import CarnetModels
 import Foundation
+import Observation
+import Synchronization
 
 /// A fresh directory under the system temp dir, removed when the value is dropped: every test
 /// that needs a real SQLite file makes one here.
@@ -41,3 +43,28 @@ public let classicContacts = [
     ContactDraft(name: "Gary Edwards", position: "Web Developer, Bluewares", email: "gary@example.com", phone: "555 0104"),
     ContactDraft(name: "Rebecca Rogers", position: "HR, Globaviations", email: "rebecca@example.com", phone: "555 0105"),
 ]
+
+/// Set from an observation callback, read by the test.
+public final class Flag: Sendable {
+    private let value = Mutex(false)
+    public init() {}
+    public func set() { value.withLock { $0 = true } }
+    public var isSet: Bool { value.withLock { $0 } }
+}
+
+/// What an observation callback saw, read by the test afterwards.
+public final class Recorder<Value: Sendable>: Sendable {
+    private let values = Mutex<[Value]>([])
+    public init() {}
+    public func record(_ value: Value) { values.withLock { $0.append(value) } }
+    public var all: [Value] { values.withLock { $0 } }
+}
+
+/// A flag that the next change of what `read` reads (observable properties) sets: one
+/// `withObservationTracking`, as a screen observing those properties would be told.
+@MainActor
+public func observeChange(_ read: () -> Void) -> Flag {
+    let changed = Flag()
+    withObservationTracking(read) { changed.set() }
+    return changed
+}

@@ -125,8 +125,7 @@ import Testing
         let kate = try state.addContact(Self.katherine)
         let list = state.makeContactList()
         try list.loadNextPage()
-        let changed = Flag()
-        withObservationTracking { _ = list.rows; _ = state.contactCount } onChange: { changed.set() }
+        let changed = observeChange { _ = list.rows; _ = state.contactCount }
 
         var badEmail = kate.draft
         badEmail.emails.append(LabeledValue("not an address"))

@@ -44,8 +44,7 @@ import Testing
         let list = state.makeContactList()
         try list.loadNextPage()
         let before = list.rows
-        let changed = Flag()
-        withObservationTracking { _ = list.rows; _ = state.favorites; _ = state.contactCount } onChange: { changed.set() }
+        let changed = observeChange { _ = list.rows; _ = state.favorites; _ = state.contactCount }
         #expect(throws: CarnetError.self) { try state.addContact(ContactDraft(name: "  ")) }
         #expect(throws: CarnetError.self) { try state.favorite(9_999) }
         var broken = people[1].draft
@@ -76,8 +75,7 @@ import Testing
         #expect(!list.rows.contains { $0.id == bob.id })
         #expect(state.favorites.isEmpty)
 
-        let changed = Flag()
-        withObservationTracking { _ = list.rows; _ = state.favorites; _ = state.currentQuote } onChange: { changed.set() }
+        let changed = observeChange { _ = list.rows; _ = state.favorites; _ = state.currentQuote }
         #expect(try state.refresh() == true)
         #expect(changed.isSet)
         #expect(list.rows.map(\.name) == ["Bob Bemer", "Gary Edwards", "Katherine Price", "Madison Thompson", "Rebecca Rogers", "Tyler Porter"])
@@ -103,8 +101,7 @@ import Testing
         let people = try seed(state)
         #expect(state.contactCount == 5)
 
-        let changed = Flag()
-        withObservationTracking { _ = state.contactCount } onChange: { changed.set() }
+        let changed = observeChange { _ = state.contactCount }
         try state.deleteContact(id: people[0].id)
         #expect(changed.isSet)
         #expect(state.contactCount == 4)
@@ -120,8 +117,7 @@ import Testing
         let other = try otherConnection(dir.database)
         try other.insertContacts([ContactDraft(name: "Grace Hopper"), ContactDraft(name: "Alan Turing")])
         #expect(state.contactCount == 3)
-        let recount = Flag()
-        withObservationTracking { _ = state.contactCount } onChange: { recount.set() }
+        let recount = observeChange { _ = state.contactCount }
         try state.refresh()
         #expect(recount.isSet)
         #expect(state.contactCount == 5)
@@ -189,8 +185,7 @@ import Testing
         // This process still shows Gary until it learns otherwise.
         #expect(list.rows.contains(gary))
 
-        let changed = Flag()
-        withObservationTracking { _ = list.rows; _ = state.favorites } onChange: { changed.set() }
+        let changed = observeChange { _ = list.rows; _ = state.favorites }
         #expect(throws: CarnetError.deleted(.contact, id: gary.id)) { try state.deleteContact(gary) }
         #expect(changed.isSet)
         #expect(!list.rows.contains { $0.id == gary.id })

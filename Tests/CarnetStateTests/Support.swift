@@ -3,7 +3,6 @@ import CarnetModels
 import CarnetState
 import CarnetStorage
 import Foundation
-import Synchronization
 
 
 /// A test's composition root: one storage controller on a real file and the state controller
@@ -44,18 +43,4 @@ func seedMany(_ storage: StorageController, count: Int) throws {
             position: i % 10 == 0 ? "Sales, Gale Foods" : "Engineering, Acme Corp",
             email: "person\(i)@example.com")
     })
-}
-
-/// Set from an observation callback, read by the test.
-final class Flag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
-}
-
-/// What an observation callback saw, read by the test afterwards.
-final class Recorder<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
-    func record(_ value: Value) { values.withLock { $0.append(value) } }
-    var all: [Value] { values.withLock { $0 } }
 }

@@ -72,8 +72,7 @@ import Testing
         try favorites.onAppear()
         #expect(favorites.rows.isEmpty)
 
-        let favoritesTabChanged = Flag()
-        withObservationTracking { _ = favorites.rows } onChange: { favoritesTabChanged.set() }
+        let favoritesTabChanged = observeChange { _ = favorites.rows }
         try all.toggleFavorite(people[3].id)
         #expect(favoritesTabChanged.isSet)  // observation told the other tab, no polling, no broadcast
         #expect(favorites.rows.map(\.contact.id) == [people[3].id])
@@ -89,8 +88,7 @@ import Testing
         let people = try seed(state)
         let list = ContactsViewModel(state: state)
         #expect(list.totalCount == 5)
-        let changed = Flag()
-        withObservationTracking { _ = list.totalCount } onChange: { changed.set() }
+        let changed = observeChange { _ = list.totalCount }
         try state.deleteContact(id: people[0].id)
         #expect(changed.isSet)
         #expect(list.totalCount == 4)
@@ -193,28 +191,22 @@ import Testing
         let people = try seed(state)
         let edit = EditContactViewModel(state: state, contact: people[0])
 
-        let typed = Flag()
-        let originalOnTyping = Flag()
-        withObservationTracking { _ = edit.draft } onChange: { typed.set() }
-        withObservationTracking { _ = edit.original } onChange: { originalOnTyping.set() }
+        let typed = observeChange { _ = edit.draft }
+        let originalOnTyping = observeChange { _ = edit.original }
         edit.draft.title = "Chief Counter"  // a change through the draft's modify accessor
         #expect(typed.isSet)
         #expect(!originalOnTyping.isSet)
 
-        let draftOnSave = Flag()
-        let originalOnSave = Flag()
-        withObservationTracking { _ = edit.draft.title } onChange: { draftOnSave.set() }
-        withObservationTracking { _ = edit.original } onChange: { originalOnSave.set() }
+        let draftOnSave = observeChange { _ = edit.draft.title }
+        let originalOnSave = observeChange { _ = edit.original }
         let saved = try edit.save()
         #expect(draftOnSave.isSet && originalOnSave.isSet)
         #expect(edit.original == saved && edit.draft == saved.draft && saved.title == "Chief Counter")
 
-        let replaced = Flag()
-        withObservationTracking { _ = edit.draft } onChange: { replaced.set() }
+        let replaced = observeChange { _ = edit.draft }
         edit.draft = ContactDraft(name: "Someone Else")  // a change through the setter
         #expect(replaced.isSet)
-        let cancelled = Flag()
-        withObservationTracking { _ = edit.draft } onChange: { cancelled.set() }
+        let cancelled = observeChange { _ = edit.draft }
         edit.cancel()
         #expect(cancelled.isSet)
         #expect(edit.draft == saved.draft)
@@ -224,8 +216,7 @@ import Testing
         let state = try makeState(dir.database)
         let people = try seed(state)
         let edit = EditContactViewModel(state: state, contact: people[1])
-        let conflictChanged = Flag()
-        withObservationTracking { _ = edit.conflict; _ = edit.clashes } onChange: { conflictChanged.set() }
+        let conflictChanged = observeChange { _ = edit.conflict; _ = edit.clashes }
         edit.draft.nickname = "Kat"
         try edit.save()
         #expect(!conflictChanged.isSet)

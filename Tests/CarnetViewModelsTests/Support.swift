@@ -3,7 +3,6 @@ import CarnetModels
 import CarnetState
 import CarnetStorage
 import Foundation
-import Synchronization
 
 
 /// The composition root of a test: one storage controller and one state controller on a real
@@ -33,11 +32,4 @@ func saveAda(_ state: StateController) throws -> Contact {
     draft.dates = [ContactDate(label: ContactDate.birthday, year: 1815, month: 12, day: 10)]
     draft.categories = ["friends"]
     return try state.addContact(draft)
-}
-
-/// Set from an observation callback, read by the test.
-final class Flag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
 }
