@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import carnet
 
 /// One finished run of the `carnet` binary.
@@ -76,6 +77,37 @@ final class Sandbox {
         return env
     }
 
+    /// Runs `carnet ARGS --db <this sandbox's db>` on a pseudo-terminal, as a person's shell
+    /// would: `script` gives it one, and stdout and stderr both arrive in the run's stdout, its
+    /// line ends made "\n". With a `feeder` script, what it prints is typed into the terminal.
+    func carnetOnTerminal(_ arguments: [String], environment: [String: String] = [:], feeder: String? = nil) -> Run {
+        let command = ([Sandbox.binary] + arguments + ["--db", db]).map(Self.shellQuoted).joined(separator: " ")
+        let run = if let feeder {
+            self.run("/bin/sh", ["-c", "\(Self.shellQuoted(feeder)) | /usr/bin/script -qec \(Self.shellQuoted(command)) /dev/null"],
+                     environment: environment)
+        } else {
+            self.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment)
+        }
+        return Run(status: run.status, stdout: run.stdout.replacingOccurrences(of: "\r\n", with: "\n"), stderr: run.stderr)
+    }
+
+    /// `text` as one word of a shell command line.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Expects `arguments` refused with exit `code` and one line on stderr containing `text`,
+    /// the database file as it was.
+    func expectRefused(_ arguments: [String], _ code: Int32, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let before = snapshot()
+        let run = carnetInProcess(arguments)
+        let shown = arguments.map { String($0.prefix(40)) }
+        #expect(run.status == code, "\(shown): \(run.stderr.prefix(300))", sourceLocation: sourceLocation)
+        #expect(run.stderr.contains(text), "\(shown): \(run.stderr.prefix(300))", sourceLocation: sourceLocation)
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr.prefix(300))", sourceLocation: sourceLocation)
+        #expect(snapshot() == before, "\(shown) changed the file", sourceLocation: sourceLocation)
+    }
+
     func run(_ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], cwd: String? = nil) -> Run {
         let id = UUID().uuidString
         let outPath = path("out-\(id)"), errPath = path("err-\(id)"), inPath = path("in-\(id)")
@@ -120,6 +152,12 @@ final class Sandbox {
     /// The database's files, to check that a refused command changed nothing.
     func snapshot() -> [Data?] {
         [db, db + "-wal"].map { FileManager.default.contents(atPath: $0) }
+    }
+
+    /// `sqlite3 [OPTIONS] DB SQL`, as a person would run it.
+    @discardableResult
+    func sqlite(_ sql: String, _ options: [String] = []) -> Run {
+        run("/usr/bin/sqlite3", options + [db, sql])
     }
 
     /// Writes an executable shell script and returns its path.

@@ -34,17 +34,14 @@ import Testing
         box.carnet(["add", "--name", "Madison Thompson", "--position", "Sales, Gale Foods", "--email", "madison@example.com"])
         box.carnet(["add", "--name", "Ty", "--phone", "555 0102"])
         box.carnet(["favorite", "2"])
-        // `script` gives carnet a pseudo-terminal, as a person's shell would.
-        let command = "\"\(Sandbox.binary)\" list --db \"\(box.db)\""
-        let table = box.run("/usr/bin/script", ["-qec", command, "/dev/null"])
-        let lines = table.stdout.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map(String.init)
-        #expect(lines == [
+        let table = box.carnetOnTerminal(["list"])
+        #expect(table.lines == [
             "ID  NAME              POSITION           EMAIL                PHONE     ★",
             " 1  Madison Thompson  Sales, Gale Foods  madison@example.com",
             " 2  Ty                                                        555 0102  ★",
         ], "\(table)")
         #expect(!table.stdout.contains("\u{1B}["))  // the sandbox sets NO_COLOR: no escapes
-        let coloured = box.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["NO_COLOR": "", "TERM": "xterm"])
+        let coloured = box.carnetOnTerminal(["list"], environment: ["NO_COLOR": "", "TERM": "xterm"])
         #expect(coloured.stdout.hasPrefix("\u{1B}[1mID  NAME"), "\(coloured)")
         let plain = box.carnet(["list"])
         #expect(!plain.stdout.contains("\u{1B}[") && plain.lines[0].hasPrefix("id\tname"))

@@ -91,11 +91,7 @@ import Testing
     }
 
     @Test func newerDatabaseIsRefusedUntouched() throws {
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [box.db, "INSERT INTO schema_migrations VALUES (7, '0007_future', 'x'); PRAGMA user_version = 7;"]
-        try sqlite.run()
-        sqlite.waitUntilExit()
+        box.sqlite("INSERT INTO schema_migrations VALUES (7, '0007_future', 'x'); PRAGMA user_version = 7;")
         let before = box.snapshot()
         let run = box.carnet(["list"])
         #expect(run.status == 69)
@@ -104,11 +100,7 @@ import Testing
     }
 
     @Test func aRenamedMigrationRowIsNotCalledNewer() throws {
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [box.db, "UPDATE schema_migrations SET name = '0001_renamed' WHERE version = 1;"]
-        try sqlite.run()
-        sqlite.waitUntilExit()
+        box.sqlite("UPDATE schema_migrations SET name = '0001_renamed' WHERE version = 1;")
         let before = FileManager.default.contents(atPath: box.db)
         let run = box.carnet(["list"])
         #expect(run.status == 69, "\(run)")

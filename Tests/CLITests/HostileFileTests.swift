@@ -6,12 +6,6 @@ import Testing
 @Suite struct HostileFileTests {
     let box = Sandbox()
 
-    /// `sqlite3 DB SQL`, as a person would run it.
-    @discardableResult
-    func sqlite(_ sql: String) -> Run {
-        box.run("/usr/bin/sqlite3", [box.db, sql])
-    }
-
     // MARK: 1. A stale edit or delete never lands on another contact
 
     /// The issue's reproduction: while the edit of contact 5 is open in $EDITOR, another process
@@ -91,11 +85,11 @@ import Testing
             "UPDATE quotes SET text = 'Bell' || char(7)",
             "INSERT INTO contacts (uid, name, created_at, updated_at) VALUES ('x', 'X', 'yesterday', 'today')",
         ] {
-            let run = sqlite(sql)
+            let run = box.sqlite(sql)
             #expect(run.status != 0 && run.stderr.contains("CHECK constraint failed"), "\(sql): \(run)")
         }
         // The constraint's name says which rule, for a person at the sqlite3 prompt.
-        #expect(sqlite("UPDATE contact_emails SET value = 'a b@c.de'").stderr.contains(
+        #expect(box.sqlite("UPDATE contact_emails SET value = 'a b@c.de'").stderr.contains(
             "CHECK constraint failed: value_like_name_at_example_com_without_spaces_or_invisible_characters"))
         #expect(box.carnetInProcess(["db", "check"]).stdout == "ok\n")
     }
@@ -106,7 +100,7 @@ import Testing
         box.carnetInProcess(["add", "--name", "Madison Thompson", "--email", "madison@example.com", "--phone", "555 0101",
                              "--category", "work"])
         box.carnetInProcess(["favorite", "1"])
-        let edit = sqlite("""
+        let edit = box.sqlite("""
             PRAGMA ignore_check_constraints = 1;
             UPDATE contacts SET name = 'Evil' || char(27) || '[2J' || char(7) || char(10) || 'Second line',
                 photo = x'00010203', title = char(0x202E) || 'reversed', note = 'Bell' || char(7) WHERE id = 1;
@@ -155,15 +149,15 @@ import Testing
 
     @Test func dbCheckNamesADroppedIndexAChangedTableAndAWrongUserVersion() {
         box.carnetInProcess(["add", "--name", "Madison Thompson"])
-        sqlite("DROP INDEX contacts_by_name; PRAGMA user_version = 2;")
+        box.sqlite("DROP INDEX contacts_by_name; PRAGMA user_version = 2;")
         let check = box.carnetInProcess(["db", "check"])
         #expect(check.status == 69)
         #expect(check.stdout.contains("index contacts_by_name is missing; recreate it with: CREATE INDEX contacts_by_name ON contacts (name, id)"), "\(check)")
         #expect(check.stdout.contains("user_version is 2 but the migrations applied reach 4"), "\(check)")
-        sqlite("CREATE INDEX contacts_by_name ON contacts (name, id); PRAGMA user_version = 4;")
+        box.sqlite("CREATE INDEX contacts_by_name ON contacts (name, id); PRAGMA user_version = 4;")
         #expect(box.carnetInProcess(["db", "check"]).stdout == "ok\n")
         // A table whose CHECKs were edited away.
-        sqlite("""
+        box.sqlite("""
             PRAGMA writable_schema = ON;
             UPDATE sqlite_master SET sql = replace(sql, 'AND version >= 1', '') WHERE name = 'quotes';
             """)

@@ -11,26 +11,17 @@ import Testing
         box.carnetInProcess(["favorite", "1"])
     }
 
-    func expectRefused(_ arguments: [String], _ code: Int32, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let before = box.snapshot()
-        let run = box.carnetInProcess(arguments)
-        #expect(run.status == code, "\(arguments.map { String($0.prefix(40)) }): \(run.stderr.prefix(300))", sourceLocation: sourceLocation)
-        #expect(run.stderr.contains(text), "\(run.stderr.prefix(300))", sourceLocation: sourceLocation)
-        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr.prefix(300))", sourceLocation: sourceLocation)
-        #expect(box.snapshot() == before, "the database changed", sourceLocation: sourceLocation)
-    }
-
     @Test func hugeFields() {
         // Linux caps one argument at 128 KiB, so the largest possible flag value is just under it…
         let large = String(repeating: "x", count: 131_000)
-        expectRefused(["add", "--name", large], 65, mentioning: "name: must be at most 200")
+        box.expectRefused(["add", "--name", large], 65, mentioning: "name: must be at most 200")
         // --position is title and organization in one: the part too long is named.
-        expectRefused(["edit", "1", "--position", large], 65, mentioning: "title: must be at most 200")
-        expectRefused(["edit", "1", "--note", large], 65, mentioning: "note: must be at most 10000")
-        expectRefused(["edit", "1", "--category", large], 65, mentioning: "category: 1 (xxxx")
-        expectRefused(["edit", "1", "--address", "home:" + large], 65, mentioning: "address: 1 (")
-        expectRefused(["edit", "1", "--email", large + "@example.com"], 65, mentioning: "email")
-        expectRefused(["quote", "edit", "--text", large], 65, mentioning: "text: must be at most 2000")
+        box.expectRefused(["edit", "1", "--position", large], 65, mentioning: "title: must be at most 200")
+        box.expectRefused(["edit", "1", "--note", large], 65, mentioning: "note: must be at most 10000")
+        box.expectRefused(["edit", "1", "--category", large], 65, mentioning: "category: 1 (xxxx")
+        box.expectRefused(["edit", "1", "--address", "home:" + large], 65, mentioning: "address: 1 (")
+        box.expectRefused(["edit", "1", "--email", large + "@example.com"], 65, mentioning: "email")
+        box.expectRefused(["quote", "edit", "--text", large], 65, mentioning: "text: must be at most 2000")
         // …and 1 MB fields arrive through the prompts (or the editor): refused, nothing saved.
         let before = box.snapshot()
         let megabyte = String(repeating: "y", count: 1_048_576)
@@ -41,8 +32,8 @@ import Testing
     }
 
     @Test func controlCharactersAndInvalidUTF8() throws {
-        expectRefused(["add", "--name", "Tab\there"], 65, mentioning: "control characters")
-        expectRefused(["edit", "1", "--phone", "555\u{7F}"], 65, mentioning: "phone")
+        box.expectRefused(["add", "--name", "Tab\there"], 65, mentioning: "control characters")
+        box.expectRefused(["edit", "1", "--phone", "555\u{7F}"], 65, mentioning: "phone")
         // Invalid UTF-8 cannot be written as a Swift string: pass raw bytes through the shell.
         let before = box.snapshot()
         let run = box.run("/bin/sh", ["-c", "\"\(Sandbox.binary)\" add --name \"$(printf 'Bad\\377Name')\" --db \"\(box.db)\""])
@@ -52,21 +43,21 @@ import Testing
     }
 
     @Test func badNumbers() {
-        expectRefused(["list", "--limit=-5"], 64, mentioning: "--limit")
-        expectRefused(["list", "--limit", "-5"], 64, mentioning: "--limit must be 1 or more (got -5)")
-        expectRefused(["list", "--limit", "99999999999999999999999"], 64, mentioning: "limit")
-        expectRefused(["favorite", "1", "--at=-1"], 64, mentioning: "--at")
-        expectRefused(["favorite", "1", "--at", "-1"], 64, mentioning: "--at must be 1 or more (got -1)")
-        expectRefused(["favorite", "1", "--at", "1000000"], 65, mentioning: "between 1 and 1")
-        expectRefused(["show", "99999999999999999999"], 64, mentioning: "id")
-        expectRefused(["show", "-3"], 64, mentioning: "argument")
-        expectRefused(["quote", "use", "0"], 64, mentioning: "positive")
+        box.expectRefused(["list", "--limit=-5"], 64, mentioning: "--limit")
+        box.expectRefused(["list", "--limit", "-5"], 64, mentioning: "--limit must be 1 or more (got -5)")
+        box.expectRefused(["list", "--limit", "99999999999999999999999"], 64, mentioning: "limit")
+        box.expectRefused(["favorite", "1", "--at=-1"], 64, mentioning: "--at")
+        box.expectRefused(["favorite", "1", "--at", "-1"], 64, mentioning: "--at must be 1 or more (got -1)")
+        box.expectRefused(["favorite", "1", "--at", "1000000"], 65, mentioning: "between 1 and 1")
+        box.expectRefused(["show", "99999999999999999999"], 64, mentioning: "id")
+        box.expectRefused(["show", "-3"], 64, mentioning: "argument")
+        box.expectRefused(["quote", "use", "0"], 64, mentioning: "positive")
     }
 
     @Test func overlongSearchIsAUsageErrorNotADamagedDatabase() {
         let huge = String(repeating: "x", count: 50_000)
-        expectRefused(["list", "--search", huge], 64, mentioning: "carnet: search text must be at most 1000 characters (got 50000)")
-        expectRefused(["list", "--favorites", "--search", huge], 64, mentioning: "at most 1000 characters")
+        box.expectRefused(["list", "--search", huge], 64, mentioning: "carnet: search text must be at most 1000 characters (got 50000)")
+        box.expectRefused(["list", "--favorites", "--search", huge], 64, mentioning: "at most 1000 characters")
         // In the interactive session it is an error line; the session and its list carry on.
         let run = box.carnetInProcess(["interactive"], stdin: "search \(huge)\nlist\nsearch madison\nquit\n")
         #expect(run.status == 0, "\(run.stderr.prefix(300))")
@@ -80,12 +71,12 @@ import Testing
     @Test func photosThatAreNotSmallImages() {
         let text = box.path("notes.txt")
         _ = FileManager.default.createFile(atPath: text, contents: Data("hello".utf8))
-        expectRefused(["edit", "1", "--photo", text], 65, mentioning: "photo: must be a JPEG, PNG, GIF or WebP")
+        box.expectRefused(["edit", "1", "--photo", text], 65, mentioning: "photo: must be a JPEG, PNG, GIF or WebP")
         let big = box.path("big.png")
         _ = FileManager.default.createFile(atPath: big, contents: tinyPNG + Data(count: 1_048_576))
-        expectRefused(["edit", "1", "--photo", big], 65, mentioning: "photo: must be at most 1048576 bytes")
-        expectRefused(["edit", "1", "--photo", box.path("missing.jpg")], 65, mentioning: "no such file")
-        expectRefused(["edit", "1", "--photo", box.dir.path], 65, mentioning: "photo")
+        box.expectRefused(["edit", "1", "--photo", big], 65, mentioning: "photo: must be at most 1048576 bytes")
+        box.expectRefused(["edit", "1", "--photo", box.path("missing.jpg")], 65, mentioning: "no such file")
+        box.expectRefused(["edit", "1", "--photo", box.dir.path], 65, mentioning: "photo")
     }
 
     @Test func damagedDatabases() throws {

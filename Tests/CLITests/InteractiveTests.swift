@@ -18,10 +18,7 @@ import Testing
     /// character sent with the text before it could reach the terminal before carnet reads).
     func terminalSession(_ steps: [String]) -> Run {
         let typing = steps.map { "sleep 0.3; printf '\($0)'" }.joined(separator: "; ")
-        let feeder = box.script("type.sh", typing + "; sleep 1\n")
-        let command = "\"\(Sandbox.binary)\" interactive --db \"\(box.db)\""
-        let run = box.run("/bin/sh", ["-c", "\"\(feeder)\" | /usr/bin/script -qec '\(command)' /dev/null"])
-        return Run(status: run.status, stdout: run.stdout.replacingOccurrences(of: "\r\n", with: "\n"), stderr: run.stderr)
+        return box.carnetOnTerminal(["interactive"], feeder: box.script("type.sh", typing + "; sleep 1\n"))
     }
 
     @Test func theFirstScreenSaysHowToGetHelp() {
@@ -79,19 +76,25 @@ import Testing
         (contact[key] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
     }
 
-    /// Another carnet edits contact 2 through its own interactive session, typing `lines`.
-    func otherSession(_ lines: String) -> String {
-        box.script("other.sh", "printf '\(lines)' | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\" >/dev/null\n")
+    /// A session (from a pipe) that types `before`, waits while another carnet runs its own
+    /// interactive session typing `other` (a change under this one's open edit), then types
+    /// `after`. The lines are `printf` formats: `\\n` ends one.
+    func session(typing before: String, whileAnotherTypes other: String, thenTyping after: String) -> Run {
+        let otherSession = box.script(
+            "other.sh", "printf '\(other)' | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\" >/dev/null\n")
+        let feeder = box.script("feed.sh", """
+            printf '\(before)'; sleep 0.3; "\(otherSession)"
+            printf '\(after)'
+            """)
+        return box.run("/bin/sh", ["-c", "\"\(feeder)\" | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\""])
     }
 
     @Test func reloadAfterAConflictMergesAndTheConflictNamesTheCommandsNotFlags() throws {
         // Another carnet replaces the email while this session's edit of the phone is open.
-        let other = otherSession("open 2\\nedit\\nemail -1\\nemail tyler@prophecy.example.com\\nsave\\nquit\\n")
-        let feeder = box.script("feed.sh", """
-            printf 'open 2\\nedit\\nphone -1\\nphone 555 9999\\n'; sleep 0.3; "\(other)"
-            printf 'save\\nreload\\nsave\\nquit\\n'
-            """)
-        let run = box.run("/bin/sh", ["-c", "\"\(feeder)\" | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\""])
+        let run = session(
+            typing: "open 2\\nedit\\nphone -1\\nphone 555 9999\\n",
+            whileAnotherTypes: "open 2\\nedit\\nemail -1\\nemail tyler@prophecy.example.com\\nsave\\nquit\\n",
+            thenTyping: "save\\nreload\\nsave\\nquit\\n")
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("conflict: contact 2 was changed by someone else since this edit started (changed: email)"), "\(run)")
         #expect(run.stdout.contains("  theirs: Tyler Porter | Prophecy | Software developer | tyler@prophecy.example.com | +1 555 0102\n"), "\(run)")
@@ -106,12 +109,10 @@ import Testing
     }
 
     @Test func reloadAsksOnlyAboutAFieldBothChanged() throws {
-        let other = otherSession("open 2\\nedit\\nname Tyler J. Porter\\nphone -1\\nphone 555 1234\\nsave\\nquit\\n")
-        let feeder = box.script("feed.sh", """
-            printf 'open 2\\nedit\\nphone -1\\nphone 555 9999\\ntitle CTO\\ncategory friends\\n'; sleep 0.3; "\(other)"
-            printf 'save\\nreload\\nsave\\ntheirs phones\\nsave\\nquit\\n'
-            """)
-        let run = box.run("/bin/sh", ["-c", "\"\(feeder)\" | \"\(Sandbox.binary)\" interactive --db \"\(box.db)\""])
+        let run = session(
+            typing: "open 2\\nedit\\nphone -1\\nphone 555 9999\\ntitle CTO\\ncategory friends\\n",
+            whileAnotherTypes: "open 2\\nedit\\nname Tyler J. Porter\\nphone -1\\nphone 555 1234\\nsave\\nquit\\n",
+            thenTyping: "save\\nreload\\nsave\\ntheirs phones\\nsave\\nquit\\n")
         // Renaming kept the structured name in step, so their name and middle initial come in.
         #expect(run.stdout.contains("reloaded: their name, additional taken, your changes kept"), "\(run)")
         #expect(run.stdout.contains("both changed phone: type theirs FIELD or mine FIELD for each (or theirs / mine for all), then save"), "\(run)")

@@ -7,11 +7,6 @@ import Testing
 @Suite struct ListOutputTests {
     let box = Sandbox()
 
-    @discardableResult
-    func sqlite(_ sql: String, _ options: [String] = []) -> Run {
-        box.run("/usr/bin/sqlite3", options + [box.db, sql])
-    }
-
     /// How a TSV field shows `scalars`: backslash, tab, line feed and carriage return as `\\`,
     /// `\t`, `\n`, `\r`; every other character a one-line field may not hold as `\u{HEX}`.
     static func tsv(_ scalars: [Unicode.Scalar]) -> String {
@@ -80,7 +75,7 @@ import Testing
         box.carnetInProcess(["add", "--name", "Seed"])
         // Rows as a script would write them into the tables of schema 4: a title and maybe an
         // organization, an email or two (the second one preferred on every seventh), a phone.
-        let insert = sqlite("""
+        let insert = box.sqlite("""
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
             INSERT INTO contacts (uid, name, title, organization, created_at, updated_at)
             SELECT 'uid-' || i,
@@ -110,7 +105,7 @@ import Testing
                    (f.contact_id IS NOT NULL) AS favorite
             FROM contacts c LEFT JOIN favorites f ON f.contact_id = c.id ORDER BY c.name, c.id
             """
-        let reference = sqlite(query, ["-header", "-separator", "\t"]).stdout
+        let reference = box.sqlite(query, ["-header", "-separator", "\t"]).stdout
         #expect(reference.utf8.count > 2 * 64 * 1024)  // more than one of the buffer's chunks
 
         let list = box.carnetInProcess(["list"])

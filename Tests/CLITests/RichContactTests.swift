@@ -24,16 +24,6 @@ import Testing
         (json[key] as? [[String: Any]])?.map { $0["preferred"] as? Bool ?? false } ?? []
     }
 
-    /// Refused with `code`, one line on stderr containing `text`, and the file as it was.
-    func expectRefused(_ arguments: [String], _ code: Int32, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let before = box.snapshot()
-        let run = box.carnetInProcess(arguments)
-        #expect(run.status == code, "\(arguments): \(run)", sourceLocation: sourceLocation)
-        #expect(run.stderr.contains(text), "\(arguments): \(run.stderr)", sourceLocation: sourceLocation)
-        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)", sourceLocation: sourceLocation)
-        #expect(box.snapshot() == before, "\(arguments) changed the file", sourceLocation: sourceLocation)
-    }
-
     // MARK: Flags
 
     @Test func everyFieldHasAFlagAndEveryListARemoval() {
@@ -88,7 +78,7 @@ import Testing
         #expect(box.carnetInProcess(["add", "--given", "Grace", "--family", "Hopper", "--prefix", "Adm."]).status == 0)
         let grace = try shown(1)
         #expect(grace["name"] as? String == "Adm. Grace Hopper")
-        expectRefused(["add", "--email", "nobody@example.com"], 65, "carnet: invalid name: is required")
+        box.expectRefused(["add", "--email", "nobody@example.com"], 65, mentioning: "carnet: invalid name: is required")
         // A part given with --name is taken as given; the others are read from the name.
         #expect(box.carnetInProcess(["add", "--name", "Dr. John Q. Appleseed Jr.", "--family", "Appleseed-Smith"]).status == 0)
         let john = try shown(2)
@@ -119,7 +109,7 @@ import Testing
         box.carnetInProcess(["edit", "1", "--position", "CTO"])
         let after = try shown(1)
         #expect(after["title"] as? String == "CTO" && after["organization"] as? String == "")
-        expectRefused(["edit", "1", "--position", "A, B", "--title", "C"], 64, "--position sets title and organization")
+        box.expectRefused(["edit", "1", "--position", "A, B", "--title", "C"], 64, mentioning: "--position sets title and organization")
     }
 
     @Test func editAddsAValueOnceAndSetsItsTypeOrPreference() throws {
@@ -164,10 +154,11 @@ import Testing
         for key in ["phones", "addresses", "urls", "handles", "dates"] { #expect((kate[key] as? [Any])?.isEmpty == true, "\(key)") }
         #expect((kate["categories"] as? [String]) == [])
         // A value the contact does not have is a typo, not a removal.
-        expectRefused(["edit", "1", "--remove-email", "nobody@example.com"], 64,
-                      "carnet: --remove-email \"nobody@example.com\": no such email on this contact (it has \"kate@example.com\", \"new@example.com\")")
-        expectRefused(["edit", "1", "--remove-phone", "555"], 64, "no such phone on this contact (it has none)")
-        expectRefused(["add", "--name", "X", "--remove-email", "a@b.example"], 64, "--remove-email")
+        box.expectRefused(
+            ["edit", "1", "--remove-email", "nobody@example.com"], 64,
+            mentioning: "carnet: --remove-email \"nobody@example.com\": no such email on this contact (it has \"kate@example.com\", \"new@example.com\")")
+        box.expectRefused(["edit", "1", "--remove-phone", "555"], 64, mentioning: "no such phone on this contact (it has none)")
+        box.expectRefused(["add", "--name", "X", "--remove-email", "a@b.example"], 64, mentioning: "--remove-email")
     }
 
     @Test func badEntriesAreRefusedWithTheReasonAndNothingWritten() {
@@ -187,8 +178,8 @@ import Testing
             (["--phone", "555 0101", "--phone", "x"], 65, "invalid phone: 2 (x)"),
         ]
         for (flags, code, message) in cases {
-            expectRefused(["edit", "1"] + flags, code, message)
-            expectRefused(["add", "--name", "Someone"] + flags, code, message)
+            box.expectRefused(["edit", "1"] + flags, code, mentioning: message)
+            box.expectRefused(["add", "--name", "Someone"] + flags, code, mentioning: message)
         }
     }
 
@@ -212,8 +203,8 @@ import Testing
         #expect(names(["--favorites", "--category", "pioneers"]) == ["Ada Lovelace"])
         let json = box.json(box.carnetInProcess(["list", "--json", "--category", "navy"]).stdout) as? [[String: Any]]
         #expect(json?.compactMap { $0["name"] as? String } == ["Grace Hopper"])
-        expectRefused(["list", "--favorites", "--sort", "given"], 64, "--sort does not apply to --favorites")
-        expectRefused(["list", "--sort", "surname"], 64, "'name', 'given' or 'family'")
+        box.expectRefused(["list", "--favorites", "--sort", "given"], 64, mentioning: "--sort does not apply to --favorites")
+        box.expectRefused(["list", "--sort", "surname"], 64, mentioning: "'name', 'given' or 'family'")
     }
 
     // MARK: Birthdays
@@ -241,9 +232,9 @@ import Testing
         #expect(json[0]["name"] as? String == "No Year" && json[0]["date"] as? String == "--12-20" && json[0]["next"] as? String == "2026-12-20")
         #expect(json[0]["daysAway"] as? Int == 1 && json[0]["years"] is NSNull && json[0]["id"] as? Int == 4)
         #expect(box.json(box.carnetInProcess(["birthdays", "--from", "2026-01-01", "--days", "0", "--json"]).stdout) as? [Any] != nil)
-        expectRefused(["birthdays", "--days", "367"], 64, "--days must be from 0 to 366 (got 367)")
-        expectRefused(["birthdays", "--days", "-1"], 64, "--days must be from 0 to 366 (got -1)")
-        expectRefused(["birthdays", "--from", "2026-02-30"], 64, "--from takes a date like 2026-08-01 (got 2026-02-30)")
+        box.expectRefused(["birthdays", "--days", "367"], 64, mentioning: "--days must be from 0 to 366 (got 367)")
+        box.expectRefused(["birthdays", "--days", "-1"], 64, mentioning: "--days must be from 0 to 366 (got -1)")
+        box.expectRefused(["birthdays", "--from", "2026-02-30"], 64, mentioning: "--from takes a date like 2026-08-01 (got 2026-02-30)")
         // Today is the default start: a birthday today is in any window.
         let today = Calendar(identifier: .gregorian).dateComponents([.month, .day], from: Date())
         box.carnetInProcess(["add", "--name", "Today", "--date", String(format: "birthday:--%02d-%02d", today.month!, today.day!)])
@@ -253,15 +244,13 @@ import Testing
     @Test func birthdaysOnATerminalIsATable() {
         box.carnetInProcess(["add", "--name", "Ada Lovelace", "--date", "birthday:1815-12-10"])
         box.carnetInProcess(["add", "--name", "No Year", "--date", "anniversary:--12-11"])
-        let command = "\"\(Sandbox.binary)\" birthdays --from 2026-12-10 --days 1 --db \"\(box.db)\""
-        let table = box.run("/usr/bin/script", ["-qec", command, "/dev/null"])
-        let lines = table.stdout.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n").map(String.init)
-        #expect(lines == [
+        let table = box.carnetOnTerminal(["birthdays", "--from", "2026-12-10", "--days", "1"])
+        #expect(table.lines == [
             "DATE        WHEN      ID  NAME          WHAT",
             "2026-12-10  today      1  Ada Lovelace  birthday (turns 211)",
             "2026-12-11  tomorrow   2  No Year       anniversary",
         ], "\(table)")
-        let none = box.run("/usr/bin/script", ["-qec", command.replacingOccurrences(of: "2026-12-10", with: "2026-01-01"), "/dev/null"])
+        let none = box.carnetOnTerminal(["birthdays", "--from", "2026-01-01", "--days", "1"])
         #expect(none.stdout.contains("No birthdays or anniversaries today or tomorrow."), "\(none)")
     }
 
