@@ -77,22 +77,8 @@ struct RawChildTable: Sendable {
     let read: @Sendable (OpaquePointer, inout ContactDraft) -> Void
     let bind: @Sendable (OpaquePointer, ContactDraft, Int) -> Void
 
-    static let emails = RawChildTable(
-        name: "contact_emails", columns: "label, value, preferred", count: { $0.emails.count },
-        read: { s, d in d.emails.append(LabeledValue(rawColumnText(s, 2), label: rawColumnText(s, 1), preferred: sqlite3_column_int(s, 3) != 0)) },
-        bind: { s, d, i in
-            rawBindText(s, 3, d.emails[i].label)
-            rawBindText(s, 4, d.emails[i].value)
-            sqlite3_bind_int(s, 5, d.emails[i].preferred ? 1 : 0)
-        })
-    static let phones = RawChildTable(
-        name: "contact_phones", columns: "label, value, preferred", count: { $0.phones.count },
-        read: { s, d in d.phones.append(LabeledValue(rawColumnText(s, 2), label: rawColumnText(s, 1), preferred: sqlite3_column_int(s, 3) != 0)) },
-        bind: { s, d, i in
-            rawBindText(s, 3, d.phones[i].label)
-            rawBindText(s, 4, d.phones[i].value)
-            sqlite3_bind_int(s, 5, d.phones[i].preferred ? 1 : 0)
-        })
+    static let emails = labeled("contact_emails", { $0.emails }, { $0.emails.append($1) })
+    static let phones = labeled("contact_phones", { $0.phones }, { $0.phones.append($1) })
     static let addresses = RawChildTable(
         name: "contact_addresses", columns: "label, po_box, extended, street, locality, region, postal_code, country, preferred",
         count: { $0.addresses.count },
@@ -114,22 +100,8 @@ struct RawChildTable: Sendable {
             rawBindText(s, 10, a.country)
             sqlite3_bind_int(s, 11, a.preferred ? 1 : 0)
         })
-    static let urls = RawChildTable(
-        name: "contact_urls", columns: "label, value, preferred", count: { $0.urls.count },
-        read: { s, d in d.urls.append(LabeledValue(rawColumnText(s, 2), label: rawColumnText(s, 1), preferred: sqlite3_column_int(s, 3) != 0)) },
-        bind: { s, d, i in
-            rawBindText(s, 3, d.urls[i].label)
-            rawBindText(s, 4, d.urls[i].value)
-            sqlite3_bind_int(s, 5, d.urls[i].preferred ? 1 : 0)
-        })
-    static let handles = RawChildTable(
-        name: "contact_handles", columns: "label, value, preferred", count: { $0.handles.count },
-        read: { s, d in d.handles.append(LabeledValue(rawColumnText(s, 2), label: rawColumnText(s, 1), preferred: sqlite3_column_int(s, 3) != 0)) },
-        bind: { s, d, i in
-            rawBindText(s, 3, d.handles[i].label)
-            rawBindText(s, 4, d.handles[i].value)
-            sqlite3_bind_int(s, 5, d.handles[i].preferred ? 1 : 0)
-        })
+    static let urls = labeled("contact_urls", { $0.urls }, { $0.urls.append($1) })
+    static let handles = labeled("contact_handles", { $0.handles }, { $0.handles.append($1) })
     static let dates = RawChildTable(
         name: "contact_dates", columns: "label, date", count: { $0.dates.count },
         read: { s, d in
@@ -149,6 +121,23 @@ struct RawChildTable: Sendable {
         name: "contact_extras", columns: "line", count: { $0.extras.count },
         read: { s, d in d.extras.append(rawColumnText(s, 1)) },
         bind: { s, d, i in rawBindText(s, 3, d.extras[i]) })
+
+    /// A table of labelled values (`label, value, preferred`), its list reached through closures
+    /// as Carnet's `ContactChildTable.labeled` reaches it, so both sides pay the same calls.
+    private static func labeled(
+        _ name: String, _ list: @escaping @Sendable (ContactDraft) -> [LabeledValue],
+        _ append: @escaping @Sendable (inout ContactDraft, LabeledValue) -> Void
+    ) -> RawChildTable {
+        RawChildTable(
+            name: name, columns: "label, value, preferred", count: { list($0).count },
+            read: { s, d in append(&d, LabeledValue(rawColumnText(s, 2), label: rawColumnText(s, 1), preferred: sqlite3_column_int(s, 3) != 0)) },
+            bind: { s, d, i in
+                let entry = list(d)[i]
+                rawBindText(s, 3, entry.label)
+                rawBindText(s, 4, entry.value)
+                sqlite3_bind_int(s, 5, entry.preferred ? 1 : 0)
+            })
+    }
 
     /// In Carnet's order (the order `ContactChildTable.all` reads and writes them).
     static let all: [RawChildTable] = [emails, phones, addresses, urls, handles, dates, categories, extras]
