@@ -42,16 +42,7 @@ final class RawPager {
         rows.reserveCapacity(limit + 1)
         do {
             defer { sqlite3_reset(statement) }
-            while true {
-                let rc = sqlite3_step(statement)
-                if rc == SQLITE_ROW {
-                    rows.append(rawReadRow(statement))
-                } else if rc == SQLITE_DONE {
-                    break
-                } else {
-                    throw BenchError("page: \(db.lastError)")
-                }
-            }
+            try rawReadRows(statement, into: &rows, db, "page")
         }
         let hasMore = rows.count > limit
         if hasMore { rows.removeLast() }
@@ -77,6 +68,15 @@ func rawAllContacts(_ db: RawConnection) throws -> [Contact] {
     let statement = try db.prepare("SELECT \(rawContactColumns) FROM contacts ORDER BY name, id")
     defer { sqlite3_finalize(statement) }
     var rows: [RawRow] = []
+    try rawReadRows(statement, into: &rows, db, "load all")
+    try RawListReader(db, capacity: 0).attachAll(&rows)
+    return rows.map(\.contact)
+}
+
+/// Steps `statement` to its end, appending every row (selecting ``rawContactColumns``); an error
+/// is reported as `what` failing.
+@inline(__always)
+func rawReadRows(_ statement: OpaquePointer, into rows: inout [RawRow], _ db: RawConnection, _ what: String) throws {
     while true {
         let rc = sqlite3_step(statement)
         if rc == SQLITE_ROW {
@@ -84,9 +84,7 @@ func rawAllContacts(_ db: RawConnection) throws -> [Contact] {
         } else if rc == SQLITE_DONE {
             break
         } else {
-            throw BenchError("load all: \(db.lastError)")
+            throw BenchError("\(what): \(db.lastError)")
         }
     }
-    try RawListReader(db, capacity: 0).attachAll(&rows)
-    return rows.map(\.contact)
 }
