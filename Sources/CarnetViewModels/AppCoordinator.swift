@@ -91,14 +91,7 @@ public final class AppCoordinator {
     /// Opens the edit screen for the contact on top; back on save or cancel.
     public func editContact() throws(CarnetError) {
         guard case let .contactDetail(detail) = current else { return }
-        let edit = detail.edit()
-        let detailSaved = edit.onSave
-        edit.onSave = { [weak self] saved in
-            detailSaved?(saved)
-            try? self?.back()
-        }
-        edit.onCancel = { [weak self] in try? self?.back() }
-        try push(.editContact(edit))
+        try pushEditor(detail.edit(), as: Screen.editContact)
     }
 
     /// Opens an empty edit screen; on save, the new contact's detail replaces it.
@@ -116,23 +109,25 @@ public final class AppCoordinator {
     /// Opens the edit screen for the current quote (from the quote tab).
     public func editQuote() throws(CarnetError) {
         if tab != .quote { try select(.quote) }
-        try pushQuoteEditor(quote.edit())
+        try pushEditor(quote.edit(), as: Screen.editQuote)
     }
 
     /// Opens an empty quote editor; the saved quote becomes current.
     public func addQuote() throws(CarnetError) {
         if tab != .quote { try select(.quote) }
-        try pushQuoteEditor(quote.add())
+        try pushEditor(quote.add(), as: Screen.editQuote)
     }
 
-    private func pushQuoteEditor(_ edit: EditQuoteViewModel) throws(CarnetError) {
-        let quoteSaved = edit.onSave
+    /// Pushes an edit screen that goes back on cancel, and on save once the editor's own
+    /// ``DraftEditor/onSave`` (set by the screen that opened it) has run.
+    private func pushEditor<Record>(_ edit: DraftEditor<Record>, as screen: (DraftEditor<Record>) -> Screen) throws(CarnetError) {
+        let openerSaved = edit.onSave
         edit.onSave = { [weak self] saved in
-            quoteSaved?(saved)
+            openerSaved?(saved)
             try? self?.back()
         }
         edit.onCancel = { [weak self] in try? self?.back() }
-        try push(.editQuote(edit))
+        try push(screen(edit))
     }
 
     /// Leaves the screen on top; the one below appears again. An edit screen left this way is
