@@ -121,19 +121,9 @@ public enum TextRules {
 }
 
 package enum Rules {
+    /// The rules of a one-line field: a length, and no control or invisible direction character.
     package static func checkLine(_ value: String, _ field: Field, max: Int, into issues: inout [FieldIssue]) {
-        // Printable ASCII (the common case, and all of a bulk import): one byte per scalar and
-        // no control characters, so the byte count answers both rules without decoding.
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            if value.utf8.count > max {
-                issues.append(FieldIssue(field, "must be at most \(max) characters (got \(value.utf8.count))"))
-            }
-            return
-        }
-        if value.unicodeScalars.count > max {
-            issues.append(FieldIssue(field, "must be at most \(max) characters (got \(value.unicodeScalars.count))"))
-        }
-        checkCharacters(value, field, allowingNewlines: false, into: &issues)
+        check(value, field, max: max, allowingNewlines: false, into: &issues)
     }
 
     /// The broken rules of a one-line value, as messages without the field's name.
@@ -145,14 +135,19 @@ package enum Rules {
 
     /// The rules of a multi-line field (a note): a length, and no control character but line feeds.
     package static func checkText(_ value: String, _ field: Field, max: Int, into issues: inout [FieldIssue]) {
-        if value.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }) {
-            if value.utf8.count > max { issues.append(FieldIssue(field, "must be at most \(max) characters (got \(value.utf8.count))")) }
-            return
+        check(value, field, max: max, allowingNewlines: true, into: &issues)
+    }
+
+    private static func check(_ value: String, _ field: Field, max: Int, allowingNewlines: Bool, into issues: inout [FieldIssue]) {
+        // Printable ASCII (the common case, and all of a bulk import), and line feeds where they
+        // are allowed: one byte per scalar and no forbidden character, so the byte count answers
+        // both rules without decoding.
+        let plain = value.utf8.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || (allowingNewlines && $0 == 0x0A) }
+        let length = plain ? value.utf8.count : value.unicodeScalars.count
+        if length > max {
+            issues.append(FieldIssue(field, "must be at most \(max) characters (got \(length))"))
         }
-        if value.unicodeScalars.count > max {
-            issues.append(FieldIssue(field, "must be at most \(max) characters (got \(value.unicodeScalars.count))"))
-        }
-        checkCharacters(value, field, allowingNewlines: true, into: &issues)
+        if !plain { checkCharacters(value, field, allowingNewlines: allowingNewlines, into: &issues) }
     }
 
     /// An unmodelled property line is kept as another program wrote it: only what no line can
