@@ -46,15 +46,6 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     var updatedAt: String
     var version: Int
 
-    init(id: Int64?, uid: String, draft: ContactDraft, createdAt: String, updatedAt: String, version: Int) {
-        self.id = id
-        self.uid = uid
-        self.draft = draft
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
-        self.version = version
-    }
-
     /// The model value: this row's fields and whatever lists ``draft`` holds (none unless
     /// ``ContactChildTable/attach(_:to:)`` filled them in). A timestamp that does not parse (only a
     /// hand edit with the CHECKs switched off can store one; `db check` names it) reads as the
@@ -102,29 +93,6 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
             version = try find(.version)
             text = try ContactRecord.textColumns.map { try find($0.column) }
         }
-    }
-
-    init(row: Row) throws {
-        try self.init(row: row, at: ColumnIndexes(row))
-    }
-
-    /// Decodes a row whose columns were found beforehand (see ``ColumnIndexes``): the contact
-    /// list's fast path. (Looking each column up by name on every row measured about 30% slower.)
-    init(row: Row, at column: ColumnIndexes) throws {
-        id = try row.decode(Int64.self, atIndex: column.id)
-        uid = try row.decode(String.self, atIndex: column.uid)
-        // Field by field rather than through ``textColumns``' key paths, which cost a measured
-        // part of loading every contact; RecordTests checks the two agree.
-        let text = column.text
-        func string(_ i: Int) throws -> String { try row.decode(String.self, atIndex: text[i]) }
-        draft = ContactDraft(
-            name: try string(0),
-            nameParts: PersonName(prefix: try string(1), given: try string(2), additional: try string(3), family: try string(4), suffix: try string(5)),
-            nickname: try string(6), organization: try string(7), department: try string(8), title: try string(9), role: try string(10),
-            note: try string(11), photo: try row.decode(Data?.self, atIndex: column.photo))
-        createdAt = try row.decode(String.self, atIndex: column.createdAt)
-        updatedAt = try row.decode(String.self, atIndex: column.updatedAt)
-        version = try row.decode(Int.self, atIndex: column.version)
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -195,6 +163,33 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         guard db.changesCount == 1 else { return false }
         try ContactChildTable.write(db, contactID: id, draft, replacing: stored)
         return true
+    }
+}
+
+// Decoding lives in an extension so that the struct keeps the memberwise initializer
+// `init(id:uid:draft:createdAt:updatedAt:version:)` the compiler writes.
+extension ContactRecord {
+    init(row: Row) throws {
+        try self.init(row: row, at: ColumnIndexes(row))
+    }
+
+    /// Decodes a row whose columns were found beforehand (see ``ColumnIndexes``): the contact
+    /// list's fast path. (Looking each column up by name on every row measured about 30% slower.)
+    init(row: Row, at column: ColumnIndexes) throws {
+        id = try row.decode(Int64.self, atIndex: column.id)
+        uid = try row.decode(String.self, atIndex: column.uid)
+        // Field by field rather than through ``textColumns``' key paths, which cost a measured
+        // part of loading every contact; RecordTests checks the two agree.
+        let text = column.text
+        func string(_ i: Int) throws -> String { try row.decode(String.self, atIndex: text[i]) }
+        draft = ContactDraft(
+            name: try string(0),
+            nameParts: PersonName(prefix: try string(1), given: try string(2), additional: try string(3), family: try string(4), suffix: try string(5)),
+            nickname: try string(6), organization: try string(7), department: try string(8), title: try string(9), role: try string(10),
+            note: try string(11), photo: try row.decode(Data?.self, atIndex: column.photo))
+        createdAt = try row.decode(String.self, atIndex: column.createdAt)
+        updatedAt = try row.decode(String.self, atIndex: column.updatedAt)
+        version = try row.decode(Int.self, atIndex: column.version)
     }
 }
 
