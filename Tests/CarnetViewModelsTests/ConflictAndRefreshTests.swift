@@ -10,17 +10,29 @@ import Testing
 @Suite struct ConflictAndRefreshTests {
     let dir = TempDirectory()
 
+    /// Both sides start editing `record`, mine through `state`, theirs through another state
+    /// controller on the file (returned as `other`); each makes its change, theirs saves first, and
+    /// my save is refused as a conflict.
+    func conflict<Record: DraftSaving>(
+        over record: Record, in state: StateController,
+        mine myChange: (inout Record.Draft) -> Void, theirs theirChange: (inout Record.Draft) -> Void
+    ) throws -> (mine: DraftEditor<Record>, theirs: Record, other: StateController) {
+        let other = try makeState(dir.database)
+        let mine = DraftEditor(state: state, editing: record)
+        myChange(&mine.draft)
+        let theirEdit = DraftEditor(state: other, editing: record)
+        theirChange(&theirEdit.draft)
+        let theirs = try theirEdit.save()
+        #expect(throws: CarnetError.self) { try mine.save() }
+        return (mine, theirs, other)
+    }
+
     /// Both sides start editing Gary; the other side saves first.
     func conflictingEdits() throws -> (mine: EditContactViewModel, theirs: Contact, state: StateController) {
         let state = try makeState(dir.database)
         let gary = try seed(state)[3]
-        let other = try makeState(dir.database)
-        let mine = EditContactViewModel(state: state, contact: gary)
-        mine.draft.phone = "555 9999"
-        let theirEdit = EditContactViewModel(state: other, contact: gary)
-        theirEdit.draft.email = "gary@bluewares.example.com"
-        let theirs = try theirEdit.save()
-        #expect(throws: CarnetError.self) { try mine.save() }
+        let (mine, theirs, _) = try conflict(
+            over: gary, in: state, mine: { $0.phone = "555 9999" }, theirs: { $0.email = "gary@bluewares.example.com" })
         let conflict = try #require(mine.conflict)
         #expect(conflict.current == theirs)
         #expect(conflict.base == gary)
@@ -49,18 +61,19 @@ import Testing
     @Test func reloadAsksOnlyAboutFieldsBothChanged() throws {
         let state = try makeState(dir.database)
         let gary = try seed(state)[3]
-        let other = try makeState(dir.database)
-        let mine = EditContactViewModel(state: state, contact: gary)
-        mine.draft.phone = "555 9999"
-        mine.draft.position = "Lead Web Developer, Bluewares"
-        mine.draft.email = "gary@bluewares.example.com"  // the same change as theirs: no clash
-        let theirEdit = EditContactViewModel(state: other, contact: gary)
-        theirEdit.draft.phone = "555 1234"
-        theirEdit.draft.position = "CTO, Bluewares"
-        theirEdit.draft.email = "gary@bluewares.example.com"
-        theirEdit.draft.name = "Gary R. Edwards"
-        let theirs = try theirEdit.save()
-        #expect(throws: CarnetError.self) { try mine.save() }
+        let (mine, theirs, _) = try conflict(
+            over: gary, in: state,
+            mine: { draft in
+                draft.phone = "555 9999"
+                draft.position = "Lead Web Developer, Bluewares"
+                draft.email = "gary@bluewares.example.com"  // the same change as theirs: no clash
+            },
+            theirs: { draft in
+                draft.phone = "555 1234"
+                draft.position = "CTO, Bluewares"
+                draft.email = "gary@bluewares.example.com"
+                draft.name = "Gary R. Edwards"
+            })
         try mine.resolve(.reload)
         // Position is title and organization; only the title differs.
         #expect(mine.clashes == [.title, .phone])
@@ -78,13 +91,8 @@ import Testing
     @Test func quoteReloadMergesTheSameWay() throws {
         let state = try makeState(dir.database)
         let quote = try #require(state.currentQuote)
-        let other = try makeState(dir.database)
-        let mine = EditQuoteViewModel(state: state, quote: quote)
-        mine.draft.author = "A. Einstein"
-        let theirEdit = EditQuoteViewModel(state: other, quote: quote)
-        theirEdit.draft.text = "Two things are infinite."
-        let theirs = try theirEdit.save()
-        #expect(throws: CarnetError.self) { try mine.save() }
+        let (mine, theirs, other) = try conflict(
+            over: quote, in: state, mine: { $0.author = "A. Einstein" }, theirs: { $0.text = "Two things are infinite." })
         try mine.resolve(.reload)
         #expect(mine.clashes.isEmpty)
         #expect(mine.draft == QuoteDraft(text: "Two things are infinite.", author: "A. Einstein"))
