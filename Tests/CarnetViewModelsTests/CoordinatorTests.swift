@@ -19,11 +19,18 @@ import Testing
         }
     }
 
-    @Test func listDetailEditAndBack() throws {
+    /// A coordinator started on the contacts tab, over a state holding the five classic
+    /// contacts (`people`) unless `seeded` is false.
+    func startedApp(seeded: Bool = true) throws -> (app: AppCoordinator, state: StateController, people: [Contact]) {
         let state = try makeState(dir.database)
-        let people = try seed(state)
+        let people = try seeded ? seed(state) : []
         let app = AppCoordinator(state: state)
         try app.start()
+        return (app, state, people)
+    }
+
+    @Test func listDetailEditAndBack() throws {
+        let (app, _, people) = try startedApp()
         #expect(screenName(app.current) == "contacts")
         try app.showContact(people[0])
         #expect(screenName(app.current) == "detail")
@@ -40,10 +47,7 @@ import Testing
     }
 
     @Test func leavingAnEditScreenCancelsIt() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
-        let app = AppCoordinator(state: state)
-        try app.start()
+        let (app, state, people) = try startedApp()
         try app.showContact(people[1])
         try app.editContact()
         guard case let .editContact(edit) = app.current else { Issue.record("not editing"); return }
@@ -54,10 +58,7 @@ import Testing
     }
 
     @Test func favoriteInContactsTabShowsInFavoritesTab() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
-        let app = AppCoordinator(state: state)
-        try app.start()
+        let (app, _, people) = try startedApp()
         try app.showContact(people[2])
         guard case let .contactDetail(detail) = app.current else { Issue.record("no detail"); return }
         try detail.toggleFavorite()
@@ -67,9 +68,7 @@ import Testing
     }
 
     @Test func addContactThenSeeItsDetail() throws {
-        let state = try makeState(dir.database)
-        let app = AppCoordinator(state: state)
-        try app.start()
+        let (app, _, _) = try startedApp(seeded: false)
         try app.addContact()
         guard case let .editContact(add) = app.current else { Issue.record("not adding"); return }
         add.draft = ContactDraft(name: "Ada Lovelace")
@@ -81,9 +80,7 @@ import Testing
     }
 
     @Test func quoteToEditQuoteAndBack() throws {
-        let state = try makeState(dir.database)
-        let app = AppCoordinator(state: state)
-        try app.start()
+        let (app, _, _) = try startedApp(seeded: false)
         try app.editQuote()
         guard case let .editQuote(edit) = app.current else { Issue.record("not editing the quote"); return }
         edit.draft = QuoteDraft(text: "Stay hungry, stay foolish.", author: "Stewart Brand")
@@ -93,10 +90,7 @@ import Testing
     }
 
     @Test func deletingFromDetailReturnsToTheList() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
-        let app = AppCoordinator(state: state)
-        try app.start()
+        let (app, _, people) = try startedApp()
         try app.showContact(people[0])
         guard case let .contactDetail(detail) = app.current else { Issue.record("no detail"); return }
         try detail.delete()
