@@ -29,14 +29,21 @@ import Darwin
         return path
     }
 
-    @Test func newerSchemaIsRefusedAndLeftUntouched() throws {
+    /// A Carnet file (see ``makeDatabase(_:contacts:)``) into which `tamper` then writes through a
+    /// plain connection, as another program would, closed again.
+    func makeDatabase(tamperedWith tamper: (Database) throws -> Void) throws -> String {
         let path = try makeDatabase()
         let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
+        try queue.write(tamper)
+        try queue.close()
+        return path
+    }
+
+    @Test func newerSchemaIsRefusedAndLeftUntouched() throws {
+        let path = try makeDatabase { db in
             try db.execute(sql: "INSERT INTO schema_migrations VALUES (99, '0099_future', 'x')")
             try db.execute(sql: "PRAGMA user_version = 99")
         }
-        try queue.close()
         let before = bytes(path)
         let error = carnetError { try StorageController(path: path) }
         #expect(error == .newerSchema(path: path, found: 99, supported: StorageController.supportedSchemaVersion))
@@ -45,23 +52,17 @@ import Darwin
     }
 
     @Test func unknownMigrationAloneAlsoMeansNewer() throws {
-        let path = try makeDatabase()
         let next = StorageController.supportedSchemaVersion + 1
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
+        let path = try makeDatabase { db in
             try db.execute(sql: "INSERT INTO schema_migrations VALUES (?, ?, 'x')", arguments: [next, String(format: "%04d_from_a_fork", next)])
         }
-        try queue.close()
         let before = bytes(path)
         #expect(carnetError { try StorageController(path: path, options: Self.oneConnection) } == .newerSchema(path: path, found: next, supported: next - 1))
         #expect(bytes(path) == before)
     }
 
     @Test func aRenamedMigrationRowIsReportedAsChangedOutsideCarnet() throws {
-        let path = try makeDatabase()
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "UPDATE schema_migrations SET name = '0001_renamed' WHERE version = 1") }
-        try queue.close()
+        let path = try makeDatabase { db in try db.execute(sql: "UPDATE schema_migrations SET name = '0001_renamed' WHERE version = 1") }
         let before = bytes(path)
         let error = carnetError { try StorageController(path: path, options: Self.oneConnection) }
         #expect(error == .schemaRecordChanged(path: path, version: 1, found: "0001_renamed", expected: "0001_initial"))
@@ -71,10 +72,7 @@ import Darwin
     }
 
     @Test func aMigrationRowAtAVersionCarnetNeverHadIsReportedToo() throws {
-        let path = try makeDatabase()
-        let queue = try DatabaseQueue(path: path)
-        try queue.write { db in try db.execute(sql: "INSERT INTO schema_migrations VALUES (0, '0000_by_hand', 'x')") }
-        try queue.close()
+        let path = try makeDatabase { db in try db.execute(sql: "INSERT INTO schema_migrations VALUES (0, '0000_by_hand', 'x')") }
         let before = bytes(path)
         #expect(carnetError { try StorageController(path: path, options: Self.oneConnection) } == .schemaRecordChanged(path: path, version: 0, found: "0000_by_hand", expected: nil))
         #expect(bytes(path) == before)
