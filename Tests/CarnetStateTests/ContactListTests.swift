@@ -158,10 +158,8 @@ import Testing
 
     @Test func savesReachEveryListAndSearchesKeepOnlyMatches() throws {
         let (state, storage, _) = try book(count: 300)
-        let all = state.makeContactList(pageSize: 50, maxRows: 100)
-        try all.loadNextPage()
-        let sales = state.makeContactList(search: "gale foods", pageSize: 50, maxRows: 100)
-        try sales.loadNextPage()  // the 30 Gale Foods contacts: the whole result
+        let all = try state.loadedContactList(pageSize: 50, maxRows: 100)
+        let sales = try state.loadedContactList(search: "gale foods", pageSize: 50, maxRows: 100)  // the 30 Gale Foods contacts: the whole result
         #expect(sales.rows.count == 30 && !sales.hasMore)
 
         let added = try state.addContact(ContactDraft(name: "Aaron Abbott", position: "Buyer, Gale Foods"))
@@ -177,8 +175,7 @@ import Testing
         // A list nobody holds any more is not kept alive by the state controller.
         weak var dropped: ContactList?
         do {
-            let temporary = state.makeContactList()
-            try temporary.loadNextPage()
+            let temporary = try state.loadedContactList()
             dropped = temporary
         }
         #expect(dropped == nil)

@@ -29,10 +29,8 @@ import Testing
     @Test func listsSavedThroughTheStateAreInTheFileAndOnEveryScreen() throws {
         let (state, _) = try makeState(dir.database)
         _ = try seed(state)
-        let list = state.makeContactList()
-        try list.loadNextPage()
-        let clients = state.makeContactList(search: "clients")  // a category
-        try clients.loadNextPage()
+        let list = try state.loadedContactList()
+        let clients = try state.loadedContactList(search: "clients")  // a category
         let other = try otherConnection(dir.database)
 
         let seen = Recorder<[String]>()
@@ -73,10 +71,8 @@ import Testing
         let people = try seed(state)
         let kate = try state.addContact(Self.katherine)
         try state.favorite(kate.id)
-        let list = state.makeContactList()
-        try list.loadNextPage()
-        let golfers = state.makeContactList(search: "golf")
-        try golfers.loadNextPage()
+        let list = try state.loadedContactList()
+        let golfers = try state.loadedContactList(search: "golf")
         #expect(golfers.rows == [kate])
 
         let other = try otherConnection(dir.database)
@@ -123,8 +119,7 @@ import Testing
     @Test func anInvalidEntryChangesNothingAndTellsNoOne() throws {
         let (state, storage) = try makeState(dir.database)
         let kate = try state.addContact(Self.katherine)
-        let list = state.makeContactList()
-        try list.loadNextPage()
+        let list = try state.loadedContactList()
         let changed = observeChange { _ = list.rows; _ = state.contactCount }
 
         var badEmail = kate.draft

@@ -15,8 +15,7 @@ import Testing
     @Test func aChangeIsCommittedBeforeObserversHearOfIt() throws {
         let (state, _) = try makeState(dir.database)
         let people = try seed(state)
-        let list = state.makeContactList()
-        try list.loadNextPage()
+        let list = try state.loadedContactList()
         let other = try otherConnection(dir.database)
 
         // An observer that looks at the file when it hears of the change already finds it there.
@@ -41,8 +40,7 @@ import Testing
     @Test func aFailedWriteChangesNothingAndTellsNoOne() throws {
         let (state, storage) = try makeState(dir.database)
         let people = try seed(state)
-        let list = state.makeContactList()
-        try list.loadNextPage()
+        let list = try state.loadedContactList()
         let before = list.rows
         let changed = observeChange { _ = list.rows; _ = state.favorites; _ = state.contactCount }
         #expect(throws: CarnetError.self) { try state.addContact(ContactDraft(name: "  ")) }
@@ -59,8 +57,7 @@ import Testing
     @Test func refreshSeesAnotherConnectionsCommit() throws {
         let (state, _) = try makeState(dir.database)
         let people = try seed(state)
-        let list = state.makeContactList()
-        try list.loadNextPage()
+        let list = try state.loadedContactList()
         #expect(state.contactCount == 5)
         let quotesBefore = state.quoteCount
         #expect(try state.refresh() == false)  // nothing changed elsewhere: one pragma, no reload
@@ -174,10 +171,8 @@ import Testing
         let gary = people[3]
         try state.favorite(gary.id)
         try state.favorite(people[0].id)
-        let list = state.makeContactList()
-        try list.loadNextPage()
-        let search = state.makeContactList(search: "bluewares")
-        try search.loadNextPage()
+        let list = try state.loadedContactList()
+        let search = try state.loadedContactList(search: "bluewares")
         #expect(search.rows == [gary])
 
         let other = try otherConnection(dir.database)

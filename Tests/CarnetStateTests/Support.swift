@@ -44,3 +44,13 @@ func seedMany(_ storage: StorageController, count: Int) throws {
             email: "person\(i)@example.com")
     })
 }
+
+extension StateController {
+    /// A contact list (see ``makeContactList(search:pageSize:maxRows:)``) with its first page
+    /// loaded, as a screen that has appeared shows it.
+    func loadedContactList(search: String = "", pageSize: Int = 50, maxRows: Int = 500) throws -> ContactList {
+        let list = makeContactList(search: search, pageSize: pageSize, maxRows: maxRows)
+        try list.loadNextPage()
+        return list
+    }
+}
