@@ -44,6 +44,17 @@ def col(name, width=16):
 def scalar(name, check_name, expr):
     return f"    {col(name)} TEXT    NOT NULL DEFAULT ''\n{I}CONSTRAINT {check_name} CHECK ({expr})"
 
+def one_line_columns(columns):
+    """Optional one-line text columns, each (name, maximum length), one definition a line."""
+    return ",\n".join(scalar(name, f"{name}_one_line_trimmed_at_most_{hi}", line(name, hi)) for name, hi in columns)
+
+# The parts of the structured name (vCard N) and the one-line fields after them, in table order.
+NAME_AND_ORGANIZATION = [('name_prefix', 100), ('given_name', 100), ('additional_names', 100), ('family_name', 100),
+                         ('name_suffix', 100), ('nickname', 200), ('organization', 200), ('department', 200),
+                         ('title', 200), ('role', 200)]
+# vCard ADR's seven parts, in table order.
+ADDRESS_PARTS = ['po_box', 'extended', 'street', 'locality', 'region', 'postal_code', 'country']
+
 CHILD_HEAD = """    contact_id       INTEGER NOT NULL REFERENCES contacts (id) ON DELETE CASCADE,
     -- The person's order, 1 for the first.
     position         INTEGER NOT NULL CONSTRAINT position_a_whole_number_from_1 CHECK (typeof(position) = 'integer' AND position >= 1),"""
@@ -104,16 +115,7 @@ CREATE TABLE contacts_v4 (
     -- agree on one order.
     name             TEXT    NOT NULL COLLATE NOCASE
 {I}CONSTRAINT name_required_one_line_trimmed_at_most_200 CHECK ({line('name', 200, True)}),
-{scalar('name_prefix', 'name_prefix_one_line_trimmed_at_most_100', line('name_prefix', 100))},
-{scalar('given_name', 'given_name_one_line_trimmed_at_most_100', line('given_name', 100))},
-{scalar('additional_names', 'additional_names_one_line_trimmed_at_most_100', line('additional_names', 100))},
-{scalar('family_name', 'family_name_one_line_trimmed_at_most_100', line('family_name', 100))},
-{scalar('name_suffix', 'name_suffix_one_line_trimmed_at_most_100', line('name_suffix', 100))},
-{scalar('nickname', 'nickname_one_line_trimmed_at_most_200', line('nickname', 200))},
-{scalar('organization', 'organization_one_line_trimmed_at_most_200', line('organization', 200))},
-{scalar('department', 'department_one_line_trimmed_at_most_200', line('department', 200))},
-{scalar('title', 'title_one_line_trimmed_at_most_200', line('title', 200))},
-{scalar('role', 'role_one_line_trimmed_at_most_200', line('role', 200))},
+{one_line_columns(NAME_AND_ORGANIZATION)},
     -- Several lines allowed: line feeds, and no other control character.
 {scalar('note', 'note_at_most_10000_no_controls_but_line_feeds', text('note', 10000))},
     photo            BLOB    CONSTRAINT photo_jpeg_png_gif_or_webp_at_most_1_mib CHECK (photo IS NULL OR (typeof(photo) = 'blob' AND length(photo) BETWEEN 1 AND 1048576
@@ -164,15 +166,9 @@ CREATE INDEX contacts_by_family ON contacts (sort_family, id);
 CREATE TABLE contact_addresses (
 {CHILD_HEAD}
 {LABEL}
-{scalar('po_box', 'po_box_one_line_trimmed_at_most_200', line('po_box', 200))},
-{scalar('extended', 'extended_one_line_trimmed_at_most_200', line('extended', 200))},
-{scalar('street', 'street_one_line_trimmed_at_most_200', line('street', 200))},
-{scalar('locality', 'locality_one_line_trimmed_at_most_200', line('locality', 200))},
-{scalar('region', 'region_one_line_trimmed_at_most_200', line('region', 200))},
-{scalar('postal_code', 'postal_code_one_line_trimmed_at_most_200', line('postal_code', 200))},
-{scalar('country', 'country_one_line_trimmed_at_most_200', line('country', 200))},
+{one_line_columns((part, 200) for part in ADDRESS_PARTS)},
 {PREFERRED}
-    CONSTRAINT address_not_empty CHECK (po_box || extended || street || locality || region || postal_code || country <> ''),
+    CONSTRAINT address_not_empty CHECK ({' || '.join(ADDRESS_PARTS)} <> ''),
     PRIMARY KEY (contact_id, position)
 ) WITHOUT ROWID;
 CREATE UNIQUE INDEX contact_addresses_one_preferred ON contact_addresses (contact_id) WHERE preferred = 1;
