@@ -138,6 +138,8 @@ package enum Rules {
         check(value, field, max: max, allowingNewlines: true, into: &issues)
     }
 
+    // Inlined into both callers, so the fast path's test of `allowingNewlines` is a constant.
+    @inline(__always)
     private static func check(_ value: String, _ field: Field, max: Int, allowingNewlines: Bool, into issues: inout [FieldIssue]) {
         // Printable ASCII (the common case, and all of a bulk import), and line feeds where they
         // are allowed: one byte per scalar and no forbidden character, so the byte count answers
