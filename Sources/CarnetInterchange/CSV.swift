@@ -95,14 +95,8 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
 
     public init() {}
 
-    /// Ends the input: reads a last line that had no line break, and fails if a quoted field is
-    /// still open or the file had no header. Returns the contact that last line completed.
-    @discardableResult
-    public mutating func finish() throws(InterchangeError) -> InterchangeRecord? {
-        var record: InterchangeRecord?
-        if let last = splitter.flush() {
-            record = try consume(last)
-        }
+    /// Fails if a quoted field is still open or the file had no header.
+    mutating func checkComplete() throws(InterchangeError) {
         if state == .quoted {
             let line = quoteLine
             resetRow()
@@ -112,7 +106,6 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
             headerFailed = true
             throw InterchangeError(line: max(1, lineNumber), message: "the file has no header row (expected \(CSVWriter.columnNames))")
         }
-        return record
     }
 
     private mutating func resetRow() {

@@ -53,9 +53,24 @@ extension InterchangeReader {
 protocol LineConsumingReader: InterchangeReader {
     var splitter: LineSplitter { get set }
     mutating func consume(_ raw: [UInt8]) throws(InterchangeError) -> InterchangeRecord?
+    /// After the last line: fails if the input stopped inside something still open.
+    mutating func checkComplete() throws(InterchangeError)
 }
 
 extension LineConsumingReader {
+    /// Ends the input: reads a last line that had no line break, then fails if the input stopped
+    /// inside something still open (``checkComplete()``). Returns the contact that last line
+    /// completed, if any.
+    @discardableResult
+    public mutating func finish() throws(InterchangeError) -> InterchangeRecord? {
+        var record: InterchangeRecord?
+        if let last = splitter.flush() {
+            record = try consume(last)
+        }
+        try checkComplete()
+        return record
+    }
+
     public mutating func feed(line: String) throws(InterchangeError) -> InterchangeRecord? {
         var bytes = Array(line.utf8)
         if bytes.last == 10 { bytes.removeLast() }

@@ -67,21 +67,14 @@ public struct VCardReader: InterchangeReader, LineConsumingReader {
 
     public init() {}
 
-    /// Ends the input: reads a last line that had no line break, and fails if a card is still
-    /// open (its `END:VCARD` is missing). Returns the contact that last line completed, if any.
-    @discardableResult
-    public mutating func finish() throws(InterchangeError) -> InterchangeRecord? {
-        var record: InterchangeRecord?
-        if let last = splitter.flush() {
-            record = try consume(last)
-        }
+    /// Fails if a card is still open (its `END:VCARD` is missing).
+    mutating func checkComplete() throws(InterchangeError) {
         if let open = card {
             card = nil
             pending = nil
             skipping = false
             throw InterchangeError(line: open.line, message: "this card has no END:VCARD (the file ends inside it)")
         }
-        return record
     }
 
     mutating func consume(_ raw: [UInt8]) throws(InterchangeError) -> InterchangeRecord? {
