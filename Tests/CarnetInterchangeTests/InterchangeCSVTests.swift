@@ -161,16 +161,7 @@ import Testing
     @Test func chunksMayEndAnywhere() throws {
         let data = Data((CSVWriter.header + Self.records.map(CSVWriter.row).joined()).utf8)
         for size in [1, 5, 33] {
-            var reader = CSVReader()
-            var records: [InterchangeRecord] = []
-            var start = 0
-            while start < data.count {
-                let end = min(data.count, start + size)
-                records += try reader.feed(data.subdata(in: start..<end)).map { try $0.get() }
-                start = end
-            }
-            if let last = try reader.finish() { records.append(last) }
-            #expect(records == Self.records, "chunk size \(size)")
+            #expect(try recordsRead(CSVReader.self, data, inChunksOf: size) == Self.records, "chunk size \(size)")
         }
     }
 
@@ -192,39 +183,21 @@ import Testing
         #expect(throws: InterchangeError.self) { try CSVReader.parse("") }
     }
 
-    @Test func reportsAnUnterminatedQuoteAtTheLineItOpens() {
-        #expect(throws: InterchangeError(line: 3, message: "a quoted field opened here is never closed (missing \")")) {
-            try CSVReader.parse("name,position\nA,B\nC,\"D\nE,F\nG,H\n")
-        }
-    }
-
-    @Test func reportsRaggedRows() {
-        #expect(throws: InterchangeError(line: 3, message: "expected 2 fields as in the header, found 3")) {
-            try CSVReader.parse("name,email\nA,a@b.c\nB,b@c.d,extra\n")
-        }
-        #expect(throws: InterchangeError(line: 2, message: "expected 2 fields as in the header, found 1")) {
-            try CSVReader.parse("name,email\nA\n")
-        }
-    }
-
-    @Test func reportsTextAfterAClosingQuoteBadPhotosAndBadDates() {
-        #expect(throws: InterchangeError(line: 2, message: "unexpected text after a closing quote (a quote inside a quoted field is written \"\")")) {
-            try CSVReader.parse("name\n\"A\"B\n")
-        }
-        #expect(throws: InterchangeError(line: 2, message: "photo is not valid base64")) {
-            try CSVReader.parse("name,photo\nA,not base64!\n")
-        }
-        #expect(throws: InterchangeError(line: 2, message: #"updated_at "last tuesday" is not a date (write it like 2026-11-23T08:55:07.123Z)"#)) {
-            try CSVReader.parse("name,updated_at\nA,last tuesday\n")
-        }
+    /// A row that breaks the syntax is refused with its line and what is wrong.
+    @Test(arguments: [
+        ("name,position\nA,B\nC,\"D\nE,F\nG,H\n", 3, "a quoted field opened here is never closed (missing \")"),
+        ("name,email\nA,a@b.c\nB,b@c.d,extra\n", 3, "expected 2 fields as in the header, found 3"),
+        ("name,email\nA\n", 2, "expected 2 fields as in the header, found 1"),
+        ("name\n\"A\"B\n", 2, "unexpected text after a closing quote (a quote inside a quoted field is written \"\")"),
+        ("name,photo\nA,not base64!\n", 2, "photo is not valid base64"),
+        ("name,updated_at\nA,last tuesday\n", 2, #"updated_at "last tuesday" is not a date (write it like 2026-11-23T08:55:07.123Z)"#),
+    ])
+    func refusesABadRowWithItsLineAndReason(text: String, line: Int, message: String) {
+        #expect(throws: InterchangeError(line: line, message: message)) { try CSVReader.parse(text) }
     }
 
     @Test func goesOnAfterABadRow() throws {
-        var reader = CSVReader()
-        let results = reader.feed(text: "name,email\nA\nB,b@c.d\n")
-        try reader.finish()
-        #expect(results.count == 2)
-        #expect(throws: InterchangeError.self) { try results[0].get() }
+        let results = try resultsGoingOnAfterTheFirst(CSVReader.self, "name,email\nA\nB,b@c.d\n")
         #expect(try results[1].get().draft.name == "B")
     }
 }

@@ -1,6 +1,7 @@
 import CarnetInterchange
 import CarnetModels
 import Foundation
+import Testing
 
 /// A contact with every field filled in, with the characters each format must escape, shared by
 /// the vCard, CSV and JSON tests.
@@ -62,4 +63,32 @@ extension InterchangeRecord {
         record.notes = refusals
         return record
     }
+}
+
+/// Feeds `text` (two records, the first broken) to a new reader: the first is an error and the
+/// second is still read. Returns both results.
+func resultsGoingOnAfterTheFirst<Reader: InterchangeReader>(
+    _: Reader.Type, _ text: String
+) throws -> [Result<InterchangeRecord, InterchangeError>] {
+    var reader = Reader()
+    let results = reader.feed(text: text)
+    try reader.finish()
+    #expect(results.count == 2)
+    #expect(throws: InterchangeError.self) { try results.first?.get() }
+    return results
+}
+
+/// The records a new reader reads from `data` fed `size` bytes at a time (a chunk may end inside
+/// a line, or inside a character).
+func recordsRead<Reader: InterchangeReader>(_: Reader.Type, _ data: Data, inChunksOf size: Int) throws -> [InterchangeRecord] {
+    var reader = Reader()
+    var records: [InterchangeRecord] = []
+    var start = 0
+    while start < data.count {
+        let end = min(data.count, start + size)
+        records += try reader.feed(data.subdata(in: start..<end)).map { try $0.get() }
+        start = end
+    }
+    if let last = try reader.finish() { records.append(last) }
+    return records
 }

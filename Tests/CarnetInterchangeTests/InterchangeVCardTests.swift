@@ -607,16 +607,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         let expected = try VCardReader.parse(data)
         #expect(expected.count == 4)
         for size in [1, 2, 3, 7, 64] {
-            var reader = VCardReader()
-            var records: [InterchangeRecord] = []
-            var start = 0
-            while start < data.count {
-                let end = min(data.count, start + size)
-                records += try reader.feed(data.subdata(in: start..<end)).map { try $0.get() }
-                start = end
-            }
-            if let last = try reader.finish() { records.append(last) }
-            #expect(records == expected, "chunk size \(size)")
+            #expect(try recordsRead(VCardReader.self, data, inChunksOf: size) == expected, "chunk size \(size)")
         }
     }
 
@@ -625,47 +616,25 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         #expect(try VCardReader.parse("\u{FEFF}BEGIN:VCARD\nFN:B\nEND:VCARD\n").map(\.draft.name) == ["B"])
     }
 
-    @Test func rejectsAMissingEnd() {
-        #expect(throws: InterchangeError(line: 4, message: "this card has no END:VCARD (the file ends inside it)")) {
-            try VCardReader.parse("BEGIN:VCARD\nFN:A\nEND:VCARD\nBEGIN:VCARD\nFN:B\n")
-        }
-        #expect(throws: InterchangeError(line: 3, message: "BEGIN:VCARD inside the card that began at line 1 (is its END:VCARD missing?)")) {
-            try VCardReader.parse("BEGIN:VCARD\nFN:A\nBEGIN:VCARD\nFN:B\nEND:VCARD\n")
-        }
-    }
-
-    @Test func rejectsPropertiesOutsideACardAndStrayEnds() {
-        #expect(throws: InterchangeError(line: 4, message: #"expected BEGIN:VCARD, found "FN:Stray" outside a card"#)) {
-            try VCardReader.parse("BEGIN:VCARD\nFN:A\nEND:VCARD\nFN:Stray\n")
-        }
-        #expect(throws: InterchangeError(line: 2, message: #"expected BEGIN:VCARD, found "END:VCARD" outside a card"#)) {
-            try VCardReader.parse("\nEND:VCARD\n")
-        }
-        #expect(throws: InterchangeError(line: 1, message: #"expected BEGIN:VCARD, found "BEGIN:VCALENDAR" outside a card"#)) {
-            try VCardReader.parse("BEGIN:VCALENDAR\n")
-        }
-        // Control characters from the file are shown escaped, never sent to the terminal.
-        #expect(throws: InterchangeError(line: 1, message: #"expected BEGIN:VCARD, found "BEGIN:VCARD\u{1B}[2J" outside a card"#)) {
-            try VCardReader.parse("BEGIN:VCARD\u{1B}[2J\n")
-        }
-    }
-
-    @Test func rejectsGarbageLinesInsideACard() {
-        #expect(throws: InterchangeError(line: 3, message: #"expected a property (NAME:value), found "this is not a property""#)) {
-            try VCardReader.parse("BEGIN:VCARD\nFN:A\nthis is not a property\nEND:VCARD\n")
-        }
-        #expect(throws: InterchangeError(line: 2, message: "EMAIL: a quoted parameter value is not closed")) {
-            try VCardReader.parse("BEGIN:VCARD\nEMAIL;TYPE=\"work:a@b.c\nEND:VCARD\n")
-        }
+    /// What breaks a card's syntax is refused with its line and what is wrong; control characters
+    /// from the file are shown escaped, never sent to the terminal.
+    @Test(arguments: [
+        ("BEGIN:VCARD\nFN:A\nEND:VCARD\nBEGIN:VCARD\nFN:B\n", 4, "this card has no END:VCARD (the file ends inside it)"),
+        ("BEGIN:VCARD\nFN:A\nBEGIN:VCARD\nFN:B\nEND:VCARD\n", 3, "BEGIN:VCARD inside the card that began at line 1 (is its END:VCARD missing?)"),
+        ("BEGIN:VCARD\nFN:A\nEND:VCARD\nFN:Stray\n", 4, #"expected BEGIN:VCARD, found "FN:Stray" outside a card"#),
+        ("\nEND:VCARD\n", 2, #"expected BEGIN:VCARD, found "END:VCARD" outside a card"#),
+        ("BEGIN:VCALENDAR\n", 1, #"expected BEGIN:VCARD, found "BEGIN:VCALENDAR" outside a card"#),
+        ("BEGIN:VCARD\u{1B}[2J\n", 1, #"expected BEGIN:VCARD, found "BEGIN:VCARD\u{1B}[2J" outside a card"#),
+        ("BEGIN:VCARD\nFN:A\nthis is not a property\nEND:VCARD\n", 3, #"expected a property (NAME:value), found "this is not a property""#),
+        ("BEGIN:VCARD\nEMAIL;TYPE=\"work:a@b.c\nEND:VCARD\n", 2, "EMAIL: a quoted parameter value is not closed"),
+    ])
+    func refusesBrokenSyntaxWithItsLineAndReason(text: String, line: Int, message: String) {
+        #expect(throws: InterchangeError(line: line, message: message)) { try VCardReader.parse(text) }
     }
 
     @Test func goesOnAfterABrokenCard() throws {
         let text = "BEGIN:VCARD\nFN:A\nnonsense\nFN:still A\nEND:VCARD\nBEGIN:VCARD\nFN:B\nEND:VCARD\n"
-        var reader = VCardReader()
-        let results = reader.feed(text: text)
-        try reader.finish()
-        #expect(results.count == 2)
-        #expect(throws: InterchangeError.self) { try results[0].get() }
+        let results = try resultsGoingOnAfterTheFirst(VCardReader.self, text)
         #expect(try results[1].get().draft.name == "B")
         #expect(try results[1].get().line == 6)
     }
