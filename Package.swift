@@ -30,8 +30,12 @@ let package = Package(
             dependencies: [
                 "CarnetModels", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),  // one file-control call, see StorageOptions.Connections
+                "CSQLiteSession",
             ],
             plugins: ["EmbedMigrations"]),
+        // SQLite's session extension (compiled into the system libsqlite3, hidden by GRDB's
+        // header): the history records each write's changes as a changeset in its transaction.
+        .target(name: "CSQLiteSession", linkerSettings: [.linkedLibrary("sqlite3")]),
 
         // The shared, observable app state of one process.
         .target(name: "CarnetState", dependencies: ["CarnetModels", "CarnetStorage"]),

@@ -24,10 +24,10 @@ extension ExitCode {
 
     init(for error: CarnetError) {
         switch error {
-        case .notFound, .deleted, .noDatabase: self = .notFound
+        case .notFound, .deleted, .noDatabase, .history: self = .notFound
         case .invalidSearch: self = .usage
         case .invalid, .refused, .importFailed: self = .invalidData
-        case .conflict: self = .conflict
+        case .conflict, .historyConflict: self = .conflict
         case .diskFull: self = .diskFull
         case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .schemaRecordChanged, .readOnly, .cannotOpen,
              .unsafeFile, .busy, .migrationFailed, .database:
