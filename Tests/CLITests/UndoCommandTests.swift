@@ -83,4 +83,18 @@ import Testing
         #expect(box.carnet(["undo"]).status == 66)
         #expect(box.carnet(["list"]).lines.count == 1)
     }
+
+    @Test func interactiveUndoAndRedo() {
+        box.carnetInProcess(["sample"])
+        let run = box.carnetInProcess(["interactive"], stdin: "open 3\ndelete --yes\nu\nopen 3\nedit\nundo\ncancel\nredo\nquit\n")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("deleted contact 3, "), "\(run)")
+        #expect(run.stdout.contains("(undo: u)"), "\(run)")
+        #expect(run.stdout.contains("undone 2: deleted "), "\(run)")
+        #expect(run.stdout.contains("error: undo and redo take back saved changes; save or cancel this edit first"), "\(run)")
+        #expect(run.stdout.contains("redone 2: deleted "), "\(run)")
+        #expect(box.carnetInProcess(["show", "3"]).status == 66)
+        #expect(box.carnetInProcess(["undo"]).status == 0)
+        #expect(box.carnetInProcess(["show", "3"]).status == 0)
+    }
 }
