@@ -344,10 +344,7 @@ final class Benchmark {
     /// book (one per side). Each repetition edits 1,000 contacts no repetition edited before, so
     /// every edit starts from version 1 on both sides.
     private func runEdits(n: Int, book: String, observe: Bool) throws {
-        let carnetFile = dbPath("edit-carnet-\(n)")
-        let rawFile = dbPath("edit-raw-\(n)")
-        try FileManager.default.copyItem(atPath: book, toPath: carnetFile)
-        try FileManager.default.copyItem(atPath: book, toPath: rawFile)
+        let (carnetFile, rawFile) = try copies(of: book, "edit", n: n)
         defer {
             removeDatabase(carnetFile)
             removeDatabase(rawFile)
@@ -444,15 +441,18 @@ final class Benchmark {
         if observe { try runObservation(n: n, state: state) }
     }
 
-    /// One save seen by 100 `ContactsViewModel`s that share the state controller: from the start
-    /// of `save()` until the 100th `withObservationTracking` onChange has run.
+    /// Two copies of the book, one for each side.
+    private func copies(of book: String, _ name: String, n: Int) throws -> (carnet: String, raw: String) {
+        let (carnet, raw) = (dbPath("\(name)-carnet-\(n)"), dbPath("\(name)-raw-\(n)"))
+        try FileManager.default.copyItem(atPath: book, toPath: carnet)
+        try FileManager.default.copyItem(atPath: book, toPath: raw)
+        return (carnet, raw)
+    }
+
     /// Issue 15: the same edits with the history on, against the raw edits without one; then one
     /// edit and its undo, one at a time, the undo against the edit.
     private func runEditsWithHistory(n: Int, book: String, ids: [Int64]) throws {
-        let carnetFile = dbPath("edit-history-\(n)")
-        let rawFile = dbPath("edit-history-raw-\(n)")
-        try FileManager.default.copyItem(atPath: book, toPath: carnetFile)
-        try FileManager.default.copyItem(atPath: book, toPath: rawFile)
+        let (carnetFile, rawFile) = try copies(of: book, "edit-history", n: n)
         defer {
             removeDatabase(carnetFile)
             removeDatabase(rawFile)
@@ -461,6 +461,7 @@ final class Benchmark {
         let count = plan.editsPerRep
         let storage = try StorageController(path: carnetFile)
         defer { try? storage.close() }
+        try storage.setHistoryKeep(1000)  // the default; the book was made with the history off
         let state = try StateController(storage: storage)
         let db = try RawConnection(path: rawFile)
         let writer = try RawContactWriter(db)
@@ -519,6 +520,8 @@ final class Benchmark {
         addRatioRow(6, "undo of one edit ÷ the edit", n, (undos, edits), target: Target.undoRatio)
     }
 
+    /// One save seen by 100 `ContactsViewModel`s that share the state controller: from the start
+    /// of `save()` until the 100th `withObservationTracking` onChange has run.
     private func runObservation(n: Int, state: StateController) throws {
         let reps = plan.observationReps
         progress("[\(formatCount(n))] observation: 1 save, \(plan.observers) view models ×\(reps)")

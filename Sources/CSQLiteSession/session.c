@@ -37,6 +37,17 @@ int carnet_changeset_invert(int size, const void *bytes, int *invertedSize, void
     return sqlite3changeset_invert(size, bytes, invertedSize, inverted);
 }
 
+/// Grows `*array` (of `size`-byte items, `count` used) so one more fits.
+static int make_room(void **array, int *capacity, int count, size_t size) {
+    if (count < *capacity) return SQLITE_OK;
+    int grown = *capacity ? *capacity * 2 : 16;
+    void *bigger = sqlite3_realloc64(*array, (sqlite3_uint64)grown * size);
+    if (!bigger) return SQLITE_NOMEM;
+    *array = bigger;
+    *capacity = grown;
+    return SQLITE_OK;
+}
+
 int carnet_changeset_versioned_rows(
     int size, const void *bytes, const char *table, int versionColumn, carnet_versioned_row **rows, int *count) {
     *rows = NULL;
@@ -65,12 +76,7 @@ int carnet_changeset_versioned_rows(
             continue;
         }
         if (key == NULL || version == NULL) continue;
-        if (*count == capacity) {
-            capacity = capacity ? capacity * 2 : 16;
-            carnet_versioned_row *grown = sqlite3_realloc64(*rows, (sqlite3_uint64)capacity * sizeof **rows);
-            if (!grown) { rc = SQLITE_NOMEM; break; }
-            *rows = grown;
-        }
+        if ((rc = make_room((void **)rows, &capacity, *count, sizeof **rows)) != SQLITE_OK) break;
         (*rows)[*count].id = sqlite3_value_int64(key);
         (*rows)[*count].version = sqlite3_value_int64(version);
         (*count)++;
@@ -105,12 +111,7 @@ int carnet_changeset_keys(
         if (op == SQLITE_INSERT) sqlite3changeset_new(iter, 0, &key);
         else sqlite3changeset_old(iter, 0, &key);
         if (key == NULL || sqlite3_value_type(key) != SQLITE_INTEGER) continue;
-        if (*count == capacity) {
-            capacity = capacity ? capacity * 2 : 16;
-            int64_t *grown = sqlite3_realloc64(*keys, (sqlite3_uint64)capacity * sizeof **keys);
-            if (!grown) { rc = SQLITE_NOMEM; break; }
-            *keys = grown;
-        }
+        if ((rc = make_room((void **)keys, &capacity, *count, sizeof **keys)) != SQLITE_OK) break;
         (*keys)[(*count)++] = sqlite3_value_int64(key);
     }
     int finalized = sqlite3changeset_finalize(iter);

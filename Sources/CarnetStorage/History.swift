@@ -174,7 +174,9 @@ final class HistoryRecorder {
     /// The action's row, made on its first changes: a new action clears the redo list.
     private func ensureRow() throws -> Int64 {
         if let actionID { return actionID }
-        try db.cachedStatement(sql: "DELETE FROM history WHERE undone = 1").execute()
+        // The undone actions are the newest ones: everything after the newest action not undone.
+        let lastDone = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM history WHERE undone = 0 ORDER BY id DESC LIMIT 1")) ?? 0
+        try db.cachedStatement(sql: "DELETE FROM history WHERE id > ?").execute(arguments: [lastDone])
         let note = note ?? HistoryNote(.edit, subject: "", "changed the address book")
         try db.cachedStatement(sql: "INSERT INTO history (time, kind, subject, summary, undone, bytes) VALUES (?, ?, ?, ?, 0, 0)")
             .execute(arguments: [Timestamp.string(Timestamp.now()), note.kind.rawValue, note.subject, note.summary])
@@ -350,6 +352,12 @@ extension StorageController {
 
     private static let entryColumns = "id, time, kind, subject, summary, undone, bytes"
 
+    /// The oldest undone action: the undone ones are always the newest, so it is the first after
+    /// the newest action not undone (both found from the end of the table, with no index).
+    private static let oldestUndone = """
+        WHERE undone = 1 AND id > coalesce((SELECT id FROM history WHERE undone = 0 ORDER BY id DESC LIMIT 1), 0) ORDER BY id LIMIT 1
+        """
+
     static func fetchEntries(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [HistoryEntry] {
         try Row.fetchAll(db.cachedStatement(sql: "SELECT \(entryColumns) FROM history " + sql), arguments: arguments).map(historyEntry)
     }
@@ -357,7 +365,7 @@ extension StorageController {
     static func fetchStatus(_ db: Database) throws -> HistoryStatus {
         HistoryStatus(
             nextUndo: try fetchEntries(db, sql: "WHERE undone = 0 ORDER BY id DESC LIMIT 1").first,
-            nextRedo: try fetchEntries(db, sql: "WHERE undone = 1 ORDER BY id LIMIT 1").first)
+            nextRedo: try fetchEntries(db, sql: oldestUndone).first)
     }
 
     /// The newest `limit` actions, newest first.
@@ -405,7 +413,7 @@ extension StorageController {
     @discardableResult
     public func redo() throws(CarnetError) -> HistoryStep {
         try write { db in
-            guard let entry = try Self.fetchEntries(db, sql: "WHERE undone = 1 ORDER BY id LIMIT 1").first else {
+            guard let entry = try Self.fetchEntries(db, sql: Self.oldestUndone).first else {
                 throw CarnetError.history(.nothingToRedo)
             }
             return try Self.toggle(db, [entry], undoing: false)

@@ -45,8 +45,9 @@ let exitCodeHelp = """
       66  not found: no record has that id, or it was deleted since it was read;
           or no address book at the path named by --db or CARNET_DB (only a
           command that writes creates it); or the file to import does not
-          exist or cannot be read
-      67  conflict: someone else saved the record meanwhile; nothing was written
+          exist or cannot be read; or nothing to undo or redo
+      67  conflict: someone else saved the record meanwhile, or an undo would
+          overwrite a change made outside carnet; nothing was written
       69  database unusable: not a file, not a Carnet database, damaged, newer,
           read-only or locked; or refused because the file, its -wal or its -shm
           belongs to another user or others may write it (it could have been
