@@ -34,8 +34,12 @@ let package = Package(
             dependencies: [
                 "CarnetModels", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),  // one file-control call, see StorageOptions.Connections
+                "CSQLiteSession",
             ],
             plugins: ["EmbedMigrations"]),
+        // SQLite's session extension (compiled into the system libsqlite3, hidden by GRDB's
+        // header): the history records each write's changes as a changeset in its transaction.
+        .target(name: "CSQLiteSession", linkerSettings: [.linkedLibrary("sqlite3")]),
 
         // The shared, observable app state of one process.
         .target(name: "CarnetState", dependencies: ["CarnetModels", "CarnetStorage"]),
@@ -71,7 +75,7 @@ let package = Package(
         // `make stress`: SIGKILLed writers and concurrent processes against one file (issue 5).
         .executableTarget(
             name: "carnet-stress",
-            dependencies: ["SeededRandom", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SeededRandom", "CarnetModels", "CarnetStorage", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Stress"),
         // The startup floor `carnet quote` is compared with: a Swift "hello, world".
         .executableTarget(name: "Hello", path: "Benchmarks/Hello"),

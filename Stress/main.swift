@@ -1,6 +1,8 @@
-import SeededRandom
+import CarnetModels
+import CarnetStorage
 import Foundation
 import GRDB
+import SeededRandom
 
 // carnet-stress: proves that a printed "saved" survives, and that nothing is lost or corrupted,
 // by attacking a real `carnet` binary the way the world does: SIGKILL at random moments, and
@@ -112,6 +114,64 @@ func checkFile(_ path: String) throws -> [String] {
     }
 }
 
+// MARK: - The history accounts for the file
+
+/// What a person sees in the file, row by row: every column of every table an action changes,
+/// but a contact's or quote's version and updated_at (an undo saves anew, with a higher version).
+func userState(_ path: String) throws -> [String] {
+    let queue = try DatabaseQueue(path: path)
+    defer { try? queue.close() }
+    return try queue.read { db in
+        var rows: [String] = []
+        let tables = try String.fetchAll(db, sql: """
+            SELECT name FROM sqlite_master WHERE type = 'table' AND (name LIKE 'contact%' OR name IN ('favorites', 'quotes')) ORDER BY name
+            """)
+        for table in tables {
+            let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?) WHERE name NOT IN ('version', 'updated_at')", arguments: [table])
+            let list = columns.joined(separator: ", ")
+            rows += try Row.fetchAll(db, sql: "SELECT \(list) FROM \(table) ORDER BY \(list)").map { "\(table): \($0)" }
+        }
+        return rows
+    }
+}
+
+/// Checks that the history accounts for every change since `baseline` (the state when the
+/// history was last emptied): on a copy, undoing every action not undone gives `baseline` back,
+/// and redoing them gives the file back. A change without its history entry, or an entry without
+/// its change, makes one of the two fail. Returns the problems.
+func checkHistory(_ path: String, baseline: [String], scratch: URL) -> [String] {
+    let copy = scratch.appendingPathComponent("check-\(UUID().uuidString).sqlite").path
+    defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) } }
+    do {
+        try StorageController(path: path).backup(to: copy)
+        let now = try userState(copy)
+        let storage = try StorageController(path: copy)
+        let done = try storage.history(limit: 1_000_000).filter { !$0.isUndone }
+        guard let first = done.last else {
+            return now == baseline ? [] : ["the file changed, but its history holds no action"]
+        }
+        try storage.undo(to: first.id)
+        var problems: [String] = []
+        if try userState(copy) != baseline { problems.append("undoing the \(done.count) actions of the history does not give the state before them") }
+        for _ in done { try storage.redo() }
+        if try userState(copy) != now { problems.append("redoing the \(done.count) actions of the history does not give the file back") }
+        try storage.close()
+        return problems
+    } catch {
+        return ["history check: \(error)"]
+    }
+}
+
+/// Empties the history (so undo cannot reach before this point) and keeps every action from now
+/// on; returns the state it starts from.
+func restartHistory(_ path: String) throws -> [String] {
+    let storage = try StorageController(path: path)
+    try storage.setHistoryKeep(0)
+    try storage.setHistoryKeep(1_000_000)
+    try storage.close()
+    return try userState(path)
+}
+
 // MARK: - Crash safety
 
 /// What a killed writer said it saved; each must be in the file.
@@ -130,7 +190,10 @@ func crash(_ options: Options) -> Int32 {
     for i in 1...10 { _ = run(options.carnet, ["add", "--name", "Seed \(i)", "--db", db]) }
 
     var contacts: Int64 = 10
+    var existing: [Int64] = Array(1...10)
     var savedLines = 0, verified = 0, lost = 0, integrityFailures = 0, killedMidWrite = 0
+    var historyChecks = 0, historyFailures = 0, undoLines = 0
+    var baseline = (try? restartHistory(db)) ?? []
     // Every contact's favorite state as the file must hold it after the last round (none at start).
     var favorite: [Int64: Bool] = [:]
     for round in 1...options.kills {
@@ -139,8 +202,17 @@ func crash(_ options: Options) -> Int32 {
         var expectedPhones: [String] = []
         var expectedTexts: [String] = []
         var favoriteSteps: [(id: Int64, on: Bool)] = []
+        // Every other round also undoes and redoes: its saves may then be taken back, so that
+        // round is checked by the history (below) and by what undo and redo printed.
+        let undoes = round % 2 == 0
         for step in 0..<40 {
-            let target = Int64.random(in: 1...contacts, using: &random)
+            // A contact that exists (an undo of an add removes one; a step on a missing id would
+            // answer with an error line the favorite steps below are not counted by).
+            let target = existing.isEmpty ? Int64.random(in: 1...contacts, using: &random) : existing[Int.random(in: 0..<existing.count, using: &random)]
+            if undoes && Int.random(in: 0..<3, using: &random) == 0 {
+                script += Bool.random(using: &random) ? "undo\n" : "redo\n"
+                continue
+            }
             switch Int.random(in: 0..<4, using: &random) {
             case 0: script += "add\nname Added \(round)-\(step)\nsave\ncontacts\n"
             case 1:
@@ -192,9 +264,44 @@ func crash(_ options: Options) -> Int32 {
             default: break
             }
         }
+        // What undo and redo printed: the last word on each action must be what the file says
+        // (or, for the last one printed, what an undo or redo killed before answering made it).
+        var toggled: [Int64: Bool] = [:]
+        var lastToggled: Int64?
+        for line in out.split(separator: "\n") where line.hasPrefix("undone ") || line.hasPrefix("redone ") {
+            let words = line.split(separator: " ")
+            guard words.count >= 2, let id = Int64(words[1].dropLast()) else { continue }
+            toggled[id] = line.hasPrefix("undone")
+            lastToggled = id
+            undoLines += 1
+        }
+        if undoes {
+            do {
+                let queue = try DatabaseQueue(path: db)
+                try queue.read { db in
+                    for (id, undone) in toggled {
+                        // An undone action a new action then cleared from the redo list is gone.
+                        let stored = try Bool.fetchOne(db, sql: "SELECT undone FROM history WHERE id = ?", arguments: [id])
+                        if stored.map({ $0 != undone }) ?? !undone, id != lastToggled {
+                            lost += 1
+                            print("kill \(round): action \(id) was printed \(undone ? "undone" : "redone") but the file says otherwise")
+                        }
+                    }
+                    // Favorites and ids as the file now holds them: the next round checks from there.
+                    favorite = Dictionary(uniqueKeysWithValues: try Int64.fetchAll(db, sql: "SELECT contact_id FROM favorites").map { ($0, true) })
+                    contacts = max(contacts, try Int64.fetchOne(db, sql: "SELECT max(id) FROM contacts") ?? contacts)
+                }
+                try queue.close()
+            } catch {
+                integrityFailures += 1
+                print("kill \(round): cannot read the file: \(error)")
+            }
+        }
         savedLines += saved.count
+        // An undo may have taken any of this round's saves back: the history check below covers them.
+        if undoes { saved = [] }
         let inFlight = favoritesAnswered < favoriteSteps.count ? favoriteSteps[favoritesAnswered] : nil
-        for step in favoriteSteps.prefix(favoritesAnswered) { favorite[step.id] = step.on }
+        if !undoes { for step in favoriteSteps.prefix(favoritesAnswered) { favorite[step.id] = step.on } }
 
         // The file: sound, and holding every printed save.
         do {
@@ -242,15 +349,28 @@ func crash(_ options: Options) -> Int32 {
             integrityFailures += 1
             print("kill \(round): cannot read the file: \(error)")
         }
+        if let queue = try? DatabaseQueue(path: db) {
+            existing = (try? queue.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM contacts ORDER BY id") }) ?? existing
+            try? queue.close()
+        }
+        // The history accounts for the file: nothing changed without its entry, no entry without its change.
+        let problems = checkHistory(db, baseline: baseline, scratch: dir)
+        historyChecks += 1
+        if !problems.isEmpty {
+            historyFailures += 1
+            print("kill \(round): \(problems.joined(separator: "; "))")
+        }
+        if round % 10 == 0, let restarted = try? restartHistory(db) { baseline = restarted }
         if round % 100 == 0 { print("… \(round) kills, \(savedLines) saved lines, \(lost) lost") }
     }
     let (status, out, _) = run(options.carnet, ["db", "check", "--db", db])
     print("""
         crash: \(options.kills) kills (\(killedMidWrite) by SIGKILL mid-run), \(savedLines) "saved" lines printed before a kill, \
         \(verified) verified present, lost writes: \(lost), integrity failures: \(integrityFailures), \
+        \(undoLines) undo/redo lines printed, history checks: \(historyChecks) (failed: \(historyFailures)), \
         final carnet db check: \(out.trimmingCharacters(in: .whitespacesAndNewlines)) (exit \(status)), seed \(options.seed)
         """)
-    return lost == 0 && integrityFailures == 0 && status == 0 ? 0 : 1
+    return lost == 0 && integrityFailures == 0 && historyFailures == 0 && status == 0 ? 0 : 1
 }
 
 // MARK: - Concurrent processes

@@ -34,6 +34,11 @@ enum Target {
     static let loadAllRatio = 1.3
     static let scaling = 1.2  // first page and page walk per page, largest N against 10k
     static let editRatio = 1.3
+    /// Issue 15: with the history recorded in the same transaction, against raw without one.
+    static let historyImportRatio = 1.5
+    static let historyEditRatio = 1.5
+    /// Issue 15: undoing one edit, against the edit itself.
+    static let undoRatio = 2.0
     static let cliRatio = 1.0
     static let cliListAllRatio = 2.0  // issue 12: every contact into a pipe, against sqlite3 printing the same
     static let peakMiB = 64.0
@@ -142,6 +147,7 @@ final class Benchmark {
             carnet: { rep in
                 let path = dbPath("import-carnet-\(n)-\(rep)")
                 let storage = try StorageController(path: path)  // creates the file, applies the schema: untimed
+                try storage.setHistoryKeep(0)  // this row is the layer alone; the next one adds the history
                 let seconds = try syncs.carnet { try timed { _ = try storage.insertContacts(drafts) } }
                 try storage.close()
                 if rep == reps - 1 { keptCarnet = path } else { removeDatabase(path) }
@@ -158,7 +164,33 @@ final class Benchmark {
         try verifySameSchema(carnet: book, raw: rawFile, drafts: drafts)
         removeDatabase(rawFile)
         try settle(book)
-        addRatioRow(1, "import (1 transaction)", n, samples, target: Target.importRatio)
+        addRatioRow(1, "import (1 transaction), history off", n, samples, target: Target.importRatio)
+
+        // The same import with the history on (its changeset written in the same transaction).
+        progress("[\(formatCount(n))] import with history ×\(reps)")
+        var historyBytes = 0
+        let recorded = try alternating(
+            reps: reps,
+            carnet: { rep in
+                let path = dbPath("import-history-\(n)-\(rep)")
+                let storage = try StorageController(path: path)
+                let seconds = try timed { _ = try storage.insertContacts(drafts) }
+                historyBytes = try storage.history(limit: 1).first?.bytes ?? 0
+                try storage.close()
+                removeDatabase(path)
+                return seconds
+            },
+            raw: { rep in
+                let path = dbPath("import-raw-h-\(n)-\(rep)")
+                let db = try rawCreate(path: path)
+                let seconds = try rawImport(db, drafts: drafts)
+                removeDatabase(path)
+                return seconds
+            })
+        addRatioRow(1, "import with history ÷ raw without", n, recorded, target: Target.historyImportRatio)
+        if n == plan.largest {
+            notes.append("history: the import of \(formatCount(n)) contacts keeps \(historyBytes / max(n, 1)) bytes per contact to undo it (\(formatCount(historyBytes / 1_048_576)) MiB).")
+        }
         if n == plan.largest {
             let rows = ContactData.childRows(drafts)
             let total = rows.values.reduce(0, +)
@@ -312,10 +344,7 @@ final class Benchmark {
     /// book (one per side). Each repetition edits 1,000 contacts no repetition edited before, so
     /// every edit starts from version 1 on both sides.
     private func runEdits(n: Int, book: String, observe: Bool) throws {
-        let carnetFile = dbPath("edit-carnet-\(n)")
-        let rawFile = dbPath("edit-raw-\(n)")
-        try FileManager.default.copyItem(atPath: book, toPath: carnetFile)
-        try FileManager.default.copyItem(atPath: book, toPath: rawFile)
+        let (carnetFile, rawFile) = try copies(of: book, "edit", n: n)
         defer {
             removeDatabase(carnetFile)
             removeDatabase(rawFile)
@@ -331,6 +360,7 @@ final class Benchmark {
 
         let storage = try StorageController(path: carnetFile)
         defer { try? storage.close() }
+        try storage.setHistoryKeep(0)  // this row is the layer alone; the next one adds the history
         let state = try StateController(storage: storage)
         let db = try RawConnection(path: rawFile)
         let begin = try db.prepare("BEGIN IMMEDIATE")
@@ -404,10 +434,90 @@ final class Benchmark {
                 throw BenchError("edits: contact \(id) differs between Carnet and raw:\n  \(mine.draft)\n  \(theirs.draft)")
             }
         }
-        addRatioRow(6, "edit/save, \(count) × 1 transaction", n, samples, target: Target.editRatio)
+        addRatioRow(6, "edit/save, \(count) × 1 transaction, history off", n, samples, target: Target.editRatio)
         checkDurability(section: 6, n: n, syncs, perRep: count, what: "edit/save")
+        try runEditsWithHistory(n: n, book: book, ids: ids)
 
         if observe { try runObservation(n: n, state: state) }
+    }
+
+    /// Two copies of the book, one for each side.
+    private func copies(of book: String, _ name: String, n: Int) throws -> (carnet: String, raw: String) {
+        let (carnet, raw) = (dbPath("\(name)-carnet-\(n)"), dbPath("\(name)-raw-\(n)"))
+        try FileManager.default.copyItem(atPath: book, toPath: carnet)
+        try FileManager.default.copyItem(atPath: book, toPath: raw)
+        return (carnet, raw)
+    }
+
+    /// Issue 15: the same edits with the history on, against the raw edits without one; then one
+    /// edit and its undo, one at a time, the undo against the edit.
+    private func runEditsWithHistory(n: Int, book: String, ids: [Int64]) throws {
+        let (carnetFile, rawFile) = try copies(of: book, "edit-history", n: n)
+        defer {
+            removeDatabase(carnetFile)
+            removeDatabase(rawFile)
+        }
+        let reps = plan.editReps
+        let count = plan.editsPerRep
+        let storage = try StorageController(path: carnetFile)
+        defer { try? storage.close() }
+        try storage.setHistoryKeep(1000)  // the default; the book was made with the history off
+        let state = try StateController(storage: storage)
+        let db = try RawConnection(path: rawFile)
+        let writer = try RawContactWriter(db)
+        let reader = try RawPager(db, limit: 1)
+        let emailsTable = RawChildTable.all.firstIndex { $0.name == "contact_emails" }!
+        let begin = try db.prepare("BEGIN IMMEDIATE")
+        let commit = try db.prepare("COMMIT")
+        defer { for statement in [begin, commit] { sqlite3_finalize(statement) } }
+        func edit(_ base: Contact, _ k: Int) throws {
+            let edit = EditContactViewModel(state: state, contact: base)
+            edit.draft.position = "Edited \(k), Gale Foods"
+            edit.draft.email = "edited.\(k)@example.com"
+            try edit.save()
+        }
+        progress("[\(formatCount(n))] edit/save with history \(count) × \(reps)")
+        let samples = try alternating(
+            reps: reps,
+            carnet: { rep in
+                let bases = try ids[(rep * count)..<((rep + 1) * count)].map { id throws(CarnetError) in try state.contact(id: id) }
+                return try timed { for (k, base) in bases.enumerated() { try edit(base, k) } }
+            },
+            raw: { rep in
+                let bases = try ids[(rep * count)..<((rep + 1) * count)].map { try reader.contact(id: $0) }
+                return try timed {
+                    for (k, base) in bases.enumerated() {
+                        var draft = base.draft
+                        draft.title = "Edited \(k)"
+                        draft.organization = "Gale Foods"
+                        let preferred = draft.emails.firstIndex(where: \.preferred) ?? 0
+                        draft.emails[preferred].value = "edited.\(k)@example.com"
+                        guard sqlite3_step(begin) == SQLITE_DONE else { throw BenchError("BEGIN: \(db.lastError)") }
+                        sqlite3_reset(begin)
+                        guard try writer.updateRow(draft, id: base.id, expecting: base.version, updatedAt: Timestamp.string(Timestamp.now()))
+                        else { throw BenchError("raw edit of \(base.id): not version \(base.version)") }
+                        try writer.deleteList(emailsTable, id: base.id)
+                        try writer.insertList(emailsTable, of: draft, id: base.id)
+                        guard sqlite3_step(commit) == SQLITE_DONE else { throw BenchError("COMMIT: \(db.lastError)") }
+                        sqlite3_reset(commit)
+                    }
+                }
+            })
+        addRatioRow(6, "edit/save with history ÷ raw without", n, samples, target: Target.historyEditRatio)
+        let perAction = try storage.history(limit: count).map(\.bytes)
+        if n == plan.largest, !perAction.isEmpty {
+            notes.append("history: an edit of title, organization and email keeps \(perAction.reduce(0, +) / perAction.count) bytes to undo and redo it.")
+        }
+
+        // One edit, then its undo, each timed alone (a person undoes right after a change).
+        var edits: [Double] = []
+        var undos: [Double] = []
+        for (k, id) in ids.prefix(plan.quick ? 15 : 41).enumerated() {
+            let base = try state.contact(id: id)
+            edits.append(try timed { try edit(base, 10_000 + k) })
+            undos.append(try timed { _ = try state.undo() })
+        }
+        addRatioRow(6, "undo of one edit ÷ the edit", n, (undos, edits), target: Target.undoRatio)
     }
 
     /// One save seen by 100 `ContactsViewModel`s that share the state controller: from the start

@@ -158,13 +158,14 @@ final class RawContactWriter {
         self.db = db
         insertRow = try db.prepare("""
             INSERT INTO contacts (uid, name, name_prefix, given_name, additional_names, family_name, name_suffix, nickname,
-                                  organization, department, title, role, note, photo, created_at, updated_at, version)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+                                  organization, department, title, role, note, photo, created_at, updated_at, version,
+                                  sort_given, sort_family)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
             """)
         updateRow = try db.prepare("""
             UPDATE contacts SET name = ?, name_prefix = ?, given_name = ?, additional_names = ?, family_name = ?,
                                 name_suffix = ?, nickname = ?, organization = ?, department = ?, title = ?, role = ?, note = ?,
-                                photo = ?, updated_at = ?, version = version + 1
+                                photo = ?, sort_given = ?, sort_family = ?, updated_at = ?, version = version + 1
             WHERE id = ? AND version = ?
             """)
         insertChild = try RawChildTable.all.map { table in
@@ -190,6 +191,10 @@ final class RawContactWriter {
         rawBindRowFields(insertRow, draft, from: 2)
         rawBindText(insertRow, 15, stamp)
         rawBindText(insertRow, 16, stamp)
+        // Schema 5 stores the sort columns (SQLite 3.40's session extension cannot record a table
+        // with generated columns); Carnet writes them with the row, and so does the raw side.
+        rawBindText(insertRow, 17, draft.sortText(.given))
+        rawBindText(insertRow, 18, draft.sortText(.family))
         try step(insertRow, "insert")
         let id = sqlite3_last_insert_rowid(db.handle)
         for index in RawChildTable.all.indices { try insertList(index, of: draft, id: id) }
@@ -219,9 +224,11 @@ final class RawContactWriter {
     /// Writes `draft`'s row over contact `id` if its version is `version`; false if it is not.
     func updateRow(_ draft: ContactDraft, id: Int64, expecting version: Int, updatedAt: String) throws -> Bool {
         rawBindRowFields(updateRow, draft, from: 1)
-        rawBindText(updateRow, 14, updatedAt)
-        sqlite3_bind_int64(updateRow, 15, id)
-        sqlite3_bind_int64(updateRow, 16, Int64(version))
+        rawBindText(updateRow, 14, draft.sortText(.given))
+        rawBindText(updateRow, 15, draft.sortText(.family))
+        rawBindText(updateRow, 16, updatedAt)
+        sqlite3_bind_int64(updateRow, 17, id)
+        sqlite3_bind_int64(updateRow, 18, Int64(version))
         try step(updateRow, "update")
         return sqlite3_changes(db.handle) == 1
     }

@@ -49,6 +49,10 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case migrationFailed(path: String, migration: String, detail: String)
     /// An import stopped at a record: nothing was imported.
     case importFailed(source: String, line: Int, reason: String)
+    /// Undo or redo found nothing to do, or no such action (see ``HistoryRefusal``); nothing was written.
+    case history(HistoryRefusal)
+    /// Undo or redo would overwrite a change made outside the history since; nothing was written.
+    case historyConflict(HistoryConflict)
     /// Any other SQLite failure, with SQLite's own words.
     case database(String)
 
@@ -93,6 +97,10 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot upgrade \(path): migration \(migration) failed (\(detail)); the file was left as it was"
         case let .importFailed(source, line, reason):
             return "\(source):\(line): \(reason); nothing was imported"
+        case let .history(refusal):
+            return refusal.description
+        case let .historyConflict(conflict):
+            return conflict.description
         case let .database(message):
             return "database error: \(message)"
         }

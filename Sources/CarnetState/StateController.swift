@@ -40,6 +40,25 @@ public final class StateController {
     @ObservationIgnored private var knownContactCount: Int?
     private var contactCountRevision = 0
     public private(set) var quoteCount = 0
+    /// What undo and redo would do next, whichever process made the actions. Read on first use
+    /// after a change (two indexed lookups), so a command that never shows it never pays it.
+    public var historyStatus: HistoryStatus {
+        _ = historyRevision  // what observers of the history track
+        if let known = knownHistoryStatus { return known }
+        let status = (try? storage.historyStatus()) ?? HistoryStatus(nextUndo: nil, nextRedo: nil)
+        knownHistoryStatus = status
+        return status
+    }
+    @ObservationIgnored private var knownHistoryStatus: HistoryStatus?
+    private var historyRevision = 0
+    /// Whether there is an action to undo.
+    public var canUndo: Bool { historyStatus.nextUndo != nil }
+    /// Whether there is an undone action to redo.
+    public var canRedo: Bool { historyStatus.nextRedo != nil }
+    /// "Undo Edit Ada Lovelace", or nil when there is nothing to undo.
+    public var undoTitle: String? { historyStatus.nextUndo.map { "Undo \($0.title)" } }
+    /// "Redo Edit Ada Lovelace", or nil when there is nothing to redo.
+    public var redoTitle: String? { historyStatus.nextRedo.map { "Redo \($0.title)" } }
     /// The latest version of each contact this process saved or deleted (nil) since it started
     /// or last refreshed: a screen holding an older copy shows this one instead.
     public private(set) var savedContacts: [Int64: Contact?] = [:]
@@ -59,6 +78,7 @@ public final class StateController {
     public var databasePath: String { storage.path }
 
     private func apply(_ snapshot: StorageSnapshot) {
+        historyDidChange()
         currentQuote = snapshot.currentQuote
         favorites = snapshot.favorites
         knownContactCount = nil
@@ -81,7 +101,7 @@ public final class StateController {
     }
 
     /// Re-reads the home state and every list's rows from the file.
-    private func reloadEverything() throws(CarnetError) {
+    func reloadEverything() throws(CarnetError) {
         apply(try storage.snapshot())
         savedContacts = [:]
         for list in liveLists() { try list.reload() }
@@ -106,6 +126,7 @@ public final class StateController {
     @discardableResult
     public func addContact(_ draft: ContactDraft) throws(CarnetError) -> Contact {
         let contact = try storage.insertContact(draft)
+        historyDidChange()
         adjustContactCount(by: 1)
         didSave(contact)
         return contact
@@ -117,6 +138,7 @@ public final class StateController {
     @discardableResult
     public func updateContact(_ base: Contact, with draft: ContactDraft, force: Bool = false) throws(CarnetError) -> Contact {
         let contact = try forgettingIfDeleted { () throws(CarnetError) in try storage.updateContact(base, with: draft, force: force) }
+        historyDidChange()
         didSave(contact)
         if favoriteIDs.contains(contact.id) {
             favorites = favorites.map { $0.contact.id == contact.id ? Favorite(contact: contact, position: $0.position) : $0 }
@@ -138,6 +160,7 @@ public final class StateController {
     }
 
     private func didDelete(_ id: Int64) {
+        historyDidChange()
         adjustContactCount(by: -1)
         savedContacts[id] = .some(nil)
         if favoriteIDs.contains(id) {
@@ -219,14 +242,17 @@ public final class StateController {
     /// with a position moves it.
     public func favorite(_ id: Int64, at position: Int? = nil) throws(CarnetError) {
         favorites = try storage.addFavorite(contactID: id, at: position)
+        historyDidChange()
     }
 
     public func unfavorite(_ id: Int64) throws(CarnetError) {
         favorites = try storage.removeFavorite(contactID: id)
+        historyDidChange()
     }
 
     public func moveFavorite(_ id: Int64, to position: Int) throws(CarnetError) {
         favorites = try storage.moveFavorite(contactID: id, to: position)
+        historyDidChange()
     }
 
     // MARK: - Quotes
@@ -243,6 +269,7 @@ public final class StateController {
     @discardableResult
     public func addQuote(_ draft: QuoteDraft, makeCurrent: Bool = false) throws(CarnetError) -> Quote {
         let quote = try storage.addQuote(draft, makeCurrent: makeCurrent)
+        historyDidChange()
         quoteCount += 1
         if makeCurrent { currentQuote = quote }
         return quote
@@ -253,6 +280,7 @@ public final class StateController {
     @discardableResult
     public func updateQuote(_ base: Quote, with draft: QuoteDraft, force: Bool = false) throws(CarnetError) -> Quote {
         let quote = try storage.updateQuote(base, with: draft, force: force)
+        historyDidChange()
         if quote.isCurrent { currentQuote = quote }
         return quote
     }
@@ -260,14 +288,78 @@ public final class StateController {
     @discardableResult
     public func useQuote(id: Int64) throws(CarnetError) -> Quote {
         let quote = try storage.useQuote(id: id)
+        historyDidChange()
         currentQuote = quote
         return quote
     }
 
     public func deleteQuote(id: Int64) throws(CarnetError) {
         try storage.deleteQuote(id: id)
+        historyDidChange()
         quoteCount -= 1
         if currentQuote?.id == id { currentQuote = try storage.currentQuote() }
+    }
+}
+
+// MARK: - Undo and redo
+
+extension StateController {
+    /// Undoes the newest action, whichever process made it, then re-reads every list and record
+    /// as after any change. A row it would restore that was changed outside the history since is
+    /// a ``CarnetModels/CarnetError/historyConflict(_:)``, and nothing is written.
+    @discardableResult
+    public func undo() throws(CarnetError) -> HistoryStep {
+        try afterHistoryStep(try storage.undo())
+    }
+
+    /// Redoes the oldest undone action (a new action clears them).
+    @discardableResult
+    public func redo() throws(CarnetError) -> HistoryStep {
+        try afterHistoryStep(try storage.redo())
+    }
+
+    /// Undoes action `id` and everything after it, all or nothing.
+    @discardableResult
+    public func undo(to id: Int64) throws(CarnetError) -> HistoryStep {
+        try afterHistoryStep(try storage.undo(to: id))
+    }
+
+    /// The newest `limit` actions, newest first.
+    public func history(limit: Int = 20) throws(CarnetError) -> [HistoryEntry] {
+        try storage.history(limit: limit)
+    }
+
+    /// How many actions the file keeps.
+    public func historyKeep() throws(CarnetError) -> Int {
+        try storage.historyKeep()
+    }
+
+    /// Keeps the newest `keep` actions from now on (0: none), trimming the rest now.
+    public func setHistoryKeep(_ keep: Int) throws(CarnetError) {
+        try storage.setHistoryKeep(keep)
+        historyDidChange()
+    }
+
+    /// After an undo or redo: every list and the home state are read again, and each contact it
+    /// wrote (up to a screenful's worth; a larger step relies on the lists) is what a screen
+    /// holding an older copy shows from now on.
+    private func afterHistoryStep(_ step: HistoryStep) throws(CarnetError) -> HistoryStep {
+        try reloadEverything()
+        if step.contactIDs.count <= 1000 {
+            for id in step.contactIDs {
+                do {
+                    savedContacts[id] = .some(try storage.contact(id: id))
+                } catch .notFound {
+                    savedContacts[id] = .some(nil)
+                }
+            }
+        }
+        return step
+    }
+
+    func historyDidChange() {
+        knownHistoryStatus = nil
+        historyRevision += 1
     }
 }
 

@@ -103,6 +103,8 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         container[Columns.createdAt] = createdAt
         container[Columns.updatedAt] = updatedAt
         container[Columns.version] = version
+        container["sort_given"] = draft.sortText(.given)
+        container["sort_family"] = draft.sortText(.family)
     }
 
     // MARK: The one INSERT and the one UPDATE of a contact row
@@ -112,16 +114,17 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     // measure; and GRDB's `update(_:)` names a row by primary key alone, where an edit must name
     // it by id, uid and the version it read.
 
-    /// Every column, in ``Columns`` order; a nil id lets SQLite give the next one.
+    /// Every column, in ``Columns`` order, then the two sort columns (schema 5 stores them: see
+    /// `migrations/0005_history.sql`); a nil id lets SQLite give the next one.
     static let insertSQL = """
-        INSERT INTO contacts (\(selection())) VALUES (\(databaseQuestionMarks(count: Columns.allCases.count)))
+        INSERT INTO contacts (\(selection()), sort_given, sort_family) VALUES (\(databaseQuestionMarks(count: Columns.allCases.count + 2)))
         """
 
-    /// The values of ``insertSQL``, in ``Columns`` order (a test checks they agree with `encode(to:)`).
+    /// The values of ``insertSQL``, in its order (a test checks they agree with `encode(to:)`).
     var insertArguments: StatementArguments {
         var values: [(any DatabaseValueConvertible)?] = [id, uid]
         values += Self.textValues(draft)
-        values += [draft.photo, createdAt, updatedAt, version]
+        values += [draft.photo, createdAt, updatedAt, version, draft.sortText(.given), draft.sortText(.family)]
         return StatementArguments(values)
     }
 
@@ -142,13 +145,13 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
 
     static let updateSQL = """
         UPDATE contacts SET \(textColumns.map { "\($0.column.rawValue) = ?" }.joined(separator: ", ")), photo = ?,
-                            updated_at = ?, version = version + 1
+                            sort_given = ?, sort_family = ?, updated_at = ?, version = version + 1
         WHERE id = ? AND uid = ? AND version = ?
         """
 
     /// The values of ``updateSQL``, in order (a test checks they fit it).
     static func updateArguments(_ draft: ContactDraft, updatedAt: String, id: Int64, uid: String, version: Int) -> StatementArguments {
-        StatementArguments(textValues(draft) + [draft.photo, updatedAt, id, uid, version])
+        StatementArguments(textValues(draft) + [draft.photo, draft.sortText(.given), draft.sortText(.family), updatedAt, id, uid, version])
     }
 
     /// Writes `draft` over the contact with `id` *and* `uid` if its stored version is `version`,

@@ -37,7 +37,10 @@ extension StorageController {
     public func insertContact(_ draft: ContactDraft, uid: String? = nil) throws(CarnetError) -> Contact {
         let draft = try draft.validated()
         let uid = uid ?? UUID().uuidString.lowercased()
-        return try write { db in try Self.insert(db, draft, uid: uid, now: Timestamp.now()) }
+        return try recordedWrite { db, history in
+            history.note = HistoryNote(.add, subject: draft.name, "added \(draft.name)")
+            return try Self.insert(db, draft, uid: uid, now: Timestamp.now())
+        }
     }
 
     /// Adds many contacts in one transaction: all of them, or none. Returns how many.
@@ -46,7 +49,9 @@ extension StorageController {
         var valid: [ContactDraft] = []
         for draft in drafts { valid.append(try draft.validated()) }
         let checked = valid
-        return try write { db in
+        return try recordedWrite { db, history in
+            let count = HistoryNote.count(checked.count, "contact")
+            history.note = HistoryNote(.add, subject: count, "added \(count)")
             let stamp = Timestamp.string(Timestamp.now())
             let insert = try ContactRecord.insertStatement(db)
             for draft in checked {
@@ -54,6 +59,7 @@ extension StorageController {
                     id: nil, uid: UUID().uuidString.lowercased(), draft: draft, createdAt: stamp, updatedAt: stamp, version: 1)
                 try insert.execute(arguments: record.insertArguments)
                 try ContactChildTable.write(db, contactID: db.lastInsertedRowID, draft, replacing: nil)
+                try history.checkpoint()
             }
             return checked.count
         }
@@ -77,12 +83,15 @@ extension StorageController {
     @discardableResult
     public func updateContact(_ base: Contact, with draft: ContactDraft, force: Bool = false) throws(CarnetError) -> Contact {
         let draft = try draft.validated()
-        return try write { db in
+        return try recordedWrite { db, history in
             let now = Timestamp.now()
             // The usual case: nobody saved since `base` was read, so one conditional UPDATE both
             // checks the version and saves, without reading the row first.
-            if !force && base.draft != draft, try Self.update(db, base, with: draft, at: now, expecting: base.version) {
-                return Self.saved(base, draft, at: now)
+            if !force && base.draft != draft {
+                history.note = .edit(base, to: draft)
+                if try Self.update(db, base, with: draft, at: now, expecting: base.version) {
+                    return Self.saved(base, draft, at: now)
+                }
             }
             // Unchanged, stale, gone, or forced: look at what is stored now, under the write lock.
             guard let current = try Self.fetchContact(db, id: base.id), current.uid == base.uid else {
@@ -92,6 +101,7 @@ extension StorageController {
                 throw CarnetError.conflict(.contact(ContactConflict(base: base, current: current, mine: draft)))
             }
             if current.draft == draft { return current }
+            history.note = .edit(current, to: draft)
             guard try Self.update(db, current, with: draft, at: now, expecting: current.version) else {
                 throw CarnetError.deleted(.contact, id: base.id)  // unreachable: the write lock is held
             }
@@ -113,9 +123,12 @@ extension StorageController {
 
     /// Deletes the contact with that id; its favorite goes with it (ON DELETE CASCADE).
     public func deleteContact(id: Int64) throws(CarnetError) {
-        try write { db in
+        try recordedWrite { db, history in
+            guard let name = try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM contacts WHERE id = ?"), arguments: [id]) else {
+                throw CarnetError.notFound(.contact, id: id)
+            }
+            history.note = HistoryNote(.delete, subject: name, "deleted \(name)")
             try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ?").execute(arguments: [id])
-            if db.changesCount == 0 { throw CarnetError.notFound(.contact, id: id) }
         }
     }
 
@@ -123,7 +136,8 @@ extension StorageController {
     /// was deleted meanwhile this throws ``CarnetModels/CarnetError/deleted(_:id:)`` and deletes
     /// nothing else. Its favorite goes with it (ON DELETE CASCADE).
     public func deleteContact(_ contact: Contact) throws(CarnetError) {
-        try write { db in
+        try recordedWrite { db, history in
+            history.note = HistoryNote(.delete, subject: contact.name, "deleted \(contact.name)")
             try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ? AND uid = ?").execute(arguments: [contact.id, contact.uid])
             if db.changesCount == 0 { throw CarnetError.deleted(.contact, id: contact.id) }
         }

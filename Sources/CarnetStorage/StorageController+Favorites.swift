@@ -21,19 +21,21 @@ extension StorageController {
     /// Returns the favorites in their new order.
     @discardableResult
     public func addFavorite(contactID: Int64, at position: Int? = nil) throws(CarnetError) -> [Favorite] {
-        try write { db in
-            guard try Self.fetchContact(db, id: contactID) != nil else {
+        try recordedWrite { db, history in
+            guard let name = try Self.contactName(db, contactID) else {
                 throw CarnetError.notFound(.contact, id: contactID)
             }
             var order = try Self.favoriteOrder(db)
             if let index = order.firstIndex(of: contactID) {
                 guard let position else { return try Self.fetchFavorites(db) }
                 try Self.checkPosition(position, count: order.count)
+                history.note = HistoryNote(.moveFavorite, subject: name, "moved \(name) to favorite \(position)")
                 order.remove(at: index)
                 order.insert(contactID, at: position - 1)
             } else {
                 let position = position ?? order.count + 1
                 try Self.checkPosition(position, count: order.count + 1)
+                history.note = HistoryNote(.favorite, subject: name, "favorited \(name) at \(position)")
                 try FavoriteRecord(contactID: contactID, position: position, createdAt: Timestamp.string(Timestamp.now())).insert(db)
                 order.insert(contactID, at: position - 1)
             }
@@ -45,10 +47,12 @@ extension StorageController {
     /// Moves a favorite to `position` (1 is first). Returns the favorites in their new order.
     @discardableResult
     public func moveFavorite(contactID: Int64, to position: Int) throws(CarnetError) -> [Favorite] {
-        try write { db in
+        try recordedWrite { db, history in
             var order = try Self.favoriteOrder(db)
             guard let index = order.firstIndex(of: contactID) else { throw CarnetError.notFound(.favorite, id: contactID) }
             try Self.checkPosition(position, count: order.count)
+            let name = try Self.contactName(db, contactID) ?? "contact \(contactID)"
+            history.note = HistoryNote(.moveFavorite, subject: name, "moved \(name) to favorite \(position)")
             order.remove(at: index)
             order.insert(contactID, at: position - 1)
             try Self.renumber(db, order)
@@ -59,7 +63,9 @@ extension StorageController {
     /// Removes a contact from the favorites (the contact stays). Returns the favorites left.
     @discardableResult
     public func removeFavorite(contactID: Int64) throws(CarnetError) -> [Favorite] {
-        try write { db in
+        try recordedWrite { db, history in
+            let name = try Self.contactName(db, contactID) ?? "contact \(contactID)"
+            history.note = HistoryNote(.unfavorite, subject: name, "unfavorited \(name)")
             try db.execute(sql: "DELETE FROM favorites WHERE contact_id = ?", arguments: [contactID])
             if db.changesCount == 0 {
                 if try Self.fetchContact(db, id: contactID) == nil { throw CarnetError.notFound(.contact, id: contactID) }
@@ -68,6 +74,11 @@ extension StorageController {
             try Self.renumber(db, try Self.favoriteOrder(db))
             return try Self.fetchFavorites(db)
         }
+    }
+
+    /// A contact's name, for the history's summaries; nil when there is no such contact.
+    static func contactName(_ db: Database, _ id: Int64) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM contacts WHERE id = ?"), arguments: [id])
     }
 
     private static func favoriteOrder(_ db: Database) throws -> [Int64] {

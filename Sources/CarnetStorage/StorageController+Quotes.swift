@@ -33,10 +33,12 @@ extension StorageController {
     @discardableResult
     public func addQuote(_ draft: QuoteDraft, makeCurrent: Bool = false) throws(CarnetError) -> Quote {
         let draft = try draft.validated()
-        return try write { db in
+        return try recordedWrite { db, history in
             if makeCurrent { try db.execute(sql: "UPDATE quotes SET is_current = 0 WHERE is_current = 1") }
             try QuoteRecord(draft: draft, isCurrent: makeCurrent, at: Timestamp.string(Timestamp.now())).insert(db)
-            return try Self.fetchQuote(db, id: db.lastInsertedRowID)!
+            let quote = try Self.fetchQuote(db, id: db.lastInsertedRowID)!
+            history.note = HistoryNote(.addQuote, subject: "quote \(quote.id)", "added quote \(quote.id): \(HistoryNote.excerpt(quote.text))")
+            return quote
         }
     }
 
@@ -46,8 +48,10 @@ extension StorageController {
     @discardableResult
     public func updateQuote(_ base: Quote, with draft: QuoteDraft, force: Bool = false) throws(CarnetError) -> Quote {
         let draft = try draft.validated()
-        return try write { db in
+        return try recordedWrite { db, history in
             let stamp = Timestamp.string(Timestamp.now())
+            let fields = draft.differences(from: base.draft).map(\.rawValue).joined(separator: ", ")
+            history.note = HistoryNote(.editQuote, subject: "quote \(base.id)", "edited quote \(base.id): \(fields.isEmpty ? "text" : fields)")
             let update = try db.cachedStatement(sql: """
                 UPDATE quotes SET text = ?, author = ?, updated_at = ?, version = version + 1 WHERE id = ? AND version = ?
                 """)
@@ -69,8 +73,9 @@ extension StorageController {
     /// Makes the quote with that id the current one.
     @discardableResult
     public func useQuote(id: Int64) throws(CarnetError) -> Quote {
-        try write { db in
+        try recordedWrite { db, history in
             guard try Self.fetchQuote(db, id: id) != nil else { throw CarnetError.notFound(.quote, id: id) }
+            history.note = HistoryNote(.useQuote, subject: "quote \(id)", "made quote \(id) the current quote")
             try db.execute(sql: "UPDATE quotes SET is_current = 0 WHERE is_current = 1 AND id <> ?", arguments: [id])
             try db.execute(sql: "UPDATE quotes SET is_current = 1 WHERE id = ?", arguments: [id])
             return try Self.fetchQuote(db, id: id)!
@@ -80,8 +85,9 @@ extension StorageController {
     /// Deletes a quote. The last quote cannot be deleted (the quote screen is never empty);
     /// deleting the current one makes the newest remaining quote current.
     public func deleteQuote(id: Int64) throws(CarnetError) {
-        try write { db in
+        try recordedWrite { db, history in
             guard let quote = try Self.fetchQuote(db, id: id) else { throw CarnetError.notFound(.quote, id: id) }
+            history.note = HistoryNote(.deleteQuote, subject: "quote \(id)", "deleted quote \(id): \(HistoryNote.excerpt(quote.text))")
             if try Int.fetchOne(db, sql: "SELECT count(*) FROM quotes") == 1 {
                 throw CarnetError.refused("quote \(id) is the only quote; add another before deleting it")
             }

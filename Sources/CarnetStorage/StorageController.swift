@@ -179,20 +179,29 @@ public final class StorageController: Sendable {
         do {
             // GRDB's `write` would parse BEGIN and COMMIT anew for every transaction; these two
             // statements are prepared once per connection.
-            return try writer.writeWithoutTransaction { db in
-                try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
-                do {
-                    let result = try body(db)
-                    try db.cachedStatement(sql: "COMMIT").execute()
-                    return result
-                } catch {
-                    if db.isInsideTransaction { try? db.rollback() }
-                    throw error
-                }
-            }
+            return try writer.writeWithoutTransaction { db in try Self.immediateTransaction(db) { try body(db) } }
         } catch {
             throw ErrorMapping.map(error, path: path)
         }
+    }
+
+    /// `body` between `BEGIN IMMEDIATE` and `COMMIT`; any error rolls it back and is rethrown as is.
+    static func immediateTransaction<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+        do {
+            let result = try body()
+            try db.cachedStatement(sql: "COMMIT").execute()
+            return result
+        } catch {
+            if db.isInsideTransaction { try? db.rollback() }
+            throw error
+        }
+    }
+
+    /// Runs `body` in one write transaction, recording what it changes as one action of the
+    /// history in the same transaction (see ``History``): `body` names the action on the recorder.
+    func recordedWrite<T>(_ body: @escaping (Database, HistoryRecorder) throws -> T) throws(CarnetError) -> T {
+        try write { db in try HistoryRecorder.record(db) { recorder in try body(db, recorder) } }
     }
 
     /// Runs `body` in one read transaction, which sees one consistent state of the file.

@@ -28,6 +28,8 @@ public final class AppCoordinator {
     public let contacts: ContactsViewModel
     public let favorites: ContactsViewModel
     public let quote: QuoteViewModel
+    /// Undo and redo, from any screen.
+    public let history: HistoryViewModel
     public private(set) var tab: Tab = .contacts
     /// The screens pushed on the current tab's root, top last.
     public private(set) var stack: [Screen] = []
@@ -39,6 +41,24 @@ public final class AppCoordinator {
         contacts = ContactsViewModel(state: state, pageSize: pageSize)
         favorites = ContactsViewModel(state: state, favoritesOnly: true, pageSize: pageSize)
         quote = QuoteViewModel(state: state)
+        history = HistoryViewModel(state: state)
+    }
+
+    /// Undoes the newest action; the screen on top appears again with the result (a detail
+    /// whose contact the undo removed says so; see ``ContactDetailViewModel/isDeleted``).
+    @discardableResult
+    public func undo() throws(CarnetError) -> HistoryStep {
+        let step = try history.undo()
+        try reappear()
+        return step
+    }
+
+    /// Redoes the oldest undone action; the screen on top appears again.
+    @discardableResult
+    public func redo() throws(CarnetError) -> HistoryStep {
+        let step = try history.redo()
+        try reappear()
+        return step
     }
 
     /// The screen on top.

@@ -24,10 +24,10 @@ extension ExitCode {
 
     init(for error: CarnetError) {
         switch error {
-        case .notFound, .deleted, .noDatabase: self = .notFound
+        case .notFound, .deleted, .noDatabase, .history: self = .notFound
         case .invalidSearch: self = .usage
         case .invalid, .refused, .importFailed: self = .invalidData
-        case .conflict: self = .conflict
+        case .conflict, .historyConflict: self = .conflict
         case .diskFull: self = .diskFull
         case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .schemaRecordChanged, .readOnly, .cannotOpen,
              .unsafeFile, .busy, .migrationFailed, .database:
@@ -45,8 +45,9 @@ let exitCodeHelp = """
       66  not found: no record has that id, or it was deleted since it was read;
           or no address book at the path named by --db or CARNET_DB (only a
           command that writes creates it); or the file to import does not
-          exist or cannot be read
-      67  conflict: someone else saved the record meanwhile; nothing was written
+          exist or cannot be read; or nothing to undo or redo
+      67  conflict: someone else saved the record meanwhile, or an undo would
+          overwrite a change made outside carnet; nothing was written
       69  database unusable: not a file, not a Carnet database, damaged, newer,
           read-only or locked; or refused because the file, its -wal or its -shm
           belongs to another user or others may write it (it could have been

@@ -148,6 +148,12 @@ final class InteractiveSession {
             guard try mayDropDraft() else { return try render() }
             try app.back(); try render()
         case "refresh", "r", "show": try render()
+        case "undo", "u", "redo":
+            if case .editContact = app.current { return refuseHistoryWhileEditing() }
+            if case .editQuote = app.current { return refuseHistoryWhileEditing() }
+            let step = verb == "redo" ? try app.redo() : try app.undo()
+            for entry in step.entries { terminal.print("\(verb == "redo" ? "redone" : "undone") \(entry.id): \(entry.summary.shown)") }
+            try render()
         default: try handleOnScreen(verb, rest)
         }
     }
@@ -184,7 +190,7 @@ final class InteractiveSession {
                     }
                 }
                 try detail.delete()
-                terminal.print("deleted contact \(id)")
+                terminal.print("deleted contact \(id), \(detail.contact.name.shown) (undo: u)")
                 try app.back()
                 try render()
             default: unknown(verb)
@@ -523,7 +529,12 @@ final class InteractiveSession {
         case .editQuote:
             help = QuoteFields.all.map(\.key).joined(separator: "|") + " VALUE · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
         }
-        terminal.print("\(help)\nanywhere: contacts (c) · favorites (f) · quote · back (b) · refresh (r) · help · quit (q)")
+        terminal.print("\(help)\nanywhere: contacts (c) · favorites (f) · quote · back (b) · refresh (r) · undo (u) · redo · help · quit (q)")
+    }
+
+    /// Undo and redo take back saved changes; an open edit is settled first.
+    private func refuseHistoryWhileEditing() {
+        terminal.print("error: undo and redo take back saved changes; save or cancel this edit first")
     }
 
     private func unknown(_ verb: String) {

@@ -70,7 +70,8 @@ import Testing
             case "UPDATE": table = words.count > 1 ? words[1] : nil
             default: table = nil
             }
-            if let table, !tables.contains(String(table)) { tables.append(String(table)) }
+            // The history's own rows go with every write (HistoryTests checks them).
+            if let table, !table.hasPrefix("history"), !tables.contains(String(table)) { tables.append(String(table)) }
         }
         return tables
     }
@@ -217,7 +218,7 @@ import Testing
         let owned = try storage.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT m.name AS name, f."table" AS parent, f.on_delete AS onDelete FROM sqlite_master m, pragma_foreign_key_list(m.name) f
-                WHERE m.type = 'table' ORDER BY m.name
+                WHERE m.type = 'table' AND m.name <> 'history_changesets' ORDER BY m.name
                 """)
         }
         #expect(Set(owned.map { $0["name"] as String }) == Set(Self.childTables + ["favorites"]))

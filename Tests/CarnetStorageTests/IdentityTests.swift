@@ -143,7 +143,9 @@ import Testing
         let columns = ["contacts": "id, uid, name, photo, created_at, updated_at, version", "favorites": "*", "quotes": "*"]
         return try queue.read { db in
             try ["contacts", "favorites", "quotes"].flatMap { table in
-                try Row.fetchAll(db, sql: "SELECT \(columns[table]!) FROM \(table) ORDER BY rowid").map { "\(table): \($0)" }
+                // Favorites in the user's order (schema 5 keys them by contact id, so rowid order changed).
+                let order = table == "favorites" ? "position" : "rowid"
+                return try Row.fetchAll(db, sql: "SELECT \(columns[table]!) FROM \(table) ORDER BY \(order)").map { "\(table): \($0)" }
             }
         }
     }

@@ -11,8 +11,8 @@ import Testing
             id: 7, uid: "u-7", draft: ContactDraft(name: "Ada", position: "Countess", email: "ada@example.com", phone: "+44 1", photo: pngBytes),
             createdAt: "2026-01-02T03:04:05.678Z", updatedAt: "2026-01-03T03:04:05.678Z", version: 3)
         let encoded = try record.databaseDictionary
-        let inColumnOrder = ContactRecord.Columns.allCases.map { encoded[$0.rawValue] ?? nil }
-        #expect(encoded.count == ContactRecord.Columns.allCases.count)
+        let inColumnOrder = (ContactRecord.Columns.allCases.map(\.rawValue) + ["sort_given", "sort_family"]).map { encoded[$0] ?? nil }
+        #expect(encoded.count == ContactRecord.Columns.allCases.count + 2)
         #expect(record.insertArguments == StatementArguments(inColumnOrder))
     }
 

@@ -1,0 +1,494 @@
+import CSQLiteSession
+import CarnetModels
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// Undo, redo and the history, on SQLite's session extension.
+///
+/// Every write records, in its own transaction, a changeset of what it changed (SQLite keeps
+/// each row's values from before the first change and builds the changeset from them and the
+/// row as it is at the end): one `history` row and one or more `history_changesets` parts. Undo
+/// applies the inverse of the changesets, newest part first; SQLite checks, row by row, that
+/// what it changes back is as the action left it, and the conflict handler stops at the first
+/// row that is not, rolling back everything the undo wrote. The undo's own changes are recorded
+/// the same way, in place of the action's, so redo is the same step in the other direction.
+///
+/// An undo or redo is a new change to each contact and quote it saves back, not a return to an
+/// old version number: it writes the old values with a version above any the row had and the
+/// time of the undo. An editor that read the contact before the undo finds a newer version and
+/// gets a conflict, never silently overwrites the restored values; an export or sync sees the
+/// contact as changed. (A contact an undo brings back from deletion keeps its id and uid.)
+enum History {
+    /// The tables an action's changes are recorded from, in the order a changeset lists them:
+    /// the rows that refer to a contact before the contact, so an undo that removes a contact
+    /// removes its rows itself rather than finding them gone by ON DELETE CASCADE. Not `history`
+    /// itself, not `sqlite_sequence` (an id, once issued, stays issued after an undo).
+    static let tables: [String] = ["favorites"] + ContactChildTable.all.map(\.name) + ["contacts", "quotes"]
+
+    /// The tables whose first key column is a contact's id.
+    static let contactTables: [String] = ["favorites"] + ContactChildTable.all.map(\.name) + ["contacts"]
+
+    /// A long action (an import) writes out the changes recorded so far as a part once the
+    /// session holds this much memory, so no part, and no undo of it, holds a million rows at once.
+    static let partMemory: Int64 = 32 << 20
+
+    /// The number of actions kept when `history_settings` says nothing.
+    static let defaultKeep = 1000
+    static let maximumKeep = 1_000_000
+}
+
+/// What a write tells the history about itself.
+struct HistoryNote {
+    var kind: HistoryKind
+    var subject: String
+    var summary: String
+
+    init(_ kind: HistoryKind, subject: String, _ summary: String) {
+        self.kind = kind
+        self.subject = String(subject.prefix(200))
+        self.summary = String(summary.prefix(1000))
+    }
+}
+
+extension HistoryNote {
+    /// "edited Ada Lovelace: phone, email" (the name before the edit).
+    static func edit(_ contact: Contact, to draft: ContactDraft) -> HistoryNote {
+        let fields = draft.differences(from: contact.draft).map(\.rawValue).joined(separator: ", ")
+        return HistoryNote(.edit, subject: contact.name, fields.isEmpty ? "edited \(contact.name)" : "edited \(contact.name): \(fields)")
+    }
+
+    /// The start of a quote, on one line, for a summary.
+    static func excerpt(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return line.count <= 60 ? "“\(line)”" : "“\(line.prefix(59))…”"
+    }
+
+    /// "1 contact", "1,204 contacts".
+    static func count(_ n: Int, _ noun: String) -> String {
+        "\(grouped(n)) \(noun)\(n == 1 ? "" : "s")"
+    }
+
+    /// 1204 as "1,204", whatever the locale (the history is read in the file, by anyone).
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, digit) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return (n < 0 ? "-" : "") + out
+    }
+}
+
+/// An SQLite session on the writer connection: records every change to ``History/tables``.
+final class ChangeSession {
+    private var handle: OpaquePointer?
+
+    init(_ db: Database) throws {
+        let names = History.tables.map { strdup($0) }
+        defer { for name in names { free(name) } }
+        let pointers: [UnsafePointer<CChar>?] = names.map { UnsafePointer($0) }
+        var session: OpaquePointer?
+        let code = pointers.withUnsafeBufferPointer { buffer in
+            carnet_session_open(db.sqliteConnection, buffer.baseAddress, Int32(buffer.count), &session)
+        }
+        try check(code, "could not start recording the history")
+        handle = session
+    }
+
+    deinit { close() }
+
+    func close() {
+        carnet_session_close(handle)
+        handle = nil
+    }
+
+    var memory: Int64 { handle.map { carnet_session_memory($0) } ?? 0 }
+
+    /// The changes recorded so far (empty when there are none).
+    func changeset() throws -> Data {
+        var size: Int32 = 0
+        var bytes: UnsafeMutableRawPointer?
+        try check(carnet_session_changeset(handle, &size, &bytes), "could not read the changes to record in the history")
+        defer { carnet_free(bytes) }
+        guard let bytes, size > 0 else { return Data() }
+        return Data(bytes: bytes, count: Int(size))
+    }
+}
+
+/// Throws SQLite's error for a result code of the session extension other than SQLITE_OK.
+private func check(_ code: Int32, _ what: String) throws {
+    guard code != 0 else { return }
+    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "\(what) (\(String(cString: sqlite3_errstr(code))))")
+}
+
+/// Records one write transaction's changes as one action of the history (see ``History``).
+final class HistoryRecorder {
+    private let db: Database
+    private let keep: Int
+    private var session: ChangeSession?
+    private var actionID: Int64?
+    private var parts = 0
+    private var bytes = 0
+    /// What the action is called; set by the write once it knows (an edit that changes nothing
+    /// records nothing whatever it says).
+    var note: HistoryNote?
+
+    private init(_ db: Database, keep: Int) {
+        self.db = db
+        self.keep = keep
+    }
+
+    /// Runs `body` inside the current transaction, recording what it changes unless `enabled` is
+    /// false or the file keeps no history.
+    static func record<T>(_ db: Database, enabled: Bool = true, _ body: (HistoryRecorder) throws -> T) throws -> T {
+        let recorder = HistoryRecorder(db, keep: enabled ? try keepSetting(db) : 0)
+        if recorder.keep > 0 { recorder.session = try ChangeSession(db) }
+        defer { recorder.session?.close() }
+        let result = try body(recorder)
+        try recorder.finish()
+        return result
+    }
+
+    /// For a long action: writes out what the session holds once it holds much, so memory stays
+    /// bounded. Call it between records.
+    func checkpoint() throws {
+        guard let session, session.memory > History.partMemory else { return }
+        try flush()
+        session.close()
+        self.session = try ChangeSession(db)
+    }
+
+    private func flush() throws {
+        guard let session else { return }
+        let changes = try session.changeset()
+        guard !changes.isEmpty else { return }
+        let id = try ensureRow()
+        parts += 1
+        bytes += changes.count
+        try db.cachedStatement(sql: "INSERT INTO history_changesets (action_id, part, changeset) VALUES (?, ?, ?)")
+            .execute(arguments: [id, parts, changes])
+    }
+
+    /// The action's row, made on its first changes: a new action clears the redo list.
+    private func ensureRow() throws -> Int64 {
+        if let actionID { return actionID }
+        // The undone actions are the newest ones: everything after the newest action not undone.
+        let lastDone = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM history WHERE undone = 0 ORDER BY id DESC LIMIT 1")) ?? 0
+        try db.cachedStatement(sql: "DELETE FROM history WHERE id > ?").execute(arguments: [lastDone])
+        let note = note ?? HistoryNote(.edit, subject: "", "changed the address book")
+        try db.cachedStatement(sql: "INSERT INTO history (time, kind, subject, summary, undone, bytes) VALUES (?, ?, ?, ?, 0, 0)")
+            .execute(arguments: [Timestamp.string(Timestamp.now()), note.kind.rawValue, note.subject, note.summary])
+        actionID = db.lastInsertedRowID
+        return db.lastInsertedRowID
+    }
+
+    private func finish() throws {
+        try flush()
+        guard let actionID else { return }
+        let note = note ?? HistoryNote(.edit, subject: "", "changed the address book")
+        try db.cachedStatement(sql: "UPDATE history SET kind = ?, subject = ?, summary = ?, bytes = ? WHERE id = ?")
+            .execute(arguments: [note.kind.rawValue, note.subject, note.summary, bytes, actionID])
+        try Self.trim(db, keep: keep)
+    }
+
+    /// The number of actions the file keeps (`history_settings`; 1,000 when the row is missing).
+    static func keepSetting(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT keep FROM history_settings WHERE id = 1")) ?? History.defaultKeep
+    }
+
+    /// Removes all but the newest `keep` actions.
+    static func trim(_ db: Database, keep: Int) throws {
+        guard keep > 0 else {
+            try db.execute(sql: "DELETE FROM history")
+            return
+        }
+        // Cheap in the usual case: ids only grow, so fewer than `keep` ids between the oldest
+        // and the newest means there is nothing to trim, without counting.
+        let bounds = try Row.fetchOne(db.cachedStatement(sql: "SELECT min(id), max(id) FROM history"))
+        guard let oldest = bounds?[0] as Int64?, let newest = bounds?[1] as Int64?, newest - oldest >= Int64(keep) else { return }
+        guard let oldestKept = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM history ORDER BY id DESC LIMIT 1 OFFSET ?"), arguments: [keep - 1])
+        else { return }
+        try db.cachedStatement(sql: "DELETE FROM history WHERE id < ?").execute(arguments: [oldestKept])
+    }
+}
+
+// MARK: - Changesets
+
+/// The changeset functions of the session extension, on `Data`.
+enum Changeset {
+    static func invert(_ changes: Data) throws -> Data {
+        var size: Int32 = 0
+        var bytes: UnsafeMutableRawPointer?
+        let code = changes.withUnsafeBytes { buffer in
+            carnet_changeset_invert(Int32(buffer.count), buffer.baseAddress, &size, &bytes)
+        }
+        defer { carnet_free(bytes) }
+        try check(code, "a changeset of the history could not be read")
+        guard let bytes, size > 0 else { return Data() }
+        return Data(bytes: bytes, count: Int(size))
+    }
+
+    /// The rows of `table` that `changes` inserts or whose `version` column it changes, with the
+    /// version each had before (for an insert, the one it inserts).
+    static func versionedRows(_ changes: Data, table: String, versionColumn: Int32) throws -> [(id: Int64, version: Int64)] {
+        var rows: UnsafeMutablePointer<carnet_versioned_row>?
+        var count: Int32 = 0
+        let code = changes.withUnsafeBytes { buffer in
+            carnet_changeset_versioned_rows(Int32(buffer.count), buffer.baseAddress, table, versionColumn, &rows, &count)
+        }
+        defer { carnet_free(rows) }
+        try check(code, "a changeset of the history could not be read")
+        guard let rows else { return [] }
+        return (0..<Int(count)).map { (rows[$0].id, rows[$0].version) }
+    }
+
+    /// The ids of the contacts whose rows `changes` writes.
+    static func contactIDs(_ changes: Data) throws -> [Int64] {
+        let names = History.contactTables.map { strdup($0) }
+        defer { for name in names { free(name) } }
+        let pointers: [UnsafePointer<CChar>?] = names.map { UnsafePointer($0) }
+        var keys: UnsafeMutablePointer<Int64>?
+        var count: Int32 = 0
+        let code = changes.withUnsafeBytes { buffer in
+            pointers.withUnsafeBufferPointer { tables in
+                carnet_changeset_keys(Int32(buffer.count), buffer.baseAddress, tables.baseAddress, Int32(tables.count), &keys, &count)
+            }
+        }
+        defer { carnet_free(keys) }
+        try check(code, "a changeset of the history could not be read")
+        guard let keys else { return [] }
+        return Array(UnsafeBufferPointer(start: keys, count: Int(count)))
+    }
+
+    /// A row found not as the changeset expects it: its table, what was wrong, its key.
+    struct Conflict: Error {
+        let table: String
+        let kind: String
+        let key: [String]
+    }
+
+    /// A table's `version` and `updated_at` columns, by index: the bookkeeping every save and
+    /// every undo moves on, which the rows an undo checks may differ in.
+    struct Bookkeeping {
+        let table: String
+        let version: Int32
+        let updatedAt: Int32
+
+        init(_ db: Database, table: String) throws {
+            func index(_ column: String) throws -> Int32 {
+                guard let index = try Int32.fetchOne(
+                    db, sql: "SELECT cid FROM pragma_table_info(?) WHERE name = ?", arguments: [table, column])
+                else { throw CarnetError.database("\(table) has no \(column) column") }
+                return index
+            }
+            self.table = table
+            version = try index("version")
+            updatedAt = try index("updated_at")
+        }
+    }
+
+    /// Applies `changes` all or nothing; throws ``Conflict`` for the first row not as expected
+    /// (other than in its `bookkeeping` columns).
+    static func apply(_ changes: Data, to db: Database, bookkeeping: [Bookkeeping]) throws {
+        let names = bookkeeping.map { strdup($0.table) }
+        defer { for name in names { free(name) } }
+        let unchecked = zip(bookkeeping, names).map { columns, name in
+            carnet_unchecked_columns(table: UnsafePointer(name), columns: (columns.version, columns.updatedAt))
+        }
+        var description: UnsafeMutablePointer<CChar>?
+        let code = changes.withUnsafeBytes { buffer in
+            unchecked.withUnsafeBufferPointer { unchecked in
+                carnet_changeset_apply(
+                    db.sqliteConnection, Int32(buffer.count), buffer.baseAddress, unchecked.baseAddress, Int32(unchecked.count),
+                    &description)
+            }
+        }
+        defer { carnet_free(description) }
+        if let description {
+            let parts = String(cString: description).split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            throw Conflict(
+                table: parts.first ?? "", kind: parts.count > 1 ? parts[1] : "changed",
+                key: parts.count > 2 ? parts[2].split(separator: ",").map(String.init) : [])
+        }
+        try check(code, "the history could not be applied")
+    }
+}
+
+extension Changeset.Conflict {
+    /// In words, e.g. "contact 3's phones were changed".
+    var words: String {
+        let contact = key.first.map { "contact \($0)" } ?? "a contact"
+        let (what, plural): (String, Bool) =
+            switch table {
+            case "contacts": (contact, false)
+            case "favorites": ("\(contact)'s place among the favorites", false)
+            case "quotes": (key.first.map { "quote \($0)" } ?? "a quote", false)
+            case let child where child.hasPrefix("contact_"): ("\(contact)'s \(child.dropFirst("contact_".count))", true)
+            case "": ("a row it refers to", false)
+            default: ("a row of \(table)", false)
+            }
+        switch kind {
+        case "missing": return "\(what) \(plural ? "were" : "was") deleted"
+        case "present": return "\(what) \(plural ? "were" : "was") added"
+        case "constraint": return "\(what) would break a rule; \(plural ? "they were" : "it was") changed"
+        case "foreign key": return "\(what) was deleted"
+        default: return "\(what) \(plural ? "were" : "was") changed"
+        }
+    }
+}
+
+// MARK: - Undo and redo
+
+extension StorageController {
+    static func historyEntry(_ row: Row) -> HistoryEntry {
+        HistoryEntry(
+            id: row["id"], time: Timestamp.date(row["time"] as String? ?? "") ?? .distantPast,
+            kind: HistoryKind(rawValue: row["kind"]), subject: row["subject"], summary: row["summary"],
+            isUndone: row["undone"] as Bool? ?? false, bytes: row["bytes"] as Int? ?? 0)
+    }
+
+    private static let entryColumns = "id, time, kind, subject, summary, undone, bytes"
+
+    /// The oldest undone action: the undone ones are always the newest, so it is the first after
+    /// the newest action not undone (both found from the end of the table, with no index).
+    private static let oldestUndone = """
+        WHERE undone = 1 AND id > coalesce((SELECT id FROM history WHERE undone = 0 ORDER BY id DESC LIMIT 1), 0) ORDER BY id LIMIT 1
+        """
+
+    static func fetchEntries(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [HistoryEntry] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT \(entryColumns) FROM history " + sql), arguments: arguments).map(historyEntry)
+    }
+
+    static func fetchStatus(_ db: Database) throws -> HistoryStatus {
+        HistoryStatus(
+            nextUndo: try fetchEntries(db, sql: "WHERE undone = 0 ORDER BY id DESC LIMIT 1").first,
+            nextRedo: try fetchEntries(db, sql: oldestUndone).first)
+    }
+
+    /// The newest `limit` actions, newest first.
+    public func history(limit: Int = 20) throws(CarnetError) -> [HistoryEntry] {
+        guard limit > 0 else { return [] }
+        return try read { db in try Self.fetchEntries(db, sql: "ORDER BY id DESC LIMIT ?", arguments: [limit]) }
+    }
+
+    /// What undo and redo would do next.
+    public func historyStatus() throws(CarnetError) -> HistoryStatus {
+        try read { db in try Self.fetchStatus(db) }
+    }
+
+    /// How many actions the file keeps (1,000 unless set).
+    public func historyKeep() throws(CarnetError) -> Int {
+        try read { db in try HistoryRecorder.keepSetting(db) }
+    }
+
+    /// Keeps the newest `keep` actions from now on (0 records none), trimming the older ones now.
+    public func setHistoryKeep(_ keep: Int) throws(CarnetError) {
+        guard (0...History.maximumKeep).contains(keep) else {
+            throw .invalid([FieldIssue(.position, "history --keep must be between 0 and \(History.maximumKeep) (got \(keep))")])
+        }
+        try write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO history_settings (id, keep) VALUES (1, ?)", arguments: [keep])
+            try HistoryRecorder.trim(db, keep: keep)
+        }
+    }
+
+    /// Undoes the newest action not undone, whichever process made it.
+    /// - Throws: ``CarnetModels/CarnetError/history(_:)`` (`.nothingToUndo`) or
+    ///   ``CarnetModels/CarnetError/historyConflict(_:)`` when a row it touched was changed outside
+    ///   the history since; nothing is written either way.
+    @discardableResult
+    public func undo() throws(CarnetError) -> HistoryStep {
+        try write { db in
+            guard let entry = try Self.fetchEntries(db, sql: "WHERE undone = 0 ORDER BY id DESC LIMIT 1").first else {
+                throw CarnetError.history(.nothingToUndo)
+            }
+            return try Self.toggle(db, [entry], undoing: true)
+        }
+    }
+
+    /// Redoes the oldest undone action.
+    @discardableResult
+    public func redo() throws(CarnetError) -> HistoryStep {
+        try write { db in
+            guard let entry = try Self.fetchEntries(db, sql: Self.oldestUndone).first else {
+                throw CarnetError.history(.nothingToRedo)
+            }
+            return try Self.toggle(db, [entry], undoing: false)
+        }
+    }
+
+    /// Undoes action `id` and every action after it that is not undone yet, newest first, in one
+    /// transaction: all of them, or (on a conflict) none.
+    @discardableResult
+    public func undo(to id: Int64) throws(CarnetError) -> HistoryStep {
+        try write { db in
+            guard let target = try Self.fetchEntries(db, sql: "WHERE id = ?", arguments: [id]).first else {
+                throw CarnetError.history(.unknownAction(id))
+            }
+            if target.isUndone { throw CarnetError.history(.alreadyUndone(id)) }
+            let entries = try Self.fetchEntries(db, sql: "WHERE undone = 0 AND id >= ? ORDER BY id DESC", arguments: [id])
+            return try Self.toggle(db, entries, undoing: true)
+        }
+    }
+
+    /// Undoes (or redoes) `entries` in that order, inside the caller's transaction.
+    private static func toggle(_ db: Database, _ entries: [HistoryEntry], undoing: Bool) throws -> HistoryStep {
+        let now = Timestamp.string(Timestamp.now())
+        let bookkeeping = [try Changeset.Bookkeeping(db, table: "contacts"), try Changeset.Bookkeeping(db, table: "quotes")]
+        var contactIDs = Set<Int64>()
+        var done: [HistoryEntry] = []
+        for entry in entries {
+            let parts = try Int.fetchAll(
+                db.cachedStatement(sql: "SELECT part FROM history_changesets WHERE action_id = ? ORDER BY part"), arguments: [entry.id])
+            // A done action's parts were made in part order, so undo goes back from the last; an
+            // undone one's parts were made from the last part down, so redo goes up from the first.
+            let order = undoing ? Array(parts.reversed()) : parts
+            // The version each contact and quote had before this step (or, for one it brings
+            // back, the version it had when it was deleted): it saves them back above it, so a
+            // version number never names two different states of a row.
+            var before: [[Int64: Int64]] = bookkeeping.map { _ in [:] }
+            var bytes = 0
+            for (index, part) in order.enumerated() {
+                guard let changes = try Data.fetchOne(
+                    db.cachedStatement(sql: "SELECT changeset FROM history_changesets WHERE action_id = ? AND part = ?"),
+                    arguments: [entry.id, part])
+                else { continue }
+                let inverse = try Changeset.invert(changes)
+                for (index, table) in bookkeeping.enumerated() {
+                    let current = try db.cachedStatement(sql: "SELECT version FROM \(table.table) WHERE id = ?")
+                    for row in try Changeset.versionedRows(inverse, table: table.table, versionColumn: table.version)
+                    where before[index][row.id] == nil {
+                        before[index][row.id] = try Int64.fetchOne(current, arguments: [row.id]) ?? row.version
+                    }
+                }
+                contactIDs.formUnion(try Changeset.contactIDs(inverse))
+                let session = try ChangeSession(db)
+                defer { session.close() }
+                do {
+                    try Changeset.apply(inverse, to: db, bookkeeping: bookkeeping)
+                } catch let conflict as Changeset.Conflict {
+                    throw CarnetError.historyConflict(HistoryConflict(entry: entry, undoing: undoing, changed: conflict.words))
+                }
+                if index == order.count - 1 {
+                    for (table, versions) in zip(bookkeeping, before) {
+                        let save = try db.cachedStatement(sql: "UPDATE \(table.table) SET version = ?, updated_at = ? WHERE id = ?")
+                        for (id, version) in versions { try save.execute(arguments: [version + 1, now, id]) }
+                    }
+                }
+                let recorded = try session.changeset()
+                bytes += recorded.count
+                try db.cachedStatement(sql: "UPDATE history_changesets SET changeset = ? WHERE action_id = ? AND part = ?")
+                    .execute(arguments: [recorded, entry.id, part])
+            }
+            try db.cachedStatement(sql: "UPDATE history SET undone = ?, bytes = ? WHERE id = ?")
+                .execute(arguments: [undoing, bytes, entry.id])
+            done.append(HistoryEntry(
+                id: entry.id, time: entry.time, kind: entry.kind, subject: entry.subject, summary: entry.summary,
+                isUndone: undoing, bytes: bytes))
+        }
+        return HistoryStep(entries: done, contactIDs: contactIDs)
+    }
+}

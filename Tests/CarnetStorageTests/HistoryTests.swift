@@ -1,0 +1,306 @@
+import CarnetModels
+import Foundation
+import GRDB
+import Testing
+@testable import CarnetStorage
+
+/// Issue 15: every write records what it changed in its own transaction; undo and redo restore
+/// exactly, refuse a conflict without writing anything, and survive closing the file.
+@Suite struct HistoryTests {
+    let dir = TempDirectory()
+
+    /// Everything a user can see in the file, to compare before and after.
+    struct Book: Equatable {
+        let contacts: [Contact]
+        let favorites: [Int64]
+        let quotes: [Quote]
+    }
+
+    func book(_ storage: StorageController) throws -> Book {
+        Book(
+            contacts: try storage.allContacts().sorted { $0.id < $1.id }, favorites: try storage.favorites().map(\.contact.id),
+            quotes: try storage.quotes())
+    }
+
+    /// Contacts as the user sees them: version and time aside (an undo saves anew).
+    func drafts(_ storage: StorageController) throws -> [Int64: ContactDraft] {
+        Dictionary(uniqueKeysWithValues: try storage.allContacts().map { ($0.id, $0.draft) })
+    }
+
+    @Test func everyWriteIsAnActionWithASummary() throws {
+        let storage = try StorageController(path: dir.database)
+        let ada = try storage.insertContact(ContactStorageTests.rich)
+        var draft = ada.draft
+        draft.phones[0].value = "+44 20 7946 0001"
+        let edited = try storage.updateContact(ada, with: draft)
+        try storage.updateContact(edited, with: draft)  // unchanged: no action
+        try storage.addFavorite(contactID: ada.id)
+        try storage.addFavorite(contactID: ada.id)  // already a favorite: no action
+        try storage.removeFavorite(contactID: ada.id)
+        let quote = try storage.addQuote(QuoteDraft(text: "Simplicity is prerequisite for reliability.", author: "Dijkstra"))
+        try storage.useQuote(id: quote.id)
+        try storage.deleteContact(id: ada.id)
+        let summaries = try storage.history().map(\.summary)
+        #expect(summaries == [
+            "deleted Ada Lovelace", "made quote \(quote.id) the current quote",
+            "added quote \(quote.id): “Simplicity is prerequisite for reliability.”", "unfavorited Ada Lovelace",
+            "favorited Ada Lovelace at 1", "edited Ada Lovelace: phone", "added Ada Lovelace",
+        ])
+        let status = try storage.historyStatus()
+        #expect(status.nextUndo?.title == "Delete Ada Lovelace")
+        #expect(status.nextRedo == nil)
+        #expect(try storage.history().allSatisfy { $0.bytes > 0 })
+    }
+
+    @Test func undoingADeleteRestoresTheContactWithEveryRowAndItsFavoritePlace() throws {
+        let storage = try StorageController(path: dir.database)
+        let first = try storage.insertContact(ContactDraft(name: "First"))
+        let ada = try storage.insertContact(ContactStorageTests.rich)
+        let last = try storage.insertContact(ContactDraft(name: "Last"))
+        for id in [first.id, ada.id, last.id] { try storage.addFavorite(contactID: id) }
+        let before = try book(storage)
+        try storage.deleteContact(ada)
+        #expect(try storage.favorites().map(\.contact.id) == [first.id, last.id])
+
+        let step = try storage.undo()
+        #expect(step.entries.map(\.summary) == ["deleted Ada Lovelace"])
+        #expect(step.contactIDs == [ada.id])
+        let restored = try storage.contact(id: ada.id)
+        #expect(restored.uid == ada.uid)
+        #expect(restored.draft == ada.draft)  // every list, the photo, the extras
+        #expect(restored.createdAt == ada.createdAt)
+        #expect(try storage.favorites().map(\.contact.id) == [first.id, ada.id, last.id])
+        #expect(try drafts(storage) == Dictionary(uniqueKeysWithValues: before.contacts.map { ($0.id, $0.draft) }))
+
+        // Redo deletes it again; undo brings it back again.
+        try storage.redo()
+        #expect(carnetError { try storage.contact(id: ada.id) } == .notFound(.contact, id: ada.id))
+        try storage.undo()
+        #expect(try storage.contact(id: ada.id).draft == ada.draft)
+    }
+
+    @Test func undoAndRedoOfAnEditSaveAsNewVersions() throws {
+        let storage = try StorageController(path: dir.database)
+        let ada = try storage.insertContact(ContactStorageTests.rich)
+        var draft = ada.draft
+        draft.phones = [LabeledValue("555 0199", label: "work")]
+        draft.emails.removeFirst()
+        draft.name = "Ada King"
+        let edited = try storage.updateContact(ada, with: draft)
+        #expect(edited.version == 2)
+
+        try storage.undo()
+        let undone = try storage.contact(id: ada.id)
+        #expect(undone.draft == ada.draft)
+        // Not version 1 again: an editor that read version 2 must not save over the undo unseen,
+        // and one that read version 1 is told it was saved again.
+        #expect(undone.version == 3)
+        #expect(throws: CarnetError.self) { try storage.updateContact(edited, with: ContactStorageTests.rich) }
+        #expect(throws: CarnetError.self) { try storage.updateContact(ada, with: draft) }
+
+        try storage.redo()
+        let redone = try storage.contact(id: ada.id)
+        #expect(redone.draft == draft)
+        #expect(redone.version == 4)
+        #expect(try storage.contacts(after: nil, limit: 10, query: ContactQuery(order: .family)).contacts.map(\.name) == ["Ada King"])
+    }
+
+    @Test func undoingAnImportRemovesWhatItAddedAndRestoresWhatItUpdated() throws {
+        let storage = try StorageController(path: dir.database)
+        let kept = try storage.insertContact(ContactDraft(name: "Grace Hopper", email: "grace@example.com"), uid: "grace")
+        let before = try drafts(storage)
+        var records: [InterchangeRecord] = (1...30).map {
+            InterchangeRecord(uid: "new-\($0)", draft: ContactDraft(name: "New \($0)", phone: "555 01\($0)"), updatedAt: nil, line: $0)
+        }
+        records.append(InterchangeRecord(uid: "grace", draft: ContactDraft(name: "Grace Brewster Hopper", email: "grace@navy.example"), updatedAt: nil, line: 31))
+        records[3].favorite = true
+        var iterator = records.makeIterator()
+        let report = try storage.importContacts(source: "/tmp/people.vcf") { () throws(InterchangeError) in iterator.next() }
+        #expect(report.added == 30 && report.updated == 1)
+        #expect(try storage.history().first?.summary == "imported 31 contacts from people.vcf (30 added, 1 updated)")
+        #expect(try storage.favorites().count == 1)
+
+        try storage.undo()
+        #expect(try drafts(storage) == before)
+        #expect(try storage.favorites().isEmpty)
+        #expect(try storage.contact(id: kept.id).version == 3)  // saved back, above the import's 2
+
+        try storage.redo()
+        #expect(try storage.contactCount() == 31)
+        #expect(try storage.contact(uid: "grace")?.name == "Grace Brewster Hopper")
+        #expect(try storage.favorites().count == 1)
+    }
+
+    @Test func aRowChangedOutsideTheHistoryIsAConflictAndNothingIsWritten() throws {
+        let storage = try StorageController(path: dir.database)
+        let ada = try storage.insertContact(ContactStorageTests.rich)
+        try storage.addFavorite(contactID: ada.id)
+        var draft = ada.draft
+        draft.phones[0].value = "555 0100"
+        draft.title = "Countess"
+        try storage.updateContact(ada, with: draft)
+        try storage.close()
+
+        // A hand edit with sqlite3 (here GRDB, with no history) to a value the edit changed.
+        let queue = try DatabaseQueue(path: dir.database)
+        try queue.write { db in try db.execute(sql: "UPDATE contact_phones SET value = '555 0111' WHERE contact_id = ? AND position = 1", arguments: [ada.id]) }
+        try queue.close()
+
+        let reopened = try StorageController(path: dir.database)
+        let before = try bytesOfTables(reopened)
+        let error = carnetError { try reopened.undo() }
+        guard case let .historyConflict(conflict)? = error else {
+            Issue.record("expected a history conflict, got \(String(describing: error))")
+            return
+        }
+        #expect(conflict.changed == "contact \(ada.id)'s phones were changed")
+        #expect(conflict.entry.summary == "edited Ada Lovelace: title, phone")
+        #expect(error?.description.contains("nothing was written") == true)
+        #expect(try bytesOfTables(reopened) == before)
+        #expect(try reopened.contact(id: ada.id).title == "Countess")
+        #expect(try reopened.historyStatus().nextUndo?.id == conflict.entry.id)
+    }
+
+    @Test func aDeletedRowOrAHandAddedOneIsAConflictToo() throws {
+        let storage = try StorageController(path: dir.database)
+        let ada = try storage.insertContact(ContactDraft(name: "Ada"))
+        try storage.deleteContact(id: ada.id)
+        // Someone puts a row back by hand with the same id: the undo of the delete would clash.
+        try storage.writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO contacts (id, uid, name, created_at, updated_at) VALUES (?, 'other', 'Other', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z')
+                """, arguments: [ada.id])
+        }
+        guard case let .historyConflict(conflict)? = carnetError({ try storage.undo() }) else {
+            Issue.record("expected a conflict")
+            return
+        }
+        #expect(conflict.changed == "contact \(ada.id) was added")
+        #expect(try storage.contact(id: ada.id).name == "Other")
+
+        let grace = try storage.insertContact(ContactDraft(name: "Grace"))
+        try storage.writer.write { db in try db.execute(sql: "DELETE FROM contacts WHERE id = ?", arguments: [grace.id]) }
+        guard case let .historyConflict(gone)? = carnetError({ try storage.undo() }) else {
+            Issue.record("expected a conflict")
+            return
+        }
+        #expect(gone.changed == "contact \(grace.id) was deleted")
+    }
+
+    @Test func aNewActionClearsTheRedoList() throws {
+        let storage = try StorageController(path: dir.database)
+        let ada = try storage.insertContact(ContactDraft(name: "Ada"))
+        try storage.addFavorite(contactID: ada.id)
+        try storage.undo()
+        #expect(try storage.historyStatus().nextRedo?.title == "Favorite Ada")
+        try storage.insertContact(ContactDraft(name: "Grace"))
+        #expect(try storage.historyStatus().nextRedo == nil)
+        #expect(carnetError { try storage.redo() } == .history(.nothingToRedo))
+        #expect(try storage.history().map(\.summary) == ["added Grace", "added Ada"])
+    }
+
+    @Test func undoToAnActionUndoesItAndEverythingAfterAllOrNothing() throws {
+        let storage = try StorageController(path: dir.database)
+        let ada = try storage.insertContact(ContactDraft(name: "Ada"))
+        let empty = try drafts(storage)
+        let target = try storage.history().first!.id + 1
+        try storage.addFavorite(contactID: ada.id)
+        let grace = try storage.insertContact(ContactDraft(name: "Grace"))
+        var draft = grace.draft
+        draft.title = "Rear Admiral"
+        try storage.updateContact(grace, with: draft)
+
+        let step = try storage.undo(to: target)
+        #expect(step.entries.map(\.summary) == ["edited Grace: title", "added Grace", "favorited Ada at 1"])
+        #expect(try drafts(storage) == empty)
+        #expect(try storage.favorites().isEmpty)
+        #expect(carnetError { try storage.undo(to: target) } == .history(.alreadyUndone(target)))
+        #expect(carnetError { try storage.undo(to: 999) } == .history(.unknownAction(999)))
+
+        // Redo goes forward one action at a time, oldest first.
+        try storage.redo()
+        #expect(try storage.favorites().map(\.contact.id) == [ada.id])
+    }
+
+    @Test func undoToStopsAtAConflictAndWritesNothing() throws {
+        let storage = try StorageController(path: dir.database)
+        let ada = try storage.insertContact(ContactDraft(name: "Ada"))
+        let first = try storage.history().first!.id
+        try storage.insertContact(ContactDraft(name: "Grace"))
+        try storage.writer.write { db in try db.execute(sql: "UPDATE contacts SET name = 'Ada L' WHERE id = ?", arguments: [ada.id]) }
+        let before = try bytesOfTables(storage)
+        #expect(throws: CarnetError.self) { try storage.undo(to: first) }
+        #expect(try bytesOfTables(storage) == before)
+        #expect(try storage.contactCount() == 2)
+    }
+
+    @Test func theHistoryIsTrimmedToWhatTheFileKeeps() throws {
+        let storage = try StorageController(path: dir.database)
+        #expect(try storage.historyKeep() == 1000)
+        try storage.setHistoryKeep(3)
+        for i in 1...5 { try storage.insertContact(ContactDraft(name: "C\(i)")) }
+        #expect(try storage.history(limit: 10).map(\.summary) == ["added C5", "added C4", "added C3"])
+        try storage.setHistoryKeep(1)
+        #expect(try storage.history(limit: 10).map(\.summary) == ["added C5"])
+        #expect(try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM history_changesets") } == 1)
+        try storage.undo()
+        #expect(carnetError { try storage.undo() } == .history(.nothingToUndo))
+        try storage.setHistoryKeep(0)
+        try storage.insertContact(ContactDraft(name: "Unrecorded"))
+        #expect(try storage.history().isEmpty)
+        #expect(carnetError { try storage.setHistoryKeep(-1) } != nil)
+        // The setting is in the file.
+        try storage.close()
+        #expect(try StorageController(path: dir.database).historyKeep() == 0)
+    }
+
+    @Test func quotesAndTheCurrentQuoteComeBack() throws {
+        let storage = try StorageController(path: dir.database)
+        let original = try #require(try storage.currentQuote())
+        let added = try storage.addQuote(QuoteDraft(text: "Premature optimization", author: "Knuth"), makeCurrent: true)
+        try storage.updateQuote(added, with: QuoteDraft(text: "Premature optimization is the root of all evil", author: "Knuth"))
+        try storage.deleteQuote(id: original.id)
+        try storage.undo()
+        try storage.undo()
+        #expect(try storage.currentQuote()?.text == "Premature optimization")
+        try storage.undo()
+        #expect(try storage.currentQuote()?.id == original.id)
+        #expect(try storage.quotes().map(\.text) == [original.text])
+        try storage.redo()
+        #expect(try storage.currentQuote()?.id == added.id)
+    }
+
+    @Test func aLargeImportIsRecordedInPartsAndUndoneWhole() throws {
+        let storage = try StorageController(path: dir.database)
+        let records = (1...3000).lazy.map {
+            InterchangeRecord(uid: "u\($0)", draft: ContactDraft(name: "Person \($0)", note: String(repeating: "n", count: 4000)), updatedAt: nil, line: $0)
+        }
+        var iterator = records.makeIterator()
+        _ = try storage.importContacts(source: "big.csv") { () throws(InterchangeError) in iterator.next() }
+        let parts = try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM history_changesets") ?? 0 }
+        #expect(parts >= 1)
+        try storage.undo()
+        #expect(try storage.contactCount() == 0)
+        try storage.redo()
+        #expect(try storage.contactCount() == 3000)
+    }
+
+    @Test func handEditsKeepTheSortColumnsRight() throws {
+        let storage = try StorageController(path: dir.database)
+        let ada = try storage.insertContact(ContactDraft(name: "Ada Lovelace"))
+        try storage.writer.write { db in try db.execute(sql: "UPDATE contacts SET family_name = 'Byron' WHERE id = ?", arguments: [ada.id]) }
+        let sort = try storage.writer.read { db in try Row.fetchOne(db, sql: "SELECT sort_given, sort_family FROM contacts") }
+        #expect(sort?[0] == "Ada Byron")
+        #expect(sort?[1] == "Byron Ada")
+        #expect(try storage.integrityCheck() == ["ok"])
+    }
+
+    /// Every user table's rows, as text, for "nothing was written".
+    func bytesOfTables(_ storage: StorageController) throws -> [String] {
+        try storage.writer.read { db in
+            try (History.tables + ["history", "history_changesets"]).flatMap { table in
+                try Row.fetchAll(db, sql: "SELECT * FROM \(table)").map { "\(table): \($0.description)" }
+            }
+        }
+    }
+}
