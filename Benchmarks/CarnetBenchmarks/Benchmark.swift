@@ -592,6 +592,7 @@ final class Benchmark {
             addRatioRow(9, "CLI: carnet quote ÷ Hello (floor)", n, startup, target: nil)
         }
         try runCLIListAll(books: books, carnet: carnet, sqlite3: sqlite3, stderrFile: stderrFile)
+        try runCLIImport(books: books, carnet: carnet, stderrFile: stderrFile)
         // The fixed part of every carnet run (loading, argument parsing), no database opened.
         let version = { try spawnAndWait(carnet, ["--version"], stderrPath: stderrFile) }
         let floor = { try spawnAndWait(hello, [], stderrPath: stderrFile) }
@@ -599,6 +600,55 @@ final class Benchmark {
         addRatioRow(9, "CLI: carnet --version ÷ Hello (no db)", 0, bare, target: nil)
         notes.append("CLI: processes started with posix_spawn, stdout to /dev/null (so carnet prints TSV), "
             + "after one untimed warm-up run of each command.")
+    }
+
+    /// Issue 14: `carnet import` of a vCard 4.0 file of N cards that Carnet exported (read, mapped,
+    /// validated and written, history on, as a user runs it; the file is created by the command,
+    /// which costs a few milliseconds) against the raw side inserting the same contacts. The peak
+    /// RSS of the importing process, measured once by /usr/bin/time, shows that the file streams.
+    private func runCLIImport(books: [Int: String], carnet: String, stderrFile: String) throws {
+        for n in [plan.largest, plan.smallest] {
+            guard let book = books[n] else { continue }
+            let cards = tempDirectory + "/cards-\(n).vcf"
+            try spawnAndWait(carnet, ["export", "--db", book, "--output", cards], stdoutPath: "/dev/null", stderrPath: stderrFile)
+            let size = (try? FileManager.default.attributesOfItem(atPath: cards)[.size] as? Int) ?? 0
+            let drafts = ContactData.drafts(count: n)
+            let runs = plan.importReps(n)
+            progress("[\(formatCount(n))] CLI import of \(formatCount(n)) cards ×\(runs)")
+            var imported = 0
+            let samples = try alternating(
+                reps: runs,
+                carnet: { rep in
+                    let path = dbPath("cli-import-\(n)-\(rep)")
+                    let seconds = try spawnAndWait(carnet, ["--db", path, "import", cards], stdoutPath: "/dev/null", stderrPath: stderrFile)
+                    let db = try RawConnection(path: path)
+                    imported = try rawCount(db, "SELECT count(*) FROM contacts")
+                    removeDatabase(path)
+                    return seconds
+                },
+                raw: { rep in
+                    let path = dbPath("cli-import-raw-\(n)-\(rep)")
+                    let db = try rawCreate(path: path)
+                    let seconds = try rawImport(db, drafts: drafts)
+                    removeDatabase(path)
+                    return seconds
+                })
+            guard imported == n else { throw BenchError("carnet import of \(cards) kept \(imported) of \(n) contacts") }
+            addRatioRow(8, "CLI: carnet import FILE.vcf ÷ raw insert", n, samples, target: nil)
+            let perCard = median(samples.carnet) / Double(n) * 1e6
+            var note = "CLI import: \(formatCount(n)) cards (\(size / 1_048_576) MiB of vCard 4.0) at \(String(format: "%.1f", perCard)) µs per card"
+            if n == plan.largest, access("/usr/bin/time", X_OK) == 0 {
+                let path = dbPath("cli-import-rss-\(n)")
+                let rss = tempDirectory + "/cli-import.rss"
+                try spawnAndWait("/usr/bin/time", ["-f", "%M", "-o", rss, carnet, "--db", path, "import", cards], stdoutPath: "/dev/null", stderrPath: stderrFile)
+                removeDatabase(path)
+                if let kib = Int((try? String(contentsOfFile: rss, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
+                    note += ", peak RSS \(kib / 1024) MiB"
+                }
+            }
+            notes.append(note + ".")
+            unlink(cards)
+        }
     }
 
     /// The columns of `carnet list`'s TSV in SQL: the position as "title, organization" (or
