@@ -48,12 +48,11 @@ extension StorageController {
         let checked = valid
         return try write { db in
             let stamp = Timestamp.string(Timestamp.now())
-            let insert = try ContactRecord.insertStatement(db)
-            for draft in checked {
-                let record = ContactRecord(
-                    id: nil, uid: UUID().uuidString.lowercased(), draft: draft, createdAt: stamp, updatedAt: stamp, version: 1)
-                try insert.execute(arguments: record.insertArguments)
-                try ContactChildTable.write(db, contactID: db.lastInsertedRowID, draft, replacing: nil)
+            try SearchIndex.holdingTriggers(db) {
+                for draft in checked {
+                    try ContactRecord(id: nil, uid: UUID().uuidString.lowercased(), draft: draft, createdAt: stamp, updatedAt: stamp, version: 1)
+                        .insertRowIndexed(db)
+                }
             }
             return checked.count
         }
@@ -145,8 +144,8 @@ extension StorageController {
     }
 
     /// Up to `limit` contacts in name order that come after `key` (from the start when nil),
-    /// optionally only those matching `search` (see ``CarnetModels/Contact/matches(search:)``).
-    /// A search longer than ``CarnetModels/Limits/searchLength`` throws
+    /// optionally only those matching `search` (see ``CarnetModels/SearchQuery``). A search
+    /// longer than ``CarnetModels/Limits/searchLength``, or with no letter or digit, throws
     /// ``CarnetModels/CarnetError/invalidSearch(_:)``.
     ///
     /// Keyset pagination: the index `contacts_by_name` seeks straight to `key`, so every page
@@ -174,47 +173,59 @@ extension StorageController {
     }
 
     /// The column each order sorts by (with `id` after it): `name`, or the generated columns of
-    /// schema 4, which compute ``CarnetModels/ContactDraft/sortText(_:)``.
+    /// schema 4, which compute ``CarnetModels/ContactDraft/sortText(_:)``. (Relevance sorts by
+    /// the search rank first, then by name.)
     static func sortColumn(_ order: ContactOrder) -> String {
         switch order {
-        case .name: "name"
+        case .name, .relevance: "name"
         case .given: "sort_given"
         case .family: "sort_family"
         }
     }
 
-    /// The WHERE conditions and their arguments for `query` (no key).
-    static func filter(_ query: ContactQuery) -> (conditions: [String], arguments: StatementArguments) {
+    /// The WHERE conditions and their arguments for `query` (no key), with its search read.
+    static func filter(_ query: ContactQuery) throws(CarnetError) -> (conditions: [String], arguments: StatementArguments, search: SearchQuery) {
+        let search = try SearchQuery(query.search)
         var conditions: [String] = []
         var arguments = StatementArguments()
-        if !query.search.isEmpty {
-            conditions.append(searchCondition)
-            _ = arguments.append(contentsOf: searchArguments(query.search))
+        if !search.isEmpty {
+            conditions.append(SearchIndex.matchCondition)
+            _ = arguments.append(contentsOf: [SearchIndex.matchExpression(search)])
         }
         if !query.category.isEmpty {
             conditions.append("id IN (SELECT contact_id FROM contact_categories WHERE name = ?)")
             _ = arguments.append(contentsOf: [query.category])
         }
-        return (conditions, arguments)
+        return (conditions, arguments, search)
     }
 
+    /// One keyset page. A search narrows the list through the index (the contacts it matches);
+    /// sorted by relevance, the page is ordered by (rank, name, id), which a key of the same
+    /// three continues exactly, as the name order's key does.
     private func page(key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery) throws(CarnetError) -> ContactPage {
-        try Limits.checkSearch(query.search)
+        let filter = try Self.filter(query)
         guard limit > 0 else { return ContactPage(contacts: [], hasMore: false) }
+        let ranked = query.order == .relevance && !filter.search.isEmpty
         let column = Self.sortColumn(query.order)
-        var conditions: [String] = []
         var arguments = StatementArguments()
+        var source = "contacts"
+        if ranked {
+            source = "(SELECT *, \(SearchIndex.rankExpression) AS search_rank FROM contacts)"
+            _ = arguments.append(contentsOf: [SearchIndex.namesAllExpression(filter.search), SearchIndex.namesAnyExpression(filter.search)])
+        }
+        var conditions = filter.conditions
+        _ = arguments.append(contentsOf: filter.arguments)
+        let sortColumns = ranked ? "(search_rank, \(column), id)" : "(\(column), id)"
         if let key {
-            conditions.append(forward ? "(\(column), id) > (?, ?)" : "(\(column), id) < (?, ?)")
+            conditions.append(sortColumns + (forward ? " > " : " < ") + (ranked ? "(?, ?, ?)" : "(?, ?)"))
+            if ranked { _ = arguments.append(contentsOf: [key.rank]) }
             _ = arguments.append(contentsOf: [key.name, key.id])
         }
-        let filter = Self.filter(query)
-        conditions += filter.conditions
-        _ = arguments.append(contentsOf: filter.arguments)
-        let order = forward ? "\(column), id" : "\(column) DESC, id DESC"
+        let direction = forward ? "" : " DESC"
+        let order = (ranked ? "search_rank\(direction), " : "") + "\(column)\(direction), id\(direction)"
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         _ = arguments.append(contentsOf: [limit + 1])
-        let sql = "SELECT \(Self.contactColumns) FROM contacts \(whereClause) ORDER BY \(order) LIMIT ?"
+        let sql = "SELECT \(Self.contactColumns) FROM \(source) \(whereClause) ORDER BY \(order) LIMIT ?"
         let args = arguments
         return try read { db in
             var contacts = try Self.fetchContacts(db, sql: sql, arguments: args, capacity: limit + 1)
@@ -241,8 +252,7 @@ extension StorageController {
 
     /// How many contacts `query` lists.
     public func contactCount(query: ContactQuery) throws(CarnetError) -> Int {
-        try Limits.checkSearch(query.search)
-        let filter = Self.filter(query)
+        let filter = try Self.filter(query)
         let whereClause = filter.conditions.isEmpty ? "" : " WHERE " + filter.conditions.joined(separator: " AND ")
         return try read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts" + whereClause, arguments: filter.arguments) ?? 0
@@ -268,32 +278,5 @@ extension StorageController {
                 """
             return try Self.fetchContacts(db, sql: sql, arguments: StatementArguments(labels))
         }
-    }
-
-    /// A search looks in every field the field description marks searchable: a column of
-    /// `contacts`, or the value columns of a child table. The same fields
-    /// ``CarnetModels/Contact/matches(search:)`` looks in.
-    static let searchTerms: [String] = ContactFields.all.filter(\.searchable).flatMap { spec -> [String] in
-        if let column = ContactRecord.textColumns.first(where: { $0.keyPath == spec.text || $0.keyPath == spec.multilineText }) {
-            return ["\(column.column.rawValue) LIKE ? ESCAPE '\\'"]
-        }
-        guard let table = ContactChildTable.all.first(where: { $0.field == spec.field }) else { return [] }
-        return ["EXISTS (SELECT 1 FROM \(table.name) WHERE contact_id = contacts.id AND \(table.searchExpression) LIKE ? ESCAPE '\\')"]
-    }
-
-    static let searchCondition = "(" + searchTerms.joined(separator: " OR ") + ")"
-
-    static func searchArguments(_ search: String) -> StatementArguments {
-        StatementArguments(Array(repeating: likePattern(search), count: searchTerms.count))
-    }
-
-    /// `%text%` with LIKE's own wildcards escaped, so a search for `50%` means those characters.
-    static func likePattern(_ search: String) -> String {
-        var pattern = "%"
-        for ch in search {
-            if ch == "\\" || ch == "%" || ch == "_" { pattern.append("\\") }
-            pattern.append(ch)
-        }
-        return pattern + "%"
     }
 }

@@ -213,7 +213,7 @@ import Testing
         let json = box.json(box.carnetInProcess(["list", "--json", "--category", "navy"]).stdout) as? [[String: Any]]
         #expect(json?.compactMap { $0["name"] as? String } == ["Grace Hopper"])
         expectRefused(["list", "--favorites", "--sort", "given"], 64, "--sort does not apply to --favorites")
-        expectRefused(["list", "--sort", "surname"], 64, "'name', 'given' or 'family'")
+        expectRefused(["list", "--sort", "surname"], 64, "'name', 'given', 'family' or 'relevance'")
     }
 
     // MARK: Birthdays
