@@ -66,7 +66,7 @@ struct Carnet: StateCommand {
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self,
             FavoriteCommand.self, UnfavoriteCommand.self, FavoritesCommand.self, BirthdaysCommand.self,
             QuoteCommand.self, ImportCommand.self, ExportCommand.self, SampleCommand.self,
-            DatabaseCommand.self, InteractiveCommand.self,
+            DatabaseCommand.self, InteractiveCommand.self, QueryCommand.self, AddEmailCommand.self,
         ])
 
     @OptionGroup var database: DatabaseOption
