@@ -30,8 +30,11 @@ let package = Package(
             dependencies: [
                 "CarnetModels", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),  // one file-control call, see StorageOptions.Connections
+                "CSQLiteConfig",  // Carnet's connections run without triggers: it keeps the search index itself
             ],
             plugins: ["EmbedMigrations"]),
+        // sqlite3_db_config (variadic, so not callable from Swift) for the one setting Carnet changes.
+        .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
 
         // The shared, observable app state of one process.
         .target(name: "CarnetState", dependencies: ["CarnetModels", "CarnetStorage"]),
@@ -59,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "CarnetBenchmarks",
             dependencies: [
-                "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "SeededRandom",
+                "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "SeededRandom", "CSQLiteConfig",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

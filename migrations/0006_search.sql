@@ -10,9 +10,12 @@
 --
 -- contact_search is an FTS5 index of that view (external content: the texts are not stored twice).
 -- unicode61 with remove_diacritics 2 folds case and accents, so elodie finds Élodie. Triggers on
--- contacts and the child tables keep it in step in the same transaction as any change, whoever
--- makes it (Carnet, sqlite3, an undo): before a change the contact's document is taken out of the
--- index, after it the new one is put in.
+-- contacts and the child tables keep it in step in the same transaction as any change made with
+-- them (sqlite3, another program, an undo applied as a changeset): before a change the contact's
+-- document is taken out of the index, after it the new one is put in. Carnet's own connections
+-- run with triggers off (SQLITE_DBCONFIG_ENABLE_TRIGGER) and write each contact's document once,
+-- after its rows: a trigger on every child row, even one that does nothing, made an import
+-- twice as long. A migration runs with triggers on.
 --
 -- Example: the contacts whose texts hold a word starting with "lov" and one starting with "ada":
 --   SELECT c.id, c.name FROM contact_search s JOIN contacts c ON c.id = s.rowid
@@ -31,218 +34,169 @@ SELECT c.id AS id,
        replace(replace(c.note, 'ß', 'ss'), 'ẞ', 'ss') AS note
 FROM contacts c;
 
--- Carnet holds the one row here, inside its own write transaction, while it writes a contact's
--- rows; it then indexes the contact once itself and deletes the row before it commits, so the table
--- is empty in every committed state. (The triggers would take the document out and put it back
--- for every row written, and FTS5 writes its pending data to disk each time a document it holds
--- is replaced: an import would take ten times as long.)
-CREATE TABLE contact_search_deferred (
-    held INTEGER PRIMARY KEY CONSTRAINT held_is_1 CHECK (held = 1)
-);
-
 CREATE VIRTUAL TABLE contact_search USING fts5(
     names, work, emails, phones, addresses, web, categories, note,
     content = 'contact_search_source', content_rowid = 'id',
-    tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+    tokenize = 'unicode61 remove_diacritics 2'
 );
 
-CREATE TRIGGER contacts_search_insert AFTER INSERT ON contacts
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contacts_search_insert AFTER INSERT ON contacts BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.id);
 END;
-CREATE TRIGGER contacts_search_update_before BEFORE UPDATE OF id, name, name_prefix, given_name, additional_names, family_name, name_suffix, nickname, organization, department, title, role, note ON contacts
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contacts_search_update_before BEFORE UPDATE OF id, name, name_prefix, given_name, additional_names, family_name, name_suffix, nickname, organization, department, title, role, note ON contacts BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.id);
 END;
-CREATE TRIGGER contacts_search_update_after AFTER UPDATE OF id, name, name_prefix, given_name, additional_names, family_name, name_suffix, nickname, organization, department, title, role, note ON contacts
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contacts_search_update_after AFTER UPDATE OF id, name, name_prefix, given_name, additional_names, family_name, name_suffix, nickname, organization, department, title, role, note ON contacts BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.id);
 END;
-CREATE TRIGGER contacts_search_delete BEFORE DELETE ON contacts
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contacts_search_delete BEFORE DELETE ON contacts BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.id);
 END;
-CREATE TRIGGER contact_emails_search_insert_before BEFORE INSERT ON contact_emails
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_emails_search_insert_before BEFORE INSERT ON contact_emails BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.contact_id);
 END;
-CREATE TRIGGER contact_emails_search_insert_after AFTER INSERT ON contact_emails
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_emails_search_insert_after AFTER INSERT ON contact_emails BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.contact_id);
 END;
-CREATE TRIGGER contact_emails_search_update_before BEFORE UPDATE ON contact_emails
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_emails_search_update_before BEFORE UPDATE ON contact_emails BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id, NEW.contact_id);
 END;
-CREATE TRIGGER contact_emails_search_update_after AFTER UPDATE ON contact_emails
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_emails_search_update_after AFTER UPDATE ON contact_emails BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id, NEW.contact_id);
 END;
-CREATE TRIGGER contact_emails_search_delete_before BEFORE DELETE ON contact_emails
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_emails_search_delete_before BEFORE DELETE ON contact_emails BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id);
 END;
-CREATE TRIGGER contact_emails_search_delete_after AFTER DELETE ON contact_emails
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_emails_search_delete_after AFTER DELETE ON contact_emails BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id);
 END;
-CREATE TRIGGER contact_phones_search_insert_before BEFORE INSERT ON contact_phones
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_phones_search_insert_before BEFORE INSERT ON contact_phones BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.contact_id);
 END;
-CREATE TRIGGER contact_phones_search_insert_after AFTER INSERT ON contact_phones
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_phones_search_insert_after AFTER INSERT ON contact_phones BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.contact_id);
 END;
-CREATE TRIGGER contact_phones_search_update_before BEFORE UPDATE ON contact_phones
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_phones_search_update_before BEFORE UPDATE ON contact_phones BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id, NEW.contact_id);
 END;
-CREATE TRIGGER contact_phones_search_update_after AFTER UPDATE ON contact_phones
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_phones_search_update_after AFTER UPDATE ON contact_phones BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id, NEW.contact_id);
 END;
-CREATE TRIGGER contact_phones_search_delete_before BEFORE DELETE ON contact_phones
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_phones_search_delete_before BEFORE DELETE ON contact_phones BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id);
 END;
-CREATE TRIGGER contact_phones_search_delete_after AFTER DELETE ON contact_phones
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_phones_search_delete_after AFTER DELETE ON contact_phones BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id);
 END;
-CREATE TRIGGER contact_addresses_search_insert_before BEFORE INSERT ON contact_addresses
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_addresses_search_insert_before BEFORE INSERT ON contact_addresses BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.contact_id);
 END;
-CREATE TRIGGER contact_addresses_search_insert_after AFTER INSERT ON contact_addresses
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_addresses_search_insert_after AFTER INSERT ON contact_addresses BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.contact_id);
 END;
-CREATE TRIGGER contact_addresses_search_update_before BEFORE UPDATE ON contact_addresses
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_addresses_search_update_before BEFORE UPDATE ON contact_addresses BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id, NEW.contact_id);
 END;
-CREATE TRIGGER contact_addresses_search_update_after AFTER UPDATE ON contact_addresses
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_addresses_search_update_after AFTER UPDATE ON contact_addresses BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id, NEW.contact_id);
 END;
-CREATE TRIGGER contact_addresses_search_delete_before BEFORE DELETE ON contact_addresses
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_addresses_search_delete_before BEFORE DELETE ON contact_addresses BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id);
 END;
-CREATE TRIGGER contact_addresses_search_delete_after AFTER DELETE ON contact_addresses
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_addresses_search_delete_after AFTER DELETE ON contact_addresses BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id);
 END;
-CREATE TRIGGER contact_urls_search_insert_before BEFORE INSERT ON contact_urls
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_urls_search_insert_before BEFORE INSERT ON contact_urls BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.contact_id);
 END;
-CREATE TRIGGER contact_urls_search_insert_after AFTER INSERT ON contact_urls
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_urls_search_insert_after AFTER INSERT ON contact_urls BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.contact_id);
 END;
-CREATE TRIGGER contact_urls_search_update_before BEFORE UPDATE ON contact_urls
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_urls_search_update_before BEFORE UPDATE ON contact_urls BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id, NEW.contact_id);
 END;
-CREATE TRIGGER contact_urls_search_update_after AFTER UPDATE ON contact_urls
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_urls_search_update_after AFTER UPDATE ON contact_urls BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id, NEW.contact_id);
 END;
-CREATE TRIGGER contact_urls_search_delete_before BEFORE DELETE ON contact_urls
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_urls_search_delete_before BEFORE DELETE ON contact_urls BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id);
 END;
-CREATE TRIGGER contact_urls_search_delete_after AFTER DELETE ON contact_urls
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_urls_search_delete_after AFTER DELETE ON contact_urls BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id);
 END;
-CREATE TRIGGER contact_handles_search_insert_before BEFORE INSERT ON contact_handles
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_handles_search_insert_before BEFORE INSERT ON contact_handles BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.contact_id);
 END;
-CREATE TRIGGER contact_handles_search_insert_after AFTER INSERT ON contact_handles
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_handles_search_insert_after AFTER INSERT ON contact_handles BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.contact_id);
 END;
-CREATE TRIGGER contact_handles_search_update_before BEFORE UPDATE ON contact_handles
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_handles_search_update_before BEFORE UPDATE ON contact_handles BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id, NEW.contact_id);
 END;
-CREATE TRIGGER contact_handles_search_update_after AFTER UPDATE ON contact_handles
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_handles_search_update_after AFTER UPDATE ON contact_handles BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id, NEW.contact_id);
 END;
-CREATE TRIGGER contact_handles_search_delete_before BEFORE DELETE ON contact_handles
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_handles_search_delete_before BEFORE DELETE ON contact_handles BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id);
 END;
-CREATE TRIGGER contact_handles_search_delete_after AFTER DELETE ON contact_handles
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_handles_search_delete_after AFTER DELETE ON contact_handles BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id);
 END;
-CREATE TRIGGER contact_categories_search_insert_before BEFORE INSERT ON contact_categories
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_categories_search_insert_before BEFORE INSERT ON contact_categories BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.contact_id);
 END;
-CREATE TRIGGER contact_categories_search_insert_after AFTER INSERT ON contact_categories
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_categories_search_insert_after AFTER INSERT ON contact_categories BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (NEW.contact_id);
 END;
-CREATE TRIGGER contact_categories_search_update_before BEFORE UPDATE ON contact_categories
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_categories_search_update_before BEFORE UPDATE ON contact_categories BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id, NEW.contact_id);
 END;
-CREATE TRIGGER contact_categories_search_update_after AFTER UPDATE ON contact_categories
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_categories_search_update_after AFTER UPDATE ON contact_categories BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id, NEW.contact_id);
 END;
-CREATE TRIGGER contact_categories_search_delete_before BEFORE DELETE ON contact_categories
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_categories_search_delete_before BEFORE DELETE ON contact_categories BEGIN
     INSERT INTO contact_search (contact_search, rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT 'delete', id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id);
 END;
-CREATE TRIGGER contact_categories_search_delete_after AFTER DELETE ON contact_categories
-WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN
+CREATE TRIGGER contact_categories_search_delete_after AFTER DELETE ON contact_categories BEGIN
     INSERT INTO contact_search (rowid, names, work, emails, phones, addresses, web, categories, note)
     SELECT id, names, work, emails, phones, addresses, web, categories, note FROM contact_search_source WHERE id IN (OLD.contact_id);
 END;

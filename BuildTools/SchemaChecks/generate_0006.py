@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Writes migrations/0006_search.sql (run once, before the release that ships it; a released
 migration is never edited). The search document of a contact is spelled once here, in the view
-contact_search_source; CarnetModels' SearchDocument builds the same texts in Swift (for a contact
-a screen holds), and CarnetStorageTests checks, contact by contact, that the two agree."""
+contact_search_source; CarnetModels' SearchDocument builds the same texts in Swift (what Carnet's
+own writes index, and what a screen matches), and CarnetStorageTests checks, contact by contact,
+that the two agree."""
 import sys
 
 # ITU-T E.164 country calling codes are a prefix code: 1 and 7 are one digit, these are two, every
@@ -61,8 +62,7 @@ def add(ids):
             f"    SELECT id, {cols} FROM contact_search_source WHERE id IN ({ids});")
 
 def trigger(name, when, event, table, body):
-    return (f"CREATE TRIGGER {name} {when} {event} ON {table}\n"
-            f"WHEN NOT EXISTS (SELECT 1 FROM contact_search_deferred) BEGIN\n{body}\nEND;\n")
+    return f"CREATE TRIGGER {name} {when} {event} ON {table} BEGIN\n{body}\nEND;\n"
 
 view_columns = ",\n       ".join(f"{SOURCE[c]} AS {c}" for c in COLUMNS)
 triggers = []
@@ -91,9 +91,12 @@ sql = f"""-- Carnet schema, version 6: a full-text index of every text a contact
 --
 -- contact_search is an FTS5 index of that view (external content: the texts are not stored twice).
 -- unicode61 with remove_diacritics 2 folds case and accents, so elodie finds Élodie. Triggers on
--- contacts and the child tables keep it in step in the same transaction as any change, whoever
--- makes it (Carnet, sqlite3, an undo): before a change the contact's document is taken out of the
--- index, after it the new one is put in.
+-- contacts and the child tables keep it in step in the same transaction as any change made with
+-- them (sqlite3, another program, an undo applied as a changeset): before a change the contact's
+-- document is taken out of the index, after it the new one is put in. Carnet's own connections
+-- run with triggers off (SQLITE_DBCONFIG_ENABLE_TRIGGER) and write each contact's document once,
+-- after its rows: a trigger on every child row, even one that does nothing, made an import
+-- twice as long. A migration runs with triggers on.
 --
 -- Example: the contacts whose texts hold a word starting with "lov" and one starting with "ada":
 --   SELECT c.id, c.name FROM contact_search s JOIN contacts c ON c.id = s.rowid
@@ -105,19 +108,10 @@ SELECT c.id AS id,
        {view_columns}
 FROM contacts c;
 
--- Carnet holds the one row here, inside its own write transaction, while it writes a contact's
--- rows; it then indexes the contact once itself and deletes the row before it commits, so the table
--- is empty in every committed state. (The triggers would take the document out and put it back
--- for every row written, and FTS5 writes its pending data to disk each time a document it holds
--- is replaced: an import would take ten times as long.)
-CREATE TABLE contact_search_deferred (
-    held INTEGER PRIMARY KEY CONSTRAINT held_is_1 CHECK (held = 1)
-);
-
 CREATE VIRTUAL TABLE contact_search USING fts5(
     {cols},
     content = 'contact_search_source', content_rowid = 'id',
-    tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+    tokenize = 'unicode61 remove_diacritics 2'
 );
 
 {"".join(triggers)}

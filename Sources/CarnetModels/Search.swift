@@ -71,24 +71,30 @@ public enum SearchText {
         words(text).map(fold)
     }
 
-    /// ß and ẞ written ss, as the index's source writes them.
+    /// ß and ẞ written ss, as the index's source writes them: scalar by scalar, as SQLite's
+    /// `replace()` does (a ß with a combining mark after it is one Character, and still a ß).
     static func foldSharpS(_ text: String) -> String {
-        guard text.contains("ß") || text.contains("\u{1E9E}") else { return text }
-        return text.replacingOccurrences(of: "ß", with: "ss").replacingOccurrences(of: "\u{1E9E}", with: "ss")
+        guard text.unicodeScalars.contains(where: { $0 == "ß" || $0 == "\u{1E9E}" }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "ß" || scalar == "\u{1E9E}" { out.append(contentsOf: "ss".unicodeScalars) } else { out.append(scalar) }
+        }
+        return String(out)
     }
 
     /// The national number of a phone's digits written with a country code (`digits` without
     /// the code): ITU-T E.164 codes are a prefix code, 1 and 7 one digit, these two, others three.
     static func nationalNumber(_ digits: String) -> String {
+        let scalars = digits.unicodeScalars
         let length: Int
-        if digits.hasPrefix("1") || digits.hasPrefix("7") {
+        if let first = scalars.first, first == "1" || first == "7" {
             length = 1
-        } else if twoDigitCountryCodes.contains(String(digits.prefix(2))) {
+        } else if twoDigitCountryCodes.contains(String(String.UnicodeScalarView(scalars.prefix(2)))) {
             length = 2
         } else {
             length = 3
         }
-        return String(digits.dropFirst(length))
+        return String(String.UnicodeScalarView(scalars.dropFirst(length)))
     }
 
     static let twoDigitCountryCodes: Set<String> = [
@@ -97,11 +103,17 @@ public enum SearchText {
         "86", "90", "91", "92", "93", "94", "95", "98",
     ]
 
+    /// What a phone's digits are to the index: the value without ` +().-` (all a valid phone
+    /// holds besides digits), removed scalar by scalar as the view's `replace()`s remove them.
+    static func phoneDigits(_ value: String) -> String {
+        String(String.UnicodeScalarView(value.unicodeScalars.filter { !" +().-".unicodeScalars.contains($0) }))
+    }
+
     /// A phone as the index holds it: as typed, its digits, and when written with a country code
     /// (`+44 20 7946 0000`) its national number without and with a leading 0.
     static func phoneText(_ value: String) -> String {
-        let digits = String(value.unicodeScalars.filter { ("0"..."9").contains($0) }.map(Character.init))
-        guard value.hasPrefix("+") else { return value + " " + digits }
+        let digits = phoneDigits(value)
+        guard value.unicodeScalars.first == "+" else { return value + " " + digits }
         let national = nationalNumber(digits)
         return value + " " + digits + " " + national + " 0" + national
     }
@@ -115,16 +127,22 @@ public struct SearchDocument: Sendable, Equatable {
     public let texts: [String]
 
     public init(_ draft: ContactDraft) {
-        texts = SearchColumn.allCases.map { column in
-            let text = ContactFields.all.filter { $0.searchColumn == column }
-                .map { spec in
-                    if let keyPath = spec.text ?? spec.multilineText { return draft[keyPath: keyPath] }
-                    let entries = spec.list?.searchTexts(draft) ?? []
-                    return (column == .phones ? entries.map(SearchText.phoneText) : entries).joined(separator: " ")
-                }
-                .joined(separator: " ")
-            return column == .phones ? text : SearchText.foldSharpS(text)
+        texts = Self.columnTexts.map { $0(draft) }
+    }
+
+    /// Each column's text, as a function of the draft, made once from ``ContactFields``: each
+    /// field's text (a list's entries space-separated), the column's fields space-separated. (An
+    /// import makes a document for every contact; walking the field descriptions each time
+    /// copied them a hundred times over.)
+    private static let columnTexts: [@Sendable (ContactDraft) -> String] = SearchColumn.allCases.map { column in
+        let fields: [@Sendable (ContactDraft) -> String] = ContactFields.all.filter { $0.searchColumn == column }.compactMap { spec in
+            if let keyPath = spec.text ?? spec.multilineText { return { $0[keyPath: keyPath] } }
+            guard let list = spec.list else { return nil }
+            if column == .phones { return { list.searchTexts($0).map(SearchText.phoneText).joined(separator: " ") } }
+            return { list.searchTexts($0).joined(separator: " ") }
         }
+        if column == .phones { return { draft in fields.map { $0(draft) }.joined(separator: " ") } }
+        return { draft in SearchText.foldSharpS(fields.map { $0(draft) }.joined(separator: " ")) }
     }
 
     public subscript(column: SearchColumn) -> String {

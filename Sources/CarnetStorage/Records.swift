@@ -167,16 +167,10 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     /// anew for every row, and knows nothing of the search index.)
     @discardableResult
     func insertRow(_ db: Database) throws -> Int64 {
-        try SearchIndex.holdingTriggers(db) { try insertRowIndexed(db) }
-    }
-
-    /// ``insertRow(_:)`` inside ``SearchIndex/holdingTriggers(_:_:)``, for a loop of inserts.
-    @discardableResult
-    func insertRowIndexed(_ db: Database) throws -> Int64 {
         try Self.insertStatement(db).execute(arguments: insertArguments)
         let id = db.lastInsertedRowID
         try ContactChildTable.write(db, contactID: id, draft, replacing: nil)
-        try SearchIndex.add(db, id: id)
+        try SearchIndex.add(db, id: id, draft)
         return id
     }
 
@@ -199,13 +193,11 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         _ db: Database, id: Int64, uid: String, expecting version: Int, with draft: ContactDraft, replacing stored: ContactDraft,
         updatedAt: String
     ) throws -> Bool {
-        try SearchIndex.holdingTriggers(db) {
-            try SearchIndex.replace(db, id: id) {
-                try db.cachedStatement(sql: updateSQL).execute(arguments: updateArguments(draft, updatedAt: updatedAt, id: id, uid: uid, version: version))
-                guard db.changesCount == 1 else { return false }
-                try ContactChildTable.write(db, contactID: id, draft, replacing: stored)
-                return true
-            }
+        try SearchIndex.replace(db, id: id, with: draft) {
+            try db.cachedStatement(sql: updateSQL).execute(arguments: updateArguments(draft, updatedAt: updatedAt, id: id, uid: uid, version: version))
+            guard db.changesCount == 1 else { return false }
+            try ContactChildTable.write(db, contactID: id, draft, replacing: stored)
+            return true
         }
     }
 }

@@ -48,11 +48,9 @@ extension StorageController {
         let checked = valid
         return try write { db in
             let stamp = Timestamp.string(Timestamp.now())
-            try SearchIndex.holdingTriggers(db) {
-                for draft in checked {
-                    try ContactRecord(id: nil, uid: UUID().uuidString.lowercased(), draft: draft, createdAt: stamp, updatedAt: stamp, version: 1)
-                        .insertRowIndexed(db)
-                }
+            for draft in checked {
+                try ContactRecord(id: nil, uid: UUID().uuidString.lowercased(), draft: draft, createdAt: stamp, updatedAt: stamp, version: 1)
+                    .insertRow(db)
             }
             return checked.count
         }
@@ -113,6 +111,7 @@ extension StorageController {
     /// Deletes the contact with that id; its favorite goes with it (ON DELETE CASCADE).
     public func deleteContact(id: Int64) throws(CarnetError) {
         try write { db in
+            try SearchIndex.remove(db, id: id)
             try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ?").execute(arguments: [id])
             if db.changesCount == 0 { throw CarnetError.notFound(.contact, id: id) }
         }
@@ -123,6 +122,7 @@ extension StorageController {
     /// nothing else. Its favorite goes with it (ON DELETE CASCADE).
     public func deleteContact(_ contact: Contact) throws(CarnetError) {
         try write { db in
+            try SearchIndex.remove(db, id: contact.id)
             try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ? AND uid = ?").execute(arguments: [contact.id, contact.uid])
             if db.changesCount == 0 { throw CarnetError.deleted(.contact, id: contact.id) }
         }

@@ -67,17 +67,12 @@ extension StorageController {
         }
     }
 
-    /// The search index (schema 6) out of step with the contacts: triggers held back by a row left
-    /// in `contact_search_deferred` (only a hand edit can commit one), or a document count that
-    /// is not the contact count.
+    /// The search index (schema 6) out of step with the contacts: a document count that is not
+    /// the contact count (a trigger dropped, or rows written with triggers off by another program).
     static func searchIndexProblems(_ db: Database) throws -> [String] {
-        guard try db.tableExists("contact_search_deferred") else { return [] }
+        guard try db.tableExists("contact_search_docsize") else { return [] }
         let rebuild = "INSERT INTO contact_search (contact_search) VALUES ('rebuild')"
         var problems: [String] = []
-        if try Int.fetchOne(db, sql: "SELECT count(*) FROM contact_search_deferred") ?? 0 > 0 {
-            problems.append("contact_search_deferred holds a row, so the search index is not kept up to date; "
-                + "remove it and rebuild the index with: DELETE FROM contact_search_deferred; \(rebuild)")
-        }
         let documents = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact_search_docsize") ?? 0
         let contacts = try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0
         if documents != contacts {

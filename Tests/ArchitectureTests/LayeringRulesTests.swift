@@ -69,7 +69,7 @@ import Testing
     /// sources a plugin generates), so the arrows are checked here.
     static let allowedImports: [String: Set<String>] = [
         "CarnetModels": ["Foundation"],
-        "CarnetStorage": ["CarnetModels", "GRDB", "GRDBSQLite", "Foundation", "Synchronization", "Glibc", "Darwin"],
+        "CarnetStorage": ["CarnetModels", "GRDB", "GRDBSQLite", "CSQLiteConfig", "Foundation", "Synchronization", "Glibc", "Darwin"],
         "CarnetState": ["CarnetModels", "CarnetStorage", "Observation", "Foundation", "Synchronization"],
         "CarnetViewModels": ["CarnetModels", "CarnetState", "Observation", "Foundation"],
         "carnet": ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "ArgumentParser", "CEditLine", "Yams", "Foundation", "Glibc", "Darwin"],
