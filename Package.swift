@@ -35,11 +35,14 @@ let package = Package(
                 "CarnetModels", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),  // one file-control call, see StorageOptions.Connections
                 "CSQLiteSession",
+                "CSQLiteConfig",  // Carnet's connections run without triggers: it keeps the search index itself
             ],
             plugins: ["EmbedMigrations"]),
         // SQLite's session extension (compiled into the system libsqlite3, hidden by GRDB's
         // header): the history records each write's changes as a changeset in its transaction.
         .target(name: "CSQLiteSession", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // sqlite3_db_config (variadic, so not callable from Swift) for the one setting Carnet changes.
+        .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
 
         // The shared, observable app state of one process.
         .target(name: "CarnetState", dependencies: ["CarnetModels", "CarnetStorage"]),
@@ -67,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "CarnetBenchmarks",
             dependencies: [
-                "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "SeededRandom",
+                "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "SeededRandom", "CSQLiteConfig",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

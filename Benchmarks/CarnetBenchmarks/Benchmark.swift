@@ -42,6 +42,11 @@ enum Target {
     static let cliRatio = 1.0
     static let cliListAllRatio = 2.0  // issue 12: every contact into a pipe, against sqlite3 printing the same
     static let peakMiB = 64.0
+    // Issue 16: search through the FTS5 index.
+    static let searchRatio = 1.5  // first 20 results at the largest N, against the same FTS query run raw
+    static let indexImportCost = 1.3  // import with the index ÷ without
+    static let indexFileCost = 1.5  // file size with the index ÷ without
+    static let queryRatio = 2.0  // carnet query at 10k ÷ abook --mutt-query
 }
 
 /// Runs every workload, Carnet and raw side by side, and prints the report.
@@ -52,6 +57,8 @@ final class Benchmark {
     let helloBinary: String?
     let tempDirectory: String
     let schemaSQL: String
+    /// The schema without the search index (migration 6), for what the index costs.
+    let schemaWithoutIndexSQL: String
 
     /// Report rows, sorted by (section, N) when printed.
     private var rows: [(section: Int, n: Int, row: ReportRow)] = []
@@ -65,6 +72,7 @@ final class Benchmark {
         self.carnetBinary = carnetBinary
         self.helloBinary = helloBinary
         schemaSQL = try Self.loadSchemaSQL()
+        schemaWithoutIndexSQL = try Self.loadSchemaSQL(excluding: "0006_search.sql")
         var template = Array((NSTemporaryDirectory() + "carnet-bench-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp: \(String(cString: strerror(errno)))") }
         tempDirectory = String(cString: made)
@@ -73,12 +81,12 @@ final class Benchmark {
     /// The SQL of `migrations/*.sql`, in order: the raw side creates its file with exactly the
     /// schema Carnet applies (same CHECKs, same indexes), read from the repository next to this
     /// source file. ``verifySameSchema(carnet:raw:drafts:)`` checks the result against Carnet's file.
-    static func loadSchemaSQL() throws -> String {
+    static func loadSchemaSQL(excluding excluded: String? = nil) throws -> String {
         let root = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let directory = root.appendingPathComponent("migrations")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".sql") }.sorted()
+            .filter { $0.hasSuffix(".sql") && $0 != excluded }.sorted()
         guard !files.isEmpty else { throw BenchError("no migrations in \(directory.path)") }
         return try files.map { try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8) }
             .joined(separator: "\n;\n")
@@ -162,6 +170,7 @@ final class Benchmark {
             })
         guard let book = keptCarnet, let rawFile = keptRaw else { throw BenchError("import kept no file") }
         try verifySameSchema(carnet: book, raw: rawFile, drafts: drafts)
+        try runIndexCost(n: n, drafts: drafts, reps: reps, withIndex: samples.raw, indexedFile: rawFile)
         removeDatabase(rawFile)
         try settle(book)
         addRatioRow(1, "import (1 transaction), history off", n, samples, target: Target.importRatio)
@@ -202,10 +211,36 @@ final class Benchmark {
         return book
     }
 
+    /// What the search index costs an import, in time and in file size: the raw import on a
+    /// file without migration 6 against the raw import with it (which indexes as Carnet does).
+    private func runIndexCost(n: Int, drafts: [ContactDraft], reps: Int, withIndex: [Double], indexedFile: String) throws {
+        progress("[\(formatCount(n))] import without the index ×\(reps)")
+        var plainFile = ""
+        var without: [Double] = []
+        for rep in 0..<reps {
+            let path = dbPath("import-plain-\(n)-\(rep)")
+            let db = try rawCreate(path: path, withIndex: false)
+            without.append(try rawImport(db, drafts: drafts))
+            if rep == reps - 1 { plainFile = path } else { removeDatabase(path) }
+        }
+        defer { removeDatabase(plainFile) }
+        addRatioRow(10, "import: with the search index ÷ without (raw)", n, (withIndex, without), target: Target.indexImportCost)
+        func bytes(_ path: String) throws -> Int {
+            let db = try RawConnection(path: path)
+            return try rawCount(db, "PRAGMA page_count") * rawCount(db, "PRAGMA page_size")
+        }
+        let (indexed, plain) = (try bytes(indexedFile), try bytes(plainFile))
+        let ratio = Double(indexed) / Double(plain)
+        let mib = { (b: Int) in String(format: "%.1f MiB", Double(b) / 1_048_576) }
+        rows.append((10, n, ReportRow(
+            workload: "file size: with the search index ÷ without", n: formatCount(n), carnet: mib(indexed), raw: mib(plain),
+            ratio: formatRatio(ratio), target: "≤ " + formatRatio(Target.indexFileCost), verdict: Verdict.mark(ratio <= Target.indexFileCost))))
+    }
+
     /// A new raw file with Carnet's schema (untimed, as Carnet's migration is).
-    private func rawCreate(path: String) throws -> RawConnection {
+    private func rawCreate(path: String, withIndex: Bool = true) throws -> RawConnection {
         let db = try RawConnection(path: path)
-        try db.exec(schemaSQL)
+        try db.exec(withIndex ? schemaSQL : schemaWithoutIndexSQL)
         return db
     }
 
@@ -257,6 +292,28 @@ final class Benchmark {
         }
     }
 
+    // MARK: - 11. Search
+
+    /// The first 20 results of a one-word and a two-word search, best first, through Carnet
+    /// (`contacts(after:limit:query:)` with `.relevance`) and through the same FTS5 query raw.
+    private func runSearch(n: Int, storage: StorageController, db: RawConnection) throws {
+        let raw = try RawSearch(db, limit: 20)
+        for words in [["grace"], ["grace", "sales"]] {
+            let query = ContactQuery(search: words.joined(separator: " "), order: .relevance)
+            let carnetPage = try storage.contacts(after: nil, limit: 20, query: query)
+            guard carnetPage == (try raw.first(words)), carnetPage.contacts.count == 20 else {
+                throw BenchError("search \(words): Carnet and raw differ, or found fewer than 20")
+            }
+            progress("[\(formatCount(n))] search \(words.joined(separator: " ")) ×\(plan.firstPageCalls)")
+            let samples = try alternating(
+                reps: plan.firstPageCalls,
+                carnet: { _ in try timed { _ = try storage.contacts(after: nil, limit: 20, query: query) } },
+                raw: { _ in try timed { _ = try raw.first(words) } })
+            addRatioRow(11, "search: first 20 of \"\(words.joined(separator: " "))\" (\(words.count) word\(words.count == 1 ? "" : "s"))", n, samples,
+                        target: n == plan.largest ? Target.searchRatio : nil)
+        }
+    }
+
     // MARK: - 2, 3. Load all, first page, page walk
 
     /// Both sides read the same file: Carnet through a `StorageController`, raw through its own
@@ -292,6 +349,7 @@ final class Benchmark {
         carnetAll = []
         rawAll = []
         addRatioRow(2, "load all into [Contact]", n, load, target: Target.loadAllRatio)
+        try runSearch(n: n, storage: storage, db: db)
 
         // First page: many single calls, each timed on its own.
         progress("[\(formatCount(n))] first page ×\(plan.firstPageCalls)")
@@ -405,10 +463,7 @@ final class Benchmark {
                             guard sqlite3_step(begin) == SQLITE_DONE else { throw BenchError("BEGIN: \(db.lastError)") }
                             sqlite3_reset(begin)
                             do {
-                                guard try writer.updateRow(draft, id: base.id, expecting: base.version, updatedAt: Timestamp.string(Timestamp.now()))
-                                else { throw BenchError("raw edit of \(base.id): not version \(base.version)") }
-                                try writer.deleteList(emailsTable, id: base.id)
-                                try writer.insertList(emailsTable, of: draft, id: base.id)
+                                try writer.saveEdit(draft, over: base, list: emailsTable)
                             } catch {
                                 try? db.exec("ROLLBACK")
                                 throw error
@@ -598,6 +653,7 @@ final class Benchmark {
         let floor = { try spawnAndWait(hello, [], stderrPath: stderrFile) }
         let bare = try alternating(reps: plan.cliRuns, carnet: { _ in try version() }, raw: { _ in try floor() })
         addRatioRow(9, "CLI: carnet --version ÷ Hello (no db)", 0, bare, target: nil)
+        try runMailQuery(book: books[plan.smallest], n: plan.smallest, carnet: carnet, stderrFile: stderrFile)
         notes.append("CLI: processes started with posix_spawn, stdout to /dev/null (so carnet prints TSV), "
             + "after one untimed warm-up run of each command.")
     }
@@ -649,6 +705,25 @@ final class Benchmark {
             notes.append(note + ".")
             unlink(cards)
         }
+    }
+
+    /// `carnet query` as mutt runs it on every completion, against abook (a C program reading a
+    /// flat file) answering the same query on the same contacts, whole processes both.
+    private func runMailQuery(book: String?, n: Int, carnet: String, stderrFile: String) throws {
+        let abook = "/usr/bin/abook"
+        guard let book, access(abook, X_OK) == 0 else {
+            notes.append("carnet query ÷ abook: skipped, \(abook) not found (make deps installs it)")
+            return
+        }
+        let data = tempDirectory + "/abook.data"
+        try writeAbookFile(ContactData.drafts(count: n), to: data)
+        let text = "grace ka"
+        let query = { try spawnAndWait(carnet, ["query", text, "--limit", "100000", "--db", book], stderrPath: stderrFile) }
+        let other = { try spawnAndWait(abook, ["--config", "/dev/null", "--datafile", data, "--mutt-query", text], stderrPath: stderrFile) }
+        for command in [query, other] { _ = try command() }
+        progress("[\(formatCount(n))] carnet query ÷ abook ×\(plan.cliRuns)")
+        let samples = try alternating(reps: plan.cliRuns, carnet: { _ in try query() }, raw: { _ in try other() })
+        addRatioRow(12, "CLI: carnet query \"\(text)\" ÷ abook --mutt-query", n, samples, target: Target.queryRatio)
     }
 
     /// The columns of `carnet list`'s TSV in SQL: the position as "title, organization" (or

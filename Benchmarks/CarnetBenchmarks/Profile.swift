@@ -78,8 +78,8 @@ enum Profile {
                     let writer = try RawContactWriter(db)
                     let stamp = Timestamp.string(Timestamp.now())
                     try db.exec("BEGIN IMMEDIATE")
-                    for draft in drafts { _ = try writer.insert(draft, uid: UUID().uuidString.lowercased(), stamp: stamp) }
-                    try db.exec("COMMIT")
+                        for draft in drafts { _ = try writer.insert(draft, uid: UUID().uuidString.lowercased(), stamp: stamp) }
+                        try db.exec("COMMIT")
                 }
             case ("load", false):
                 let storage = try StorageController(path: book)
@@ -144,10 +144,7 @@ enum Profile {
                         draft.organization = "Gale Foods"
                         draft.emails[draft.emails.firstIndex(where: \.preferred) ?? 0].value = "edited.\(k).\(getpid())@example.com"
                         try db.exec("BEGIN IMMEDIATE")
-                        guard try writer.updateRow(draft, id: base.id, expecting: base.version, updatedAt: Timestamp.string(Timestamp.now()))
-                        else { throw BenchError("raw edit of \(base.id) found another version") }
-                        try writer.deleteList(emails, id: base.id)
-                        try writer.insertList(emails, of: draft, id: base.id)
+                        try writer.saveEdit(draft, over: base, list: emails)
                         try db.exec("COMMIT")
                     }
                 }

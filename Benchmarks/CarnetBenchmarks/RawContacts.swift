@@ -153,9 +153,23 @@ final class RawContactWriter {
     private let insertChild: [OpaquePointer]
     private let deleteChild: [OpaquePointer]
     private let updateRow: OpaquePointer
+    /// The search index's statements (schema 6), when the file has the index, kept as Carnet
+    /// keeps it: the connection's triggers off (``RawConnection``), each contact's document written
+    /// once after its rows, from ``SearchDocument``; an edit takes out what the view holds.
+    private let search: [OpaquePointer]
+    var indexes: Bool { !search.isEmpty }
 
     init(_ db: RawConnection) throws {
         self.db = db
+        let columns = SearchColumn.allCases.map(\.rawValue).joined(separator: ", ")
+        let probe = try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'contact_search'")
+        let hasIndex = sqlite3_step(probe) == SQLITE_ROW && sqlite3_column_int(probe, 0) == 1
+        sqlite3_finalize(probe)
+        search = hasIndex ? try [
+            "INSERT INTO contact_search (rowid, \(columns)) VALUES (?, \(SearchColumn.allCases.map { _ in "?" }.joined(separator: ", ")))",
+            "SELECT \(columns) FROM contact_search_source WHERE id = ?",
+            "INSERT INTO contact_search (contact_search, rowid, \(columns)) VALUES ('delete', ?, \(SearchColumn.allCases.map { _ in "?" }.joined(separator: ", ")))",
+        ].map { try db.prepare($0) } : []
         insertRow = try db.prepare("""
             INSERT INTO contacts (uid, name, name_prefix, given_name, additional_names, family_name, name_suffix, nickname,
                                   organization, department, title, role, note, photo, created_at, updated_at, version,
@@ -176,7 +190,7 @@ final class RawContactWriter {
     }
 
     deinit {
-        for statement in [insertRow, updateRow] + insertChild + deleteChild { sqlite3_finalize(statement) }
+        for statement in [insertRow, updateRow] + insertChild + deleteChild + search { sqlite3_finalize(statement) }
     }
 
     private func step(_ statement: OpaquePointer, _ what: String) throws {
@@ -185,7 +199,36 @@ final class RawContactWriter {
         guard rc == SQLITE_DONE else { throw BenchError("raw \(what): \(db.lastError)") }
     }
 
-    /// Inserts the contact row and every entry of every list; returns the new id.
+    /// What the index holds for contact `id`.
+    func document(id: Int64) throws -> [String]? {
+        guard indexes else { return nil }
+        let statement = search[1]
+        defer { sqlite3_reset(statement) }
+        sqlite3_bind_int64(statement, 1, id)
+        guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
+        return (0..<Int32(SearchColumn.allCases.count)).map { rawColumnText(statement, $0) }
+    }
+
+    /// Replaces contact `id`'s document (as the view gave it before `body`) with `draft`'s when
+    /// `body`'s writes changed it.
+    func reindex(id: Int64, as draft: ContactDraft, _ body: () throws -> Void) throws {
+        let before = try document(id: id)
+        try body()
+        let after = SearchDocument(draft).texts
+        guard indexes, let before, after != before else { return }
+        try bindDocument(search[2], id, before)
+        try step(search[2], "take a document out of the index")
+        try bindDocument(search[0], id, after)
+        try step(search[0], "index")
+    }
+
+    /// Binds a contact's id, then its document, to the index's insert or delete.
+    private func bindDocument(_ statement: OpaquePointer, _ id: Int64, _ document: [String]) throws {
+        sqlite3_bind_int64(statement, 1, id)
+        for (i, text) in document.enumerated() { rawBindText(statement, Int32(i + 2), text) }
+    }
+
+    /// Inserts the contact row and every entry of every list, and indexes it; returns the new id.
     func insert(_ draft: ContactDraft, uid: String, stamp: String) throws -> Int64 {
         rawBindText(insertRow, 1, uid)
         rawBindRowFields(insertRow, draft, from: 2)
@@ -198,6 +241,10 @@ final class RawContactWriter {
         try step(insertRow, "insert")
         let id = sqlite3_last_insert_rowid(db.handle)
         for index in RawChildTable.all.indices { try insertList(index, of: draft, id: id) }
+        if indexes {
+            try bindDocument(search[0], id, SearchDocument(draft).texts)
+            try step(search[0], "index")
+        }
         return id
     }
 
@@ -219,6 +266,18 @@ final class RawContactWriter {
     func deleteList(_ index: Int, id: Int64) throws {
         sqlite3_bind_int64(deleteChild[index], 1, id)
         try step(deleteChild[index], "delete from \(RawChildTable.all[index].name)")
+    }
+
+    /// The benchmark's raw edit, inside the caller's transaction: `draft`'s row over contact
+    /// `base`, and list `list` (the one the edit changed) rewritten, with the search index kept as
+    /// Carnet keeps it (the document replaced once, if its texts changed).
+    func saveEdit(_ draft: ContactDraft, over base: Contact, list: Int) throws {
+        try reindex(id: base.id, as: draft) {
+            guard try updateRow(draft, id: base.id, expecting: base.version, updatedAt: Timestamp.string(Timestamp.now()))
+            else { throw BenchError("raw edit of \(base.id): not version \(base.version)") }
+            try deleteList(list, id: base.id)
+            try insertList(list, of: draft, id: base.id)
+        }
     }
 
     /// Writes `draft`'s row over contact `id` if its version is `version`; false if it is not.

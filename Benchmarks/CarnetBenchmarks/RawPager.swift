@@ -38,12 +38,7 @@ final class RawPager {
         } else {
             statement = first
         }
-        var rows: [RawRow] = []
-        rows.reserveCapacity(limit + 1)
-        do {
-            defer { sqlite3_reset(statement) }
-            try rawReadRows(statement, into: &rows, db, "page")
-        }
+        var rows = try rawRows(statement, db, capacity: limit + 1, what: "page")
         let hasMore = rows.count > limit
         if hasMore { rows.removeLast() }
         try lists.attach(&rows)
@@ -67,22 +62,22 @@ final class RawPager {
 func rawAllContacts(_ db: RawConnection) throws -> [Contact] {
     let statement = try db.prepare("SELECT \(rawContactColumns) FROM contacts ORDER BY name, id")
     defer { sqlite3_finalize(statement) }
-    var rows: [RawRow] = []
-    try rawReadRows(statement, into: &rows, db, "load all")
+    var rows = try rawRows(statement, db, what: "load all")
     try RawListReader(db, capacity: 0).attachAll(&rows)
     return rows.map(\.contact)
 }
 
-/// Steps `statement` to its end, appending every row (selecting ``rawContactColumns``); an error
-/// is reported as `what` failing.
-@inline(__always)
-func rawReadRows(_ statement: OpaquePointer, into rows: inout [RawRow], _ db: RawConnection, _ what: String) throws {
+/// Every row `statement` gives, read by ``rawReadRow(_:)``; the statement is reset after.
+func rawRows(_ statement: OpaquePointer, _ db: RawConnection, capacity: Int = 0, what: String) throws -> [RawRow] {
+    var rows: [RawRow] = []
+    rows.reserveCapacity(capacity)
+    defer { sqlite3_reset(statement) }
     while true {
         let rc = sqlite3_step(statement)
         if rc == SQLITE_ROW {
             rows.append(rawReadRow(statement))
         } else if rc == SQLITE_DONE {
-            break
+            return rows
         } else {
             throw BenchError("\(what): \(db.lastError)")
         }

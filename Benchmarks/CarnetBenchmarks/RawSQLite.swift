@@ -1,6 +1,7 @@
 import CarnetModels
 import CarnetStorage
 import Foundation
+import CSQLiteConfig
 import GRDBSQLite
 
 /// The raw side: SQLite's C API called directly, as an expert would without any layer.
@@ -27,6 +28,8 @@ final class RawConnection {
         sqlite3_busy_timeout(db, 10_000)
         try exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON")
         try exec("PRAGMA cache_size = -\(StorageController.pageCacheKiB)")
+        // As Carnet's connections: it keeps the search index itself (RawContactWriter does too).
+        guard carnet_sqlite3_enable_triggers(db, 0) == 0 else { throw BenchError("cannot turn triggers off") }
     }
 
     deinit {

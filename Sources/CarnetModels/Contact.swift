@@ -51,12 +51,12 @@ public struct Contact: Sendable, Codable, Equatable, Hashable, Identifiable {
         draft.differences(from: other.draft)
     }
 
-    /// Case-insensitive (ASCII, like SQLite's `LIKE`) substring match on every text the field
-    /// description marks searchable: the same rule the storage controller's search applies.
+    /// Whether the contact matches `search` as the search index would find it (see
+    /// ``SearchQuery``): every word, in any order, starts a word of one of its texts, ignoring
+    /// case and accents. A search that cannot be read (too long, nothing to look for) matches nothing.
     public func matches(search: String) -> Bool {
-        let needle = search.asciiLowercased
-        if needle.isEmpty { return true }
-        return draft.searchableTexts.contains { $0.asciiLowercased.contains(needle) }
+        guard let query = try? SearchQuery(search) else { return false }
+        return query.matches(draft)
     }
 
     /// Whether the contact is in `category` (compared like SQLite's `NOCASE`).
@@ -74,6 +74,9 @@ public enum ContactOrder: String, Sendable, CaseIterable, Codable {
     case given
     /// By family name, then given name: "Ada Lovelace" under L.
     case family
+    /// Best matches of the search first (see ``SearchQuery/rank(_:)``), then by display name.
+    /// Without a search, the same as ``name``.
+    case relevance
 }
 
 /// The editable fields of a contact: what an add or edit screen works on before saving. Lists
@@ -217,7 +220,7 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
     public func sortText(_ order: ContactOrder) -> String {
         let parts = nameParts
         switch order {
-        case .name: return name
+        case .name, .relevance: return name
         case .given:
             guard !parts.given.isEmpty else { return name }
             return [parts.given, parts.additional, parts.family].filter { !$0.isEmpty }.joined(separator: " ")
@@ -225,11 +228,6 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
             guard !parts.family.isEmpty else { return name }
             return [parts.family, parts.given, parts.additional].filter { !$0.isEmpty }.joined(separator: " ")
         }
-    }
-
-    /// Every text a search looks in, field by field as ``ContactFields`` marks them.
-    public var searchableTexts: [String] {
-        ContactFields.all.filter(\.searchable).flatMap { $0.texts(of: self) }
     }
 
     /// The draft as it would be saved: text trimmed, known types in lower case, an empty photo

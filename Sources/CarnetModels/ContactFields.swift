@@ -4,7 +4,7 @@ import Foundation
 /// ``ContactFields/all`` and ``QuoteFields/all`` drive every place that names those fields: the
 /// CSV columns and JSON keys (``key``), the CLI's flags (``flag``), the editor template and the
 /// interactive edit commands, prompts and detail screens (``label``), change summaries and
-/// conflicts (``EditableDraft/differences(from:)``), search (``searchable``), validation and
+/// conflicts (``EditableDraft/differences(from:)``), search (``searchColumn``), validation and
 /// merges. Adding a field means the model, a migration and one entry in its list.
 public struct DraftField<Draft>: Sendable {
     /// How the field's value is held in the draft.
@@ -34,14 +34,16 @@ public struct DraftField<Draft>: Sendable {
     public let flag: String
     /// The most characters a one-line or multi-line value may have.
     public let maxLength: Int
+    /// The column of the search index its texts go in; nil when a search does not look in it.
+    public let searchColumn: SearchColumn?
     /// Whether a search looks in it.
-    public let searchable: Bool
+    public var searchable: Bool { searchColumn != nil }
     /// The group a detail screen shows it in.
     public let section: FieldSection
 
     public init(
         field: Field, label: String, value: Value, help: String, key: String? = nil, flag: String? = nil,
-        maxLength: Int = 200, searchable: Bool = false, section: FieldSection = .name
+        maxLength: Int = 200, search: SearchColumn? = nil, section: FieldSection = .name
     ) {
         self.section = section
         self.field = field
@@ -51,7 +53,7 @@ public struct DraftField<Draft>: Sendable {
         self.key = key ?? field.rawValue
         self.flag = flag ?? field.rawValue
         self.maxLength = maxLength
-        self.searchable = searchable
+        searchColumn = search
     }
 
     /// The text key path, for one-line text fields.
@@ -90,8 +92,8 @@ public struct DraftField<Draft>: Sendable {
         }
     }
 
-    /// The field's texts, as search and the detail screen see them: the value of a text field
-    /// (none when empty), each entry's value for a list.
+    /// The field's texts, as the detail screen sees them: the value of a text field (none when
+    /// empty), each entry's value for a list.
     public func texts(of draft: Draft) -> [String] {
         switch value {
         case let .text(keyPath), let .multiline(keyPath):
@@ -165,13 +167,15 @@ public final class EntryList<Draft>: Sendable {
     /// Reads the list from a JSON array; a missing key leaves it empty.
     public let decode: @Sendable (inout Draft, KeyedDecodingContainer<FieldCodingKey>, FieldCodingKey) throws -> Void
     let matchTexts: @Sendable (Draft) -> [String]
+    /// Each entry's text as the search index holds it (an address's parts, space-separated).
+    let searchTexts: @Sendable (Draft) -> [String]
     let differs: @Sendable (Draft, Draft) -> Bool
     let copy: @Sendable (Draft, inout Draft) -> Void
     let normalize: @Sendable (inout Draft) -> Void
     let check: @Sendable (Draft, Field, Int, inout [FieldIssue]) -> Void
 
     // A class, not a struct: a field description is read on every validation, and copying
-    // eighteen closures out of it each time cost more than the checks themselves.
+    // nineteen closures out of it each time cost more than the checks themselves.
     init(
         kind: EntryKind,
         entries: @escaping @Sendable (Draft) -> [String],
@@ -187,6 +191,7 @@ public final class EntryList<Draft>: Sendable {
         encode: @escaping @Sendable (Draft, inout KeyedEncodingContainer<FieldCodingKey>, FieldCodingKey) throws -> Void,
         decode: @escaping @Sendable (inout Draft, KeyedDecodingContainer<FieldCodingKey>, FieldCodingKey) throws -> Void,
         matchTexts: @escaping @Sendable (Draft) -> [String],
+        searchTexts: @escaping @Sendable (Draft) -> [String],
         differs: @escaping @Sendable (Draft, Draft) -> Bool,
         copy: @escaping @Sendable (Draft, inout Draft) -> Void,
         normalize: @escaping @Sendable (inout Draft) -> Void,
@@ -206,6 +211,7 @@ public final class EntryList<Draft>: Sendable {
         self.encode = encode
         self.decode = decode
         self.matchTexts = matchTexts
+        self.searchTexts = searchTexts
         self.differs = differs
         self.copy = copy
         self.normalize = normalize
@@ -273,7 +279,8 @@ public final class EntryList<Draft>: Sendable {
             },
             encode: { draft, container, key in try container.encode(draft[keyPath: keyPath], forKey: key) },
             decode: { draft, container, key in draft[keyPath: keyPath] = try container.decodeIfPresent([E].self, forKey: key) ?? [] },
-            matchTexts: { (draft: Draft) -> [String] in draft[keyPath: keyPath].map { codec.searchText($0) } },
+            matchTexts: { (draft: Draft) -> [String] in draft[keyPath: keyPath].map { codec.matchText($0) } },
+            searchTexts: { (draft: Draft) -> [String] in draft[keyPath: keyPath].map { codec.searchText($0) } },
             differs: { $0[keyPath: keyPath] != $1[keyPath: keyPath] },
             copy: { source, draft in draft[keyPath: keyPath] = source[keyPath: keyPath] },
             normalize: { draft in
@@ -380,37 +387,37 @@ public typealias ContactFieldSpec = DraftField<ContactDraft>
 
 /// The editable fields of a contact, in the order screens and files show them.
 public enum ContactFields {
-    private static func line(_ field: Field, _ label: String, _ keyPath: WritableKeyPath<ContactDraft, String> & Sendable, max: Int, searchable: Bool = true, section: FieldSection = .name, _ help: String) -> ContactFieldSpec {
-        ContactFieldSpec(field: field, label: label, value: .text(keyPath), help: help, maxLength: max, searchable: searchable, section: section)
+    private static func line(_ field: Field, _ label: String, _ keyPath: WritableKeyPath<ContactDraft, String> & Sendable, max: Int, search: SearchColumn, section: FieldSection = .name, _ help: String) -> ContactFieldSpec {
+        ContactFieldSpec(field: field, label: label, value: .text(keyPath), help: help, maxLength: max, search: search, section: section)
     }
 
-    private static func labeled(_ field: Field, _ label: String, key: String, _ keyPath: WritableKeyPath<ContactDraft, [LabeledValue]> & Sendable, kind: EntryKind, max: Int, _ help: String, rule: @escaping @Sendable (String) -> String?) -> ContactFieldSpec {
+    private static func labeled(_ field: Field, _ label: String, key: String, _ keyPath: WritableKeyPath<ContactDraft, [LabeledValue]> & Sendable, kind: EntryKind, max: Int, search: SearchColumn, _ help: String, rule: @escaping @Sendable (String) -> String?) -> ContactFieldSpec {
         let list = EntryList<ContactDraft>.of(keyPath, kind: kind, codec: .preferable) { entry, max in
             var messages = Rules.lineMessages(entry.value, max: max)
             if messages.isEmpty, let broken = rule(entry.value) { messages.append(broken) }
             messages += Rules.lineMessages(entry.label, max: Limits.labelLength).map { "label " + $0 }
             return messages
         }
-        return ContactFieldSpec(field: field, label: label, value: .list(list), help: help, key: key, maxLength: max, searchable: true, section: .reach)
+        return ContactFieldSpec(field: field, label: label, value: .list(list), help: help, key: key, maxLength: max, search: search, section: .reach)
     }
 
     public static let all: [ContactFieldSpec] = [
-        line(.name, "Name", \.name, max: Limits.nameLength, "The name as shown (required unless --given or --family is given)."),
-        line(.prefix, "Prefix", \.nameParts.prefix, max: Limits.namePartLength, searchable: false, "Honorific prefix, e.g. \"Dr.\"."),
-        line(.given, "Given name", \.nameParts.given, max: Limits.namePartLength, searchable: false, "Given (first) name."),
-        line(.additional, "Additional names", \.nameParts.additional, max: Limits.namePartLength, searchable: false, "Middle names or initials."),
-        line(.family, "Family name", \.nameParts.family, max: Limits.namePartLength, searchable: false, "Family (last) name."),
-        line(.suffix, "Suffix", \.nameParts.suffix, max: Limits.namePartLength, searchable: false, "Honorific suffix, e.g. \"Jr.\"."),
-        line(.nickname, "Nickname", \.nickname, max: Limits.nameLength, "A nickname."),
-        line(.organization, "Organization", \.organization, max: Limits.positionLength, section: .work, "The organization (company)."),
-        line(.department, "Department", \.department, max: Limits.positionLength, section: .work, "The department or unit."),
-        line(.title, "Title", \.title, max: Limits.positionLength, section: .work, "The job title."),
-        line(.role, "Role", \.role, max: Limits.positionLength, section: .work, "The role or function."),
-        labeled(.email, "Emails", key: "emails", \.emails, kind: .email, max: Limits.emailLength,
+        line(.name, "Name", \.name, max: Limits.nameLength, search: .names, "The name as shown (required unless --given or --family is given)."),
+        line(.prefix, "Prefix", \.nameParts.prefix, max: Limits.namePartLength, search: .names, "Honorific prefix, e.g. \"Dr.\"."),
+        line(.given, "Given name", \.nameParts.given, max: Limits.namePartLength, search: .names, "Given (first) name."),
+        line(.additional, "Additional names", \.nameParts.additional, max: Limits.namePartLength, search: .names, "Middle names or initials."),
+        line(.family, "Family name", \.nameParts.family, max: Limits.namePartLength, search: .names, "Family (last) name."),
+        line(.suffix, "Suffix", \.nameParts.suffix, max: Limits.namePartLength, search: .names, "Honorific suffix, e.g. \"Jr.\"."),
+        line(.nickname, "Nickname", \.nickname, max: Limits.nameLength, search: .names, "A nickname."),
+        line(.organization, "Organization", \.organization, max: Limits.positionLength, search: .work, section: .work, "The organization (company)."),
+        line(.department, "Department", \.department, max: Limits.positionLength, search: .work, section: .work, "The department or unit."),
+        line(.title, "Title", \.title, max: Limits.positionLength, search: .work, section: .work, "The job title."),
+        line(.role, "Role", \.role, max: Limits.positionLength, search: .work, section: .work, "The role or function."),
+        labeled(.email, "Emails", key: "emails", \.emails, kind: .email, max: Limits.emailLength, search: .emails,
                 "An email, optionally typed: work:ada@example.com (types: home, work, other or a label; add ,pref for the preferred one).") {
             EmailRule.isValid($0) ? nil : "must look like name@example.com (no spaces or invisible characters)"
         },
-        labeled(.phone, "Phones", key: "phones", \.phones, kind: .phone, max: Limits.phoneLength,
+        labeled(.phone, "Phones", key: "phones", \.phones, kind: .phone, max: Limits.phoneLength, search: .phones,
                 "A phone, optionally typed: cell:+44 20 7946 0000 (cell, home, work, fax, pager, other or a label).") {
             PhoneRule.isValid($0) ? nil : "may hold only digits, spaces and + - ( ) . and must have a digit"
         },
@@ -422,9 +429,9 @@ public enum ContactFields {
                     + Rules.lineMessages(address.label, max: Limits.labelLength).map { "label " + $0 }
             }),
             help: "An address: [TYPE:]street; locality; region; postal code; country[; extended[; PO box]], e.g. home:12 Main St; Springfield; IL; 62701; USA.",
-            key: "addresses", maxLength: Limits.addressPartLength, searchable: true, section: .reach),
-        labeled(.url, "URLs", key: "urls", \.urls, kind: .url, max: Limits.urlLength, "A web address, optionally typed: work:https://example.com.") { _ in nil },
-        labeled(.handle, "Handles", key: "handles", \.handles, kind: .handle, max: Limits.handleLength,
+            key: "addresses", maxLength: Limits.addressPartLength, search: .addresses, section: .reach),
+        labeled(.url, "URLs", key: "urls", \.urls, kind: .url, max: Limits.urlLength, search: .web, "A web address, optionally typed: work:https://example.com.") { _ in nil },
+        labeled(.handle, "Handles", key: "handles", \.handles, kind: .handle, max: Limits.handleLength, search: .web,
                 "An instant-messaging or social handle, SERVICE:NAME, e.g. mastodon:@ada@example.social.") { _ in nil },
         ContactFieldSpec(
             field: .date, label: "Dates",
@@ -435,15 +442,15 @@ public enum ContactFields {
                 return messages
             }),
             help: "A date: birthday:1815-12-10, anniversary:--06-01 (no year) or LABEL:YYYY-MM-DD.",
-            key: "dates", searchable: false, section: .dates),
+            key: "dates", section: .dates),
         ContactFieldSpec(
             field: .note, label: "Note", value: .multiline(\.note), help: "A note (line breaks allowed).",
-            maxLength: Limits.noteLength, searchable: true, section: .note),
+            maxLength: Limits.noteLength, search: .note, section: .note),
         ContactFieldSpec(
             field: .category, label: "Categories",
             value: .list(.of(\.categories, kind: .category, codec: .plain) { name, max in Rules.lineMessages(name, max: max) }),
             help: "A category (group) the contact is in, e.g. friends.", key: "categories", maxLength: Limits.categoryLength,
-            searchable: true, section: .categories),
+            search: .categories, section: .categories),
         ContactFieldSpec(
             field: .photo, label: "Photo", value: .photo(\.photo), help: "An image: JPEG, PNG, GIF or WebP, at most 1 MiB.",
             section: .photo),

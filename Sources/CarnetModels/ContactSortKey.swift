@@ -1,17 +1,29 @@
-/// A position in the name-sorted contact list: name (compared like SQLite's `NOCASE`), then id.
+/// A position in the name-sorted contact list: name (compared like SQLite's `NOCASE`), then id;
+/// in a list sorted by relevance, the contact's rank for the search before them.
 ///
 /// Keyset pages start after a key instead of at an offset, so reading page 20,000 costs what
 /// reading page 1 does, and a contact added meanwhile never shifts a row onto the wrong page.
 public struct ContactSortKey: Sendable, Codable, Hashable, Comparable, CustomStringConvertible {
+    /// 0 except in a list sorted by ``ContactOrder/relevance`` (see ``SearchQuery/rank(_:)``).
+    public let rank: Int
     public let name: String
     public let id: Int64
 
-    public init(name: String, id: Int64) {
+    public init(rank: Int = 0, name: String, id: Int64) {
+        self.rank = rank
         self.name = name
         self.id = id
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rank = try container.decodeIfPresent(Int.self, forKey: .rank) ?? 0
+        name = try container.decode(String.self, forKey: .name)
+        id = try container.decode(Int64.self, forKey: .id)
+    }
+
     public static func < (lhs: ContactSortKey, rhs: ContactSortKey) -> Bool {
+        if lhs.rank != rhs.rank { return lhs.rank < rhs.rank }
         switch Self.compareNoCase(lhs.name, rhs.name) {
         case .some(true): return true
         case .some(false): return false
@@ -37,7 +49,7 @@ public struct ContactSortKey: Sendable, Codable, Hashable, Comparable, CustomStr
         }
     }
 
-    public var description: String { "\(name)#\(id)" }
+    public var description: String { rank == 0 ? "\(name)#\(id)" : "\(rank):\(name)#\(id)" }
 }
 
 /// One keyset page of the name-sorted contact list.
@@ -56,7 +68,7 @@ public struct ContactPage: Sendable, Equatable {
 /// category picker and the sort menu in one value, so storage, the paged list and the screen
 /// agree on what belongs.
 public struct ContactQuery: Sendable, Equatable, Hashable {
-    /// Only contacts with a searchable field containing this (see ``Contact/matches(search:)``).
+    /// Only contacts matching this search text (see ``SearchQuery``).
     public var search: String
     /// Only contacts in this category (ignoring A-Z case); empty for all.
     public var category: String
@@ -71,6 +83,14 @@ public struct ContactQuery: Sendable, Equatable, Hashable {
     /// Whether `contact` belongs in the list.
     public func matches(_ contact: Contact) -> Bool {
         contact.matches(search: search) && (category.isEmpty || contact.isIn(category: category))
+    }
+
+    /// Where `contact` stands in this query's order: with ``ContactOrder/relevance``, its
+    /// ``SearchQuery/rank(_:)`` first.
+    public func sortKey(of contact: Contact) -> ContactSortKey {
+        guard order == .relevance else { return contact.sortKey(order) }
+        let rank = (try? SearchQuery(search))?.rank(contact.draft) ?? 0
+        return ContactSortKey(rank: rank, name: contact.draft.name, id: contact.id)
     }
 
     /// Whether the query narrows the list (a search or a category).

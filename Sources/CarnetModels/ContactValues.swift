@@ -192,8 +192,8 @@ public struct PostalAddress: Sendable, Codable, Equatable, Hashable, ContactEntr
     }
 
     public var matchText: String { entryParts.filter { !$0.isEmpty }.joined(separator: ", ") }
-    /// The seven parts, one per line, as the storage controller's search joins the columns.
-    public var searchText: String { [poBox, extended, street, locality, region, postalCode, country].joined(separator: "\n") }
+    /// The seven parts, space-separated, as the search index's source joins the columns.
+    public var searchText: String { [poBox, extended, street, locality, region, postalCode, country].joined(separator: " ") }
 
     public static func parse(entry: String, kind: EntryKind) -> Result<PostalAddress, EntryError> {
         let (label, preferred, rest) = EntrySyntax.split(entry, kind: kind)
@@ -348,7 +348,7 @@ public protocol ContactEntry: Sendable, Equatable, Hashable {
     var entryText: String { get }
     /// What `--remove-email` and friends compare with: the value without its label.
     var matchText: String { get }
-    /// What a search compares with (the storage controller's search compares the same text).
+    /// What the search index holds of the entry (``SearchDocument``).
     var searchText: String { get }
     /// The type or label (`work`, `birthday`), or empty.
     var label: String { get }

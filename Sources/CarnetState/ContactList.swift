@@ -19,7 +19,7 @@ public final class ContactList {
     public private(set) var hasEarlier = false
     /// Which contacts, in which order.
     public let query: ContactQuery
-    /// Only contacts matching this (see ``CarnetModels/Contact/matches(search:)``).
+    /// Only contacts matching this (see ``CarnetModels/SearchQuery``).
     public var search: String { query.search }
     public let pageSize: Int
     public let maxRows: Int
@@ -36,7 +36,7 @@ public final class ContactList {
     /// Reads the page after the last row.
     public func loadNextPage() throws(CarnetError) {
         guard hasMore else { return }
-        let page = try storage.contacts(after: rows.last?.sortKey(query.order), limit: pageSize, query: query)
+        let page = try storage.contacts(after: rows.last.map(query.sortKey(of:)), limit: pageSize, query: query)
         rows += page.contacts
         hasMore = page.hasMore
         if rows.count > maxRows {
@@ -48,7 +48,7 @@ public final class ContactList {
     /// Reads the page before the first row (after rows were dropped from the top).
     public func loadPreviousPage() throws(CarnetError) {
         guard hasEarlier, let first = rows.first else { return }
-        let page = try storage.contacts(before: first.sortKey(query.order), limit: pageSize, query: query)
+        let page = try storage.contacts(before: query.sortKey(of: first), limit: pageSize, query: query)
         rows = page.contacts + rows
         hasEarlier = page.hasMore
         trimEnd()
@@ -57,7 +57,10 @@ public final class ContactList {
     /// Reads the rows again from the same starting point, as many as are shown (at least a page).
     public func reload() throws(CarnetError) {
         let count = max(rows.count, pageSize)
-        let start = hasEarlier ? rows.first.map { ContactSortKey(name: $0.draft.sortText(query.order), id: $0.id - 1) } : nil
+        let start = hasEarlier ? rows.first.map { first in
+            let key = query.sortKey(of: first)
+            return ContactSortKey(rank: key.rank, name: key.name, id: key.id - 1)
+        } : nil
         if hasEarlier, start == nil { hasEarlier = false }
         let page = try storage.contacts(after: start, limit: count, query: query)
         rows = page.contacts
@@ -71,15 +74,14 @@ public final class ContactList {
     /// Puts a saved contact where it now belongs: moved if renamed, added if new and inside the
     /// window's range, dropped if it no longer matches the search.
     func upsert(_ contact: Contact) {
-        let order = query.order
-        let lower = hasEarlier ? rows.first?.sortKey(order) : nil
-        let upper = hasMore ? rows.last?.sortKey(order) : nil
+        let lower = hasEarlier ? rows.first.map(query.sortKey(of:)) : nil
+        let upper = hasMore ? rows.last.map(query.sortKey(of:)) : nil
         rows.removeAll { $0.id == contact.id }
         guard query.matches(contact) else { return }
-        let key = contact.sortKey(order)
+        let key = query.sortKey(of: contact)
         if hasEarlier, lower == nil || key < lower! { return }
         if hasMore, upper == nil || upper! < key { return }
-        let index = rows.firstIndex { key < $0.sortKey(order) } ?? rows.endIndex
+        let index = rows.firstIndex { key < query.sortKey(of: $0) } ?? rows.endIndex
         rows.insert(contact, at: index)
         trimEnd()
     }

@@ -20,9 +20,6 @@ struct ContactChildTable: Sendable {
     let rows: @Sendable (ContactDraft, Int64) -> [StatementArguments]
     let differs: @Sendable (ContactDraft, ContactDraft) -> Bool
     let isEmpty: @Sendable (ContactDraft) -> Bool
-    /// What a search compares with: the same text as the entry's
-    /// ``CarnetModels/ContactEntry/searchText`` (an address's parts, one per line).
-    let searchExpression: String
 
     // The statements of this table, made once: building and hashing them per contact was a
     // measured part of an import.
@@ -38,8 +35,7 @@ struct ContactChildTable: Sendable {
     init(
         field: Field, name: String, columns: [String], read: @escaping @Sendable (Row, [Int], inout ContactDraft) throws -> Void,
         rows: @escaping @Sendable (ContactDraft, Int64) -> [StatementArguments],
-        differs: @escaping @Sendable (ContactDraft, ContactDraft) -> Bool, isEmpty: @escaping @Sendable (ContactDraft) -> Bool,
-        searchExpression: String = "value"
+        differs: @escaping @Sendable (ContactDraft, ContactDraft) -> Bool, isEmpty: @escaping @Sendable (ContactDraft) -> Bool
     ) {
         self.field = field
         self.name = name
@@ -48,7 +44,6 @@ struct ContactChildTable: Sendable {
         self.rows = rows
         self.differs = differs
         self.isEmpty = isEmpty
-        self.searchExpression = searchExpression
         let selection = (["contact_id"] + columns).joined(separator: ", ")
         insertSQL = "INSERT INTO \(name) (contact_id, position, \(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count + 2)))"
         deleteSQL = "DELETE FROM \(name) WHERE contact_id = ?"
@@ -79,8 +74,7 @@ struct ContactChildTable: Sendable {
                     [id, i + 1, a.label, a.poBox, a.extended, a.street, a.locality, a.region, a.postalCode, a.country, a.preferred]
                 }
             },
-            differs: { $0.addresses != $1.addresses }, isEmpty: { $0.addresses.isEmpty },
-            searchExpression: "(po_box || char(10) || extended || char(10) || street || char(10) || locality || char(10) || region || char(10) || postal_code || char(10) || country)"),
+            differs: { $0.addresses != $1.addresses }, isEmpty: { $0.addresses.isEmpty }),
         labeled(.url, "contact_urls", { $0.urls }, { $0.urls.append($1) }),
         labeled(.handle, "contact_handles", { $0.handles }, { $0.handles.append($1) }),
         ContactChildTable(
@@ -92,17 +86,17 @@ struct ContactChildTable: Sendable {
                 draft.dates.append(ContactDate(label: try row.decode(String.self, atIndex: at[0]), year: date.year, month: date.month, day: date.day))
             },
             rows: { draft, id in draft.dates.enumerated().map { i, d in [id, i + 1, d.label, d.dateText] } },
-            differs: { $0.dates != $1.dates }, isEmpty: { $0.dates.isEmpty }, searchExpression: "date"),
+            differs: { $0.dates != $1.dates }, isEmpty: { $0.dates.isEmpty }),
         ContactChildTable(
             field: .category, name: "contact_categories", columns: ["name"],
             read: { row, at, draft in draft.categories.append(try row.decode(String.self, atIndex: at[0])) },
             rows: { draft, id in draft.categories.enumerated().map { i, name in [id, i + 1, name] } },
-            differs: { $0.categories != $1.categories }, isEmpty: { $0.categories.isEmpty }, searchExpression: "name"),
+            differs: { $0.categories != $1.categories }, isEmpty: { $0.categories.isEmpty }),
         ContactChildTable(
             field: .extra, name: "contact_extras", columns: ["line"],
             read: { row, at, draft in draft.extras.append(try row.decode(String.self, atIndex: at[0])) },
             rows: { draft, id in draft.extras.enumerated().map { i, line in [id, i + 1, line] } },
-            differs: { $0.extras != $1.extras }, isEmpty: { $0.extras.isEmpty }, searchExpression: "line"),
+            differs: { $0.extras != $1.extras }, isEmpty: { $0.extras.isEmpty }),
     ]
 
     /// A table of labelled values: `label`, `value`, `preferred`. The list is read and appended to

@@ -299,11 +299,16 @@ enum Changeset {
             carnet_unchecked_columns(table: UnsafePointer(name), columns: (columns.version, columns.updatedAt))
         }
         var description: UnsafeMutablePointer<CChar>?
-        let code = changes.withUnsafeBytes { buffer in
-            unchecked.withUnsafeBufferPointer { unchecked in
-                carnet_changeset_apply(
-                    db.sqliteConnection, Int32(buffer.count), buffer.baseAddress, unchecked.baseAddress, Int32(unchecked.count),
-                    &description)
+        // With triggers on: Carnet's connections run without them and index each contact it writes
+        // itself (see SearchIndex), but a changeset is applied row by row inside SQLite, so the
+        // search index's triggers keep it in step with what an undo or redo restores.
+        let code = try SearchIndex.withTriggers(db) {
+            changes.withUnsafeBytes { buffer in
+                unchecked.withUnsafeBufferPointer { unchecked in
+                    carnet_changeset_apply(
+                        db.sqliteConnection, Int32(buffer.count), buffer.baseAddress, unchecked.baseAddress, Int32(unchecked.count),
+                        &description)
+                }
             }
         }
         defer { carnet_free(description) }

@@ -133,13 +133,15 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         try db.cachedStatement(sql: insertSQL)
     }
 
-    /// Inserts the row with ``insertSQL``, then its child rows, and returns its id. (GRDB's
-    /// `insert(_:)`, which this record also has, builds its statement anew for every row.)
+    /// Inserts the row with ``insertSQL``, then its child rows, indexes it for search, and
+    /// returns its id. (GRDB's `insert(_:)`, which this record also has, builds its statement
+    /// anew for every row, and knows nothing of the search index.)
     @discardableResult
     func insertRow(_ db: Database) throws -> Int64 {
         try Self.insertStatement(db).execute(arguments: insertArguments)
         let id = db.lastInsertedRowID
         try ContactChildTable.write(db, contactID: id, draft, replacing: nil)
+        try SearchIndex.add(db, id: id, draft)
         return id
     }
 
@@ -155,17 +157,19 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     }
 
     /// Writes `draft` over the contact with `id` *and* `uid` if its stored version is `version`,
-    /// bumping the version and setting `updated_at`, and rewrites the child tables of the lists
-    /// that differ from `stored`. Returns whether a row was written: false when that contact was
+    /// bumping the version and setting `updated_at`, rewrites the child tables of the lists
+    /// that differ from `stored`, and replaces its search document if its texts changed. Returns whether a row was written: false when that contact was
     /// deleted or saved by someone else since `version` was read.
     static func update(
         _ db: Database, id: Int64, uid: String, expecting version: Int, with draft: ContactDraft, replacing stored: ContactDraft,
         updatedAt: String
     ) throws -> Bool {
-        try db.cachedStatement(sql: updateSQL).execute(arguments: updateArguments(draft, updatedAt: updatedAt, id: id, uid: uid, version: version))
-        guard db.changesCount == 1 else { return false }
-        try ContactChildTable.write(db, contactID: id, draft, replacing: stored)
-        return true
+        try SearchIndex.replace(db, id: id, with: draft) {
+            try db.cachedStatement(sql: updateSQL).execute(arguments: updateArguments(draft, updatedAt: updatedAt, id: id, uid: uid, version: version))
+            guard db.changesCount == 1 else { return false }
+            try ContactChildTable.write(db, contactID: id, draft, replacing: stored)
+            return true
+        }
     }
 }
 

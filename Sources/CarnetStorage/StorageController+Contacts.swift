@@ -53,12 +53,9 @@ extension StorageController {
             let count = HistoryNote.count(checked.count, "contact")
             history.note = HistoryNote(.add, subject: count, "added \(count)")
             let stamp = Timestamp.string(Timestamp.now())
-            let insert = try ContactRecord.insertStatement(db)
             for draft in checked {
-                let record = ContactRecord(
-                    id: nil, uid: UUID().uuidString.lowercased(), draft: draft, createdAt: stamp, updatedAt: stamp, version: 1)
-                try insert.execute(arguments: record.insertArguments)
-                try ContactChildTable.write(db, contactID: db.lastInsertedRowID, draft, replacing: nil)
+                try ContactRecord(id: nil, uid: UUID().uuidString.lowercased(), draft: draft, createdAt: stamp, updatedAt: stamp, version: 1)
+                    .insertRow(db)
                 try history.checkpoint()
             }
             return checked.count
@@ -128,6 +125,7 @@ extension StorageController {
                 throw CarnetError.notFound(.contact, id: id)
             }
             history.note = HistoryNote(.delete, subject: name, "deleted \(name)")
+            try SearchIndex.remove(db, id: id)
             try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ?").execute(arguments: [id])
         }
     }
@@ -138,6 +136,7 @@ extension StorageController {
     public func deleteContact(_ contact: Contact) throws(CarnetError) {
         try recordedWrite { db, history in
             history.note = HistoryNote(.delete, subject: contact.name, "deleted \(contact.name)")
+            try SearchIndex.remove(db, id: contact.id)
             try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ? AND uid = ?").execute(arguments: [contact.id, contact.uid])
             if db.changesCount == 0 { throw CarnetError.deleted(.contact, id: contact.id) }
         }
@@ -159,8 +158,8 @@ extension StorageController {
     }
 
     /// Up to `limit` contacts in name order that come after `key` (from the start when nil),
-    /// optionally only those matching `search` (see ``CarnetModels/Contact/matches(search:)``).
-    /// A search longer than ``CarnetModels/Limits/searchLength`` throws
+    /// optionally only those matching `search` (see ``CarnetModels/SearchQuery``). A search
+    /// longer than ``CarnetModels/Limits/searchLength``, or with no letter or digit, throws
     /// ``CarnetModels/CarnetError/invalidSearch(_:)``.
     ///
     /// Keyset pagination: the index `contacts_by_name` seeks straight to `key`, so every page
@@ -187,38 +186,39 @@ extension StorageController {
         try page(key: key, forward: false, limit: limit, query: query)
     }
 
-    /// The column each order sorts by (with `id` after it): `name`, or the generated columns of
-    /// schema 4, which compute ``CarnetModels/ContactDraft/sortText(_:)``.
+    /// The column each order sorts by (with `id` after it): `name`, or the sort columns of
+    /// schema 4 and 5, which hold ``CarnetModels/ContactDraft/sortText(_:)``. (Relevance sorts by
+    /// the search rank first, then by name.)
     static func sortColumn(_ order: ContactOrder) -> String {
         switch order {
-        case .name: "name"
+        case .name, .relevance: "name"
         case .given: "sort_given"
         case .family: "sort_family"
         }
     }
 
-    /// The WHERE conditions and their arguments for `query` (no key).
-    static func filter(_ query: ContactQuery) -> (conditions: [String], arguments: StatementArguments) {
+    /// The WHERE conditions and their arguments for `query` (no key), with its search read.
+    static func filter(_ query: ContactQuery) throws(CarnetError) -> (conditions: [String], arguments: StatementArguments, search: SearchQuery) {
+        let search = try SearchQuery(query.search)
         var conditions: [String] = []
         var arguments = StatementArguments()
-        if !query.search.isEmpty {
-            conditions.append(searchCondition)
-            _ = arguments.append(contentsOf: searchArguments(query.search))
+        if !search.isEmpty {
+            conditions.append(SearchIndex.matchCondition)
+            _ = arguments.append(contentsOf: [SearchIndex.matchExpression(search)])
         }
         if !query.category.isEmpty {
             conditions.append("id IN (SELECT contact_id FROM contact_categories WHERE name = ?)")
             _ = arguments.append(contentsOf: [query.category])
         }
-        return (conditions, arguments)
+        return (conditions, arguments, search)
     }
 
     private func page(key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery) throws(CarnetError) -> ContactPage {
-        try Limits.checkSearch(query.search)
+        let page = try Self.pageClause(key: key, forward: forward, limit: limit, query: query)
         guard limit > 0 else { return ContactPage(contacts: [], hasMore: false) }
-        let (clause, arguments) = Self.pageClause(key: key, forward: forward, limit: limit, query: query)
-        let sql = "SELECT \(Self.contactColumns) FROM contacts \(clause)"
+        let sql = "SELECT \(Self.contactColumns) FROM \(page.source) \(page.clause)"
         return try read { db in
-            var contacts = try Self.fetchContacts(db, sql: sql, arguments: arguments, capacity: limit + 1)
+            var contacts = try Self.fetchContacts(db, sql: sql, arguments: page.arguments, capacity: limit + 1)
             let hasMore = contacts.count > limit
             if hasMore { contacts.removeLast() }
             if !forward { contacts.reverse() }
@@ -226,25 +226,36 @@ extension StorageController {
         }
     }
 
-    /// The `WHERE … ORDER BY … LIMIT ?` of a keyset page of `query` (one row more than `limit`,
-    /// to tell whether there are more), with its arguments.
+    /// What a keyset page of `query` reads from and its `WHERE … ORDER BY … LIMIT ?` (one row
+    /// more than `limit`, to tell whether there are more), with the arguments. A search narrows
+    /// the list through the index (the contacts it matches); sorted by relevance, the page is
+    /// ordered by (rank, name, id), which a key of the same three continues exactly, as the name
+    /// order's key does. Throws for a search that cannot be read.
     private static func pageClause(
         key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery
-    ) -> (clause: String, arguments: StatementArguments) {
+    ) throws(CarnetError) -> (source: String, clause: String, arguments: StatementArguments, ranked: Bool) {
+        let filter = try filter(query)
+        let ranked = query.order == .relevance && !filter.search.isEmpty
         let column = sortColumn(query.order)
-        var conditions: [String] = []
         var arguments = StatementArguments()
+        var source = "contacts"
+        if ranked {
+            source = "(SELECT *, \(SearchIndex.rankExpression) AS search_rank FROM contacts)"
+            _ = arguments.append(contentsOf: [SearchIndex.namesAllExpression(filter.search), SearchIndex.namesAnyExpression(filter.search)])
+        }
+        var conditions = filter.conditions
+        _ = arguments.append(contentsOf: filter.arguments)
+        let sortColumns = ranked ? "(search_rank, \(column), id)" : "(\(column), id)"
         if let key {
-            conditions.append(forward ? "(\(column), id) > (?, ?)" : "(\(column), id) < (?, ?)")
+            conditions.append(sortColumns + (forward ? " > " : " < ") + (ranked ? "(?, ?, ?)" : "(?, ?)"))
+            if ranked { _ = arguments.append(contentsOf: [key.rank]) }
             _ = arguments.append(contentsOf: [key.name, key.id])
         }
-        let filter = filter(query)
-        conditions += filter.conditions
-        _ = arguments.append(contentsOf: filter.arguments)
-        let order = forward ? "\(column), id" : "\(column) DESC, id DESC"
+        let direction = forward ? "" : " DESC"
+        let order = (ranked ? "search_rank\(direction), " : "") + "\(column)\(direction), id\(direction)"
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         _ = arguments.append(contentsOf: [limit + 1])
-        return ("\(whereClause) ORDER BY \(order) LIMIT ?", arguments)
+        return (source, "\(whereClause) ORDER BY \(order) LIMIT ?", arguments, ranked)
     }
 
     /// Up to `limit` summaries of `query`'s contacts, in its order, after `key` (from the start
@@ -253,10 +264,10 @@ extension StorageController {
     public func summaries(
         after key: ContactSortKey?, limit: Int, query: ContactQuery
     ) throws(CarnetError) -> (summaries: [(summary: ContactSummary, key: ContactSortKey)], hasMore: Bool) {
-        try Limits.checkSearch(query.search)
+        let page = try Self.pageClause(key: key, forward: true, limit: limit, query: query)
         guard limit > 0 else { return ([], false) }
-        let (clause, arguments) = Self.pageClause(key: key, forward: true, limit: limit, query: query)
-        let sql = "SELECT \(Self.summaryColumns), \(Self.sortColumn(query.order)) AS sort_key FROM contacts \(clause)"
+        let rank = page.ranked ? "search_rank" : "0"
+        let sql = "SELECT \(Self.summaryColumns), \(Self.sortColumn(query.order)) AS sort_key, \(rank) AS sort_rank FROM \(page.source) \(page.clause)"
         return try read { db in
             let statement = try db.cachedStatement(sql: sql)
             func index(_ name: String) throws -> Int {
@@ -264,17 +275,18 @@ extension StorageController {
                 return index
             }
             let (id, name, title, organization) = (try index("id"), try index("name"), try index("title"), try index("organization"))
-            let (email, phone, sortKey) = (try index("email"), try index("phone"), try index("sort_key"))
+            let (email, phone, sortKey, sortRank) = (try index("email"), try index("phone"), try index("sort_key"), try index("sort_rank"))
             var rows: [(summary: ContactSummary, key: ContactSortKey)] = []
             rows.reserveCapacity(limit + 1)
-            let cursor = try Row.fetchCursor(statement, arguments: arguments)
+            let cursor = try Row.fetchCursor(statement, arguments: page.arguments)
             while let row = try cursor.next() {
                 let contactID = try row.decode(Int64.self, atIndex: id)
                 let summary = ContactSummary(
                     id: contactID, name: try row.decode(String.self, atIndex: name),
                     title: try row.decode(String.self, atIndex: title), organization: try row.decode(String.self, atIndex: organization),
                     email: try row.decode(String.self, atIndex: email), phone: try row.decode(String.self, atIndex: phone))
-                rows.append((summary, ContactSortKey(name: try row.decode(String.self, atIndex: sortKey), id: contactID)))
+                let key = ContactSortKey(rank: try row.decode(Int.self, atIndex: sortRank), name: try row.decode(String.self, atIndex: sortKey), id: contactID)
+                rows.append((summary, key))
             }
             let hasMore = rows.count > limit
             if hasMore { rows.removeLast() }
@@ -286,8 +298,8 @@ extension StorageController {
     /// preferred, else the first, as ``CarnetModels/ContactDraft/email`` reads it.
     static let summaryColumns = """
         id, name, title, organization,
-        ifnull((SELECT value FROM contact_emails WHERE contact_id = contacts.id ORDER BY preferred DESC, position LIMIT 1), '') AS email,
-        ifnull((SELECT value FROM contact_phones WHERE contact_id = contacts.id ORDER BY preferred DESC, position LIMIT 1), '') AS phone
+        ifnull((SELECT e.value FROM contact_emails e WHERE e.contact_id = id ORDER BY e.preferred DESC, e.position LIMIT 1), '') AS email,
+        ifnull((SELECT p.value FROM contact_phones p WHERE p.contact_id = id ORDER BY p.preferred DESC, p.position LIMIT 1), '') AS phone
         """
 
     /// Every contact in name order. Holds the whole table in memory: for exports and
@@ -306,8 +318,7 @@ extension StorageController {
 
     /// How many contacts `query` lists.
     public func contactCount(query: ContactQuery) throws(CarnetError) -> Int {
-        try Limits.checkSearch(query.search)
-        let filter = Self.filter(query)
+        let filter = try Self.filter(query)
         let whereClause = filter.conditions.isEmpty ? "" : " WHERE " + filter.conditions.joined(separator: " AND ")
         return try read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts" + whereClause, arguments: filter.arguments) ?? 0
@@ -333,32 +344,5 @@ extension StorageController {
                 """
             return try Self.fetchContacts(db, sql: sql, arguments: StatementArguments(labels))
         }
-    }
-
-    /// A search looks in every field the field description marks searchable: a column of
-    /// `contacts`, or the value columns of a child table. The same fields
-    /// ``CarnetModels/Contact/matches(search:)`` looks in.
-    static let searchTerms: [String] = ContactFields.all.filter(\.searchable).flatMap { spec -> [String] in
-        if let column = ContactRecord.textColumns.first(where: { $0.keyPath == spec.text || $0.keyPath == spec.multilineText }) {
-            return ["\(column.column.rawValue) LIKE ? ESCAPE '\\'"]
-        }
-        guard let table = ContactChildTable.all.first(where: { $0.field == spec.field }) else { return [] }
-        return ["EXISTS (SELECT 1 FROM \(table.name) WHERE contact_id = contacts.id AND \(table.searchExpression) LIKE ? ESCAPE '\\')"]
-    }
-
-    static let searchCondition = "(" + searchTerms.joined(separator: " OR ") + ")"
-
-    static func searchArguments(_ search: String) -> StatementArguments {
-        StatementArguments(Array(repeating: likePattern(search), count: searchTerms.count))
-    }
-
-    /// `%text%` with LIKE's own wildcards escaped, so a search for `50%` means those characters.
-    static func likePattern(_ search: String) -> String {
-        var pattern = "%"
-        for ch in search {
-            if ch == "\\" || ch == "%" || ch == "_" { pattern.append("\\") }
-            pattern.append(ch)
-        }
-        return pattern + "%"
     }
 }

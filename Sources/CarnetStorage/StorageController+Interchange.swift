@@ -200,7 +200,7 @@ extension StorageController {
             for contact in page.contacts { try body(contact) }
             remaining -= page.contacts.count
             guard page.hasMore, let last = page.contacts.last else { return }
-            key = last.sortKey(query.order)
+            key = query.sortKey(of: last)
         }
     }
 }

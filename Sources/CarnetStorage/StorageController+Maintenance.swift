@@ -59,11 +59,26 @@ extension StorageController {
             if userVersion != applied {
                 problems.append("user_version is \(userVersion) but the migrations applied reach \(applied); set it back with: PRAGMA user_version = \(applied)")
             }
+            problems += try Self.searchIndexProblems(db)
             let violations = try SchemaRepairs.violations(db)
             problems += violations.prefix(100).map { "\($0.description) (the rule the schema's CHECK enforces was switched off)" }
             if violations.count > 100 { problems.append("… and \(violations.count - 100) more values that break a rule") }
             return problems.isEmpty ? ["ok"] : problems
         }
+    }
+
+    /// The search index (schema 6) out of step with the contacts: a document count that is not
+    /// the contact count (a trigger dropped, or rows written with triggers off by another program).
+    static func searchIndexProblems(_ db: Database) throws -> [String] {
+        guard try db.tableExists("contact_search_docsize") else { return [] }
+        let rebuild = "INSERT INTO contact_search (contact_search) VALUES ('rebuild')"
+        var problems: [String] = []
+        let documents = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact_search_docsize") ?? 0
+        let contacts = try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0
+        if documents != contacts {
+            problems.append("the search index holds \(documents) contacts of \(contacts); rebuild it with: \(rebuild)")
+        }
+        return problems
     }
 
     /// Rows whose foreign key names a row that is not there (only a delete with foreign keys off,

@@ -137,6 +137,8 @@ public final class StorageController: Sendable {
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
             try db.execute(sql: "PRAGMA cache_size = -\(pageCacheKiB)")
+            // Carnet keeps the search index itself (see SearchIndex); the triggers are for others.
+            try SearchIndex.setTriggers(db, enabled: false)
         }
         return config
     }
@@ -274,9 +276,12 @@ public final class StorageController: Sendable {
     private static func apply(_ migration: Migration, _ db: Database, path: String) throws {
         do {
             try db.execute(sql: migrationsTableSQL)
-            try SchemaRepairs.before(migration.version)?(db)
-            try db.execute(sql: migration.sql)
-            try SchemaRepairs.after(migration.version)?(db)
+            // With triggers on, a migration that changes contacts keeps the search index in step.
+            try SearchIndex.withTriggers(db) {
+                try SchemaRepairs.before(migration.version)?(db)
+                try db.execute(sql: migration.sql)
+                try SchemaRepairs.after(migration.version)?(db)
+            }
             try SchemaMigrationRecord(version: migration.version, name: migration.name, appliedAt: Timestamp.string(Timestamp.now()))
                 .insert(db)
             try db.execute(sql: "PRAGMA user_version = \(migration.version)")

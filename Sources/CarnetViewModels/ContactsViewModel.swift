@@ -37,7 +37,8 @@ public final class ContactsViewModel {
     /// Which rows, in which order: search text, category and sort. Setting any of them (with
     /// ``setSearch(_:)``, ``setCategory(_:)``, ``setOrder(_:)``) starts the list over.
     public private(set) var query = ContactQuery()
-    /// Filters rows by every searchable field (ASCII case-insensitive).
+    /// Filters rows as the search index finds them (see ``CarnetModels/SearchQuery``): every
+    /// word, in any order, starts a word of the contact's texts, ignoring case and accents.
     public var search: String { query.search }
     /// The contact last changed through a detail screen opened from this list, to scroll to
     /// and highlight when the list appears again (set through ``ContactDetailViewModelDelegate``).
@@ -106,7 +107,7 @@ public final class ContactsViewModel {
     public func forEachRow(
         query: ContactQuery, limit: Int = .max, pageSize: Int = 500, _ body: (ContactRow) throws(CarnetError) -> Void
     ) throws(CarnetError) {
-        try Limits.checkSearch(query.search)
+        _ = try SearchQuery(query.search)
         try state.refresh()
         if favoritesOnly {
             for favorite in state.favorites.lazy.filter({ query.matches($0.contact) }).prefix(limit) {
@@ -151,10 +152,11 @@ public final class ContactsViewModel {
     }
 
     /// Shows only contacts matching `text`, from the first page; empty shows every contact. Text
-    /// longer than ``CarnetModels/Limits/searchLength`` throws
-    /// ``CarnetModels/CarnetError/invalidSearch(_:)`` and leaves the list as it was.
+    /// longer than ``CarnetModels/Limits/searchLength``, or with no letter or digit, throws
+    /// ``CarnetModels/CarnetError/invalidSearch(_:)`` and leaves the list as it was. With
+    /// ``setOrder(_:)`` `.relevance`, the best matches come first.
     public func setSearch(_ text: String) throws(CarnetError) {
-        try Limits.checkSearch(text)
+        _ = try SearchQuery(text)
         var query = query
         query.search = text
         try setQuery(query)
@@ -167,7 +169,8 @@ public final class ContactsViewModel {
         try setQuery(query)
     }
 
-    /// Sorts by display name, given name or family name, from the first page.
+    /// Sorts by display name, given name or family name, or by relevance to the search, from the
+    /// first page.
     public func setOrder(_ order: ContactOrder) throws(CarnetError) {
         var query = query
         query.order = order

@@ -67,6 +67,7 @@ struct Carnet: StateCommand {
             FavoriteCommand.self, UnfavoriteCommand.self, FavoritesCommand.self, BirthdaysCommand.self,
             QuoteCommand.self, ImportCommand.self, ExportCommand.self, SampleCommand.self,
             UndoCommand.self, RedoCommand.self, HistoryCommand.self, DatabaseCommand.self, InteractiveCommand.self,
+            QueryCommand.self, AddEmailCommand.self,
         ])
 
     @OptionGroup var database: DatabaseOption

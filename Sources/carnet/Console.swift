@@ -24,12 +24,19 @@ final class Console: @unchecked Sendable {
     private var capturedError: [UInt8] = []
     private var input: [UInt8]
     private var inputOffset = 0
+    /// What the captured controlling terminal holds (nil: there is none).
+    private var ttyInput: [UInt8]?
+    private var ttyOffset = 0
+    /// The process's controlling terminal, opened when first asked for.
+    private var tty: UnsafeMutablePointer<FILE>?
+    private var ttyOpened = false
 
-    private init(environment: [String: String], terminals: (Bool, Bool, Bool), captured: Bool, input: [UInt8]) {
+    private init(environment: [String: String], terminals: (Bool, Bool, Bool), captured: Bool, input: [UInt8], tty: [UInt8]? = nil) {
         self.environment = environment
         (stdinIsTerminal, stdoutIsTerminal, stderrIsTerminal) = terminals
         isCaptured = captured
         self.input = input
+        ttyInput = tty
     }
 
     /// This process's own streams and environment.
@@ -42,8 +49,10 @@ final class Console: @unchecked Sendable {
 
     /// Streams in memory: `stdin` is what standard input holds, no stream is a terminal; read
     /// what was written with ``output`` and ``errorOutput``.
-    static func captured(stdin: String = "", environment: [String: String]) -> Console {
-        Console(environment: environment, terminals: (false, false, false), captured: true, input: Array(stdin.utf8))
+    /// With `tty`, the process has a controlling terminal where a person types that (see
+    /// ``readTerminalLine()``).
+    static func captured(stdin: String = "", tty: String? = nil, environment: [String: String]) -> Console {
+        Console(environment: environment, terminals: (false, false, false), captured: true, input: Array(stdin.utf8), tty: tty.map { Array($0.utf8) })
     }
 
     /// What was written to the captured standard output, and to standard error.
@@ -99,6 +108,42 @@ final class Console: @unchecked Sendable {
             if end < input.count, line.last == UInt8(ascii: "\r") { line = line.dropLast() }  // as readLine: CRLF ends a line
             return String(decoding: line, as: UTF8.self)
         }
+    }
+
+    /// Whether a person can answer on the controlling terminal (`/dev/tty`) while standard input
+    /// carries data, as when a mail client pipes a message to `carnet add-email`.
+    var hasTerminal: Bool {
+        guard isCaptured else { return lock.withLock { openTerminal() } != nil }
+        return ttyInput != nil
+    }
+
+    /// One line typed on the controlling terminal; nil without one, or at its end.
+    func readTerminalLine() -> String? {
+        lock.withLock {
+            guard isCaptured else {
+                guard let file = openTerminal() else { return nil }
+                var line: UnsafeMutablePointer<CChar>?
+                var capacity = 0
+                defer { free(line) }
+                guard getline(&line, &capacity, file) >= 0, let line else { return nil }
+                var text = String(cString: line)
+                while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+                return text
+            }
+            guard let tty = ttyInput, ttyOffset < tty.count else { return nil }
+            let end = tty[ttyOffset...].firstIndex(of: UInt8(ascii: "\n")) ?? tty.count
+            defer { ttyOffset = min(end + 1, tty.count) }
+            return String(decoding: tty[ttyOffset..<end], as: UTF8.self)
+        }
+    }
+
+    /// `/dev/tty`, opened once (under `lock`).
+    private func openTerminal() -> UnsafeMutablePointer<FILE>? {
+        if !ttyOpened {
+            ttyOpened = true
+            tty = fopen("/dev/tty", "r")
+        }
+        return tty
     }
 
     /// Standard input as a file handle (an import from `-`): what is left of it.

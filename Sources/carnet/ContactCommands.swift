@@ -38,12 +38,12 @@ struct ListCommand: StateCommand {
     @OptionGroup var database: DatabaseOption
     @Flag(help: "Only favorites, in your order.") var favorites = false
     @Option(help: ArgumentHelp(
-        "Only contacts with this text in their \(ContactFields.all.filter(\.searchable).map { $0.label.lowercased() }.joined(separator: ", ")) (ignores case; at most \(Limits.searchLength) characters).",
+        "Only contacts with every word of this text, in any order, starting a word of their \(ContactFields.all.filter(\.searchable).map { $0.label.lowercased() }.joined(separator: ", ")) (ignores case and accents; phones by their digits; at most \(Limits.searchLength) characters).",
         valueName: "text"))
     var search: String?
     @Option(help: ArgumentHelp("Only contacts in this category (ignores case).", valueName: "name")) var category: String?
     @Option(help: ArgumentHelp(
-        "Sort by display name (name, the default), given name first (given) or family name first (family).",
+        "Sort by display name (name, the default), given name first (given), family name first (family), or best matches of --search first (relevance: every word in the name, then some, then the rest).",
         valueName: "order"))
     var sort: ContactOrder?
     // `.unconditional`: `--limit -3` reaches the range check instead of reading as a missing value.
@@ -53,7 +53,7 @@ struct ListCommand: StateCommand {
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more (got \(limit))") }
         if let search {
-            do { try Limits.checkSearch(search) } catch { throw ValidationError(error.description) }
+            do { _ = try SearchQuery(search) } catch { throw ValidationError(error.description) }
         }
         if favorites, sort != nil { throw ValidationError("--sort does not apply to --favorites: favorites keep your order") }
     }

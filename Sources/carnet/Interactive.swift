@@ -500,9 +500,11 @@ final class InteractiveSession {
 
     /// A draft on one line: `Ada Lovelace | Analyst | ada@example.com | +44 20 7946 0000`: the
     /// values of the fields a search looks in (who it is and how to reach them; every entry of a
-    /// list), or, for a draft whose description marks none searchable (a quote), its text fields.
+    /// list; the name once, without its parts), or, for a draft whose description marks none
+    /// searchable (a quote), its text fields.
     private func describe<Draft: EditableDraft>(_ draft: Draft) -> String {
-        let searchable = Draft.fields.filter(\.searchable)
+        let nameParts: Set<Field> = [.prefix, .given, .additional, .family, .suffix]
+        let searchable = Draft.fields.filter { $0.searchable && !nameParts.contains($0.field) }
         let fields = searchable.isEmpty ? Draft.fields.filter { $0.text != nil || $0.multilineText != nil } : searchable
         return fields.flatMap { $0.texts(of: draft) }.joined(separator: " | ").replacingOccurrences(of: "\n", with: " ")
     }

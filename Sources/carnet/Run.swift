@@ -47,6 +47,9 @@ func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
 @MainActor
 func exitStatus(for error: any Error, terminal: Terminal) -> Int32 {
     switch error {
+    case let code as ExitCode:
+        // A command that said all it had to say (`carnet query` finding nothing) and only sets the status.
+        return code.rawValue
     case let error as CarnetError:
         terminal.error(error.description)
         return ExitCode(for: error).rawValue

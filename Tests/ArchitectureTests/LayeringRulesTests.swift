@@ -72,7 +72,7 @@ import Testing
         // The codecs: plain values in, text out; no storage, no state (DESIGN.md's arrow
         // CarnetInterchange ──▶ CarnetModels).
         "CarnetInterchange": ["CarnetModels", "Foundation"],
-        "CarnetStorage": ["CarnetModels", "GRDB", "GRDBSQLite", "CSQLiteSession", "Foundation", "Synchronization", "Glibc", "Darwin"],
+        "CarnetStorage": ["CarnetModels", "GRDB", "GRDBSQLite", "CSQLiteSession", "CSQLiteConfig", "Foundation", "Synchronization", "Glibc", "Darwin"],
         "CarnetState": ["CarnetModels", "CarnetStorage", "Observation", "Foundation", "Synchronization"],
         "CarnetViewModels": ["CarnetModels", "CarnetState", "Observation", "Foundation"],
         "carnet": ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetState", "CarnetViewModels", "ArgumentParser", "CEditLine", "Yams", "Foundation", "Glibc", "Darwin"],

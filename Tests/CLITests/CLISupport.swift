@@ -48,12 +48,12 @@ final class Sandbox {
 
     /// Runs `carnet ARGS --db <this sandbox's db>` like ``carnet(_:stdin:environment:useDB:binary:cwd:)``,
     /// in this process: `runCarnet` with a captured console holding the same environment and
-    /// stdin, no stream a terminal. Runs take turns on the main actor. No `cwd`: the working
+    /// stdin, no stream a terminal (with `tty`, a controlling terminal where that is typed). Runs take turns on the main actor. No `cwd`: the working
     /// directory is the test process's, so arguments must be absolute paths; anything about
     /// terminals, signals, other processes or exit itself stays with ``carnet(_:stdin:environment:useDB:binary:cwd:)``.
     @discardableResult
-    func carnetInProcess(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], useDB: Bool = true) -> Run {
-        let console = Console.captured(stdin: stdin ?? "", environment: self.environment(with: environment))
+    func carnetInProcess(_ arguments: [String], stdin: String? = nil, tty: String? = nil, environment: [String: String] = [:], useDB: Bool = true) -> Run {
+        let console = Console.captured(stdin: stdin ?? "", tty: tty, environment: self.environment(with: environment))
         let arguments = arguments + (useDB ? ["--db", db] : [])
         let run: @Sendable () -> Int32 = {
             MainActor.assumeIsolated { runCarnet(arguments: arguments, terminal: Terminal(console: console)) }

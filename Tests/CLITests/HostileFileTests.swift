@@ -153,8 +153,9 @@ import Testing
         let check = box.carnetInProcess(["db", "check"])
         #expect(check.status == 69)
         #expect(check.stdout.contains("index contacts_by_name is missing; recreate it with: CREATE INDEX contacts_by_name ON contacts (name, id)"), "\(check)")
-        #expect(check.stdout.contains("user_version is 2 but the migrations applied reach 5"), "\(check)")
-        box.sqlite("CREATE INDEX contacts_by_name ON contacts (name, id); PRAGMA user_version = 5;")
+        let applied = box.sqlite("SELECT max(version) FROM schema_migrations").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(check.stdout.contains("user_version is 2 but the migrations applied reach \(applied)"), "\(check)")
+        box.sqlite("CREATE INDEX contacts_by_name ON contacts (name, id); PRAGMA user_version = \(applied);")
         #expect(box.carnetInProcess(["db", "check"]).stdout == "ok\n")
         // A table whose CHECKs were edited away.
         box.sqlite("""

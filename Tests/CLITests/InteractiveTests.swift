@@ -66,6 +66,17 @@ import Testing
         #expect(run.stdout.contains("── Favorites (0 of 0) ──  search: x"), "\(run)")
     }
 
+    /// Issue 16: the interactive search is the index's, and a query with nothing to look for
+    /// is an error line, not a damaged database.
+    @Test func theSearchFoldsAccentsAndTakesWordsInAnyOrder() {
+        box.carnetInProcess(["add", "--name", "Élodie Martin"])
+        let run = session("search martin ELODIE\nsearch \"*\"\nsearch 555-0103\nquit\n")
+        #expect(run.stdout.contains("── Contacts (1 of 6) ──  search: martin ELODIE"), "\(run)")
+        #expect(run.stdout.contains("  6  Élodie Martin"), "\(run)")
+        #expect(run.stdout.contains("error: search text must have a letter or digit to look for"), "\(run)")
+        #expect(run.stdout.contains("  3  Katherine Price"), "\(run)")
+    }
+
     /// Contact 2 as `show --json` prints it.
     func shown() throws -> [String: Any] {
         try #require(box.json(box.carnetInProcess(["show", "2", "--json"]).stdout) as? [String: Any])

@@ -204,7 +204,7 @@ import Testing
         let json = box.json(box.carnetInProcess(["list", "--json", "--category", "navy"]).stdout) as? [[String: Any]]
         #expect(json?.compactMap { $0["name"] as? String } == ["Grace Hopper"])
         box.expectRefused(["list", "--favorites", "--sort", "given"], 64, mentioning: "--sort does not apply to --favorites")
-        box.expectRefused(["list", "--sort", "surname"], 64, mentioning: "'name', 'given' or 'family'")
+        box.expectRefused(["list", "--sort", "surname"], 64, mentioning: "'name', 'given', 'family' or 'relevance'")
     }
 
     // MARK: Birthdays

@@ -288,7 +288,11 @@ import Testing
     @Test func handEditsKeepTheSortColumnsRight() throws {
         let storage = try StorageController(path: dir.database)
         let ada = try storage.insertContact(ContactDraft(name: "Ada Lovelace"))
-        try storage.writer.write { db in try db.execute(sql: "UPDATE contacts SET family_name = 'Byron' WHERE id = ?", arguments: [ada.id]) }
+        // A hand edit: another program's connection (Carnet's own run without triggers, and write
+        // the sort columns themselves).
+        let other = try DatabaseQueue(path: dir.database)
+        try other.write { db in try db.execute(sql: "UPDATE contacts SET family_name = 'Byron' WHERE id = ?", arguments: [ada.id]) }
+        try other.close()
         let sort = try storage.writer.read { db in try Row.fetchOne(db, sql: "SELECT sort_given, sort_family FROM contacts") }
         #expect(sort?[0] == "Ada Byron")
         #expect(sort?[1] == "Byron Ada")

@@ -201,9 +201,12 @@ import Testing
         #expect(try storage.contacts(limit: 10, matching: "gale").contacts.map(\.name) == ["Madison Thompson"])
         #expect(try storage.contacts(limit: 10, matching: "0100").contacts.map(\.name) == ["Tyler Porter"])
         #expect(try storage.contacts(limit: 10, matching: "EXAMPLE.COM").contacts.map(\.name) == ["Madison Thompson"])
-        #expect(try storage.contacts(limit: 10, matching: "0%").contacts.map(\.name) == ["Per 100% Cent"])
-        #expect(try storage.contacts(limit: 10, matching: "_").contacts.isEmpty)
-        #expect(try storage.contactCount(matching: "o") == 2)
+        // LIKE's wildcards are text, as FTS5's operators are: a word is its letters and digits.
+        #expect(try storage.contacts(limit: 10, matching: "100%").contacts.map(\.name) == ["Per 100% Cent"])
+        #expect(throws: CarnetError.self) { try storage.contacts(limit: 10, matching: "_") }
+        // Words are matched from their start: "o" starts none of these words, "p" three.
+        #expect(try storage.contactCount(matching: "o") == 0)
+        #expect(try storage.contactCount(matching: "p") == 2)
         for contact in try storage.allContacts() {
             #expect(contact.matches(search: "gale") == (contact.name == "Madison Thompson"))
         }

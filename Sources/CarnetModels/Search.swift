@@ -1,0 +1,288 @@
+import Foundation
+
+/// The columns of the search index, in its order: where each searchable text of a contact goes.
+/// A query word found in ``names`` ranks a contact first (see ``SearchQuery/rank(_:)``).
+public enum SearchColumn: String, Sendable, CaseIterable {
+    /// The display name, its parts and the nickname.
+    case names
+    /// Organization, department, title and role.
+    case work
+    case emails
+    /// Each phone as typed, its digits, and with a country code its national number (with and
+    /// without a leading 0).
+    case phones
+    case addresses
+    /// URLs and handles.
+    case web
+    case categories
+    case note
+}
+
+/// Text as the search index sees it: SQLite FTS5's `unicode61` tokenizer with
+/// `remove_diacritics 2` (letters, digits and private-use characters make words; case and accents
+/// are folded), and ß written ss. Used for the matches a screen decides without asking the
+/// database (a favorite, a contact just saved): the index decides the same way.
+public enum SearchText {
+    /// Whether `scalar` belongs to a word: unicode61's categories L*, N* and Co, and the combining
+    /// diacritical marks it strips (so "e\u{301}lodie" is one word, elodie).
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if (0x300...0x36F).contains(scalar.value) { return true }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The words of `text`, as written.
+    public static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isWordScalar(scalar) {
+                current.append(scalar)
+            } else if !current.isEmpty {
+                words.append(String(current))
+                current = String.UnicodeScalarView()
+            }
+        }
+        if !current.isEmpty { words.append(String(current)) }
+        return words
+    }
+
+    /// `word` folded: lower case, accents and other diacritical marks removed, ß as ss.
+    public static func fold(_ word: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in word.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
+        where !(0x300...0x36F).contains(scalar.value) {
+            if scalar == "ß" || scalar == "\u{1E9E}" {
+                out.append(contentsOf: "ss".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out).precomposedStringWithCanonicalMapping
+    }
+
+    /// The folded words of `text`.
+    public static func tokens(_ text: String) -> [String] {
+        words(text).map(fold)
+    }
+
+    /// ß and ẞ written ss, as the index's source writes them: scalar by scalar, as SQLite's
+    /// `replace()` does (a ß with a combining mark after it is one Character, and still a ß).
+    static func foldSharpS(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 == "ß" || $0 == "\u{1E9E}" }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "ß" || scalar == "\u{1E9E}" { out.append(contentsOf: "ss".unicodeScalars) } else { out.append(scalar) }
+        }
+        return String(out)
+    }
+
+    /// The national number of a phone's digits written with a country code (`digits` without
+    /// the code): ITU-T E.164 codes are a prefix code, 1 and 7 one digit, these two, others three.
+    static func nationalNumber(_ digits: String) -> String {
+        let scalars = digits.unicodeScalars
+        let length: Int
+        if let first = scalars.first, first == "1" || first == "7" {
+            length = 1
+        } else if twoDigitCountryCodes.contains(String(String.UnicodeScalarView(scalars.prefix(2)))) {
+            length = 2
+        } else {
+            length = 3
+        }
+        return String(String.UnicodeScalarView(scalars.dropFirst(length)))
+    }
+
+    static let twoDigitCountryCodes: Set<String> = [
+        "20", "27", "30", "31", "32", "33", "34", "36", "39", "40", "41", "43", "44", "45", "46", "47", "48", "49",
+        "51", "52", "53", "54", "55", "56", "57", "58", "60", "61", "62", "63", "64", "65", "66", "81", "82", "84",
+        "86", "90", "91", "92", "93", "94", "95", "98",
+    ]
+
+    /// What a phone's digits are to the index: the value without ` +().-` (all a valid phone
+    /// holds besides digits), removed scalar by scalar as the view's `replace()`s remove them.
+    static func phoneDigits(_ value: String) -> String {
+        String(String.UnicodeScalarView(value.unicodeScalars.filter { !" +().-".unicodeScalars.contains($0) }))
+    }
+
+    /// A phone as the index holds it: as typed, its digits, and when written with a country code
+    /// (`+44 20 7946 0000`) its national number without and with a leading 0.
+    static func phoneText(_ value: String) -> String {
+        let digits = phoneDigits(value)
+        guard value.unicodeScalars.first == "+" else { return value + " " + digits }
+        let national = nationalNumber(digits)
+        return value + " " + digits + " " + national + " 0" + national
+    }
+}
+
+/// The texts of a contact as the search index holds them, column by column: exactly what the
+/// database's view `contact_search_source` (migrations/0006_search.sql) computes from the stored
+/// rows; a storage test checks that the two agree.
+public struct SearchDocument: Sendable, Equatable {
+    /// One text per ``SearchColumn``, in its order.
+    public let texts: [String]
+
+    public init(_ draft: ContactDraft) {
+        texts = Self.columnTexts.map { $0(draft) }
+    }
+
+    /// Each column's text, as a function of the draft, made once from ``ContactFields``: each
+    /// field's text (a list's entries space-separated), the column's fields space-separated. (An
+    /// import makes a document for every contact; walking the field descriptions each time
+    /// copied them a hundred times over.)
+    private static let columnTexts: [@Sendable (ContactDraft) -> String] = SearchColumn.allCases.map { column in
+        let fields: [@Sendable (ContactDraft) -> String] = ContactFields.all.filter { $0.searchColumn == column }.compactMap { spec in
+            if let keyPath = spec.text ?? spec.multilineText { return { $0[keyPath: keyPath] } }
+            guard let list = spec.list else { return nil }
+            if column == .phones { return { list.searchTexts($0).map(SearchText.phoneText).joined(separator: " ") } }
+            return { list.searchTexts($0).joined(separator: " ") }
+        }
+        if column == .phones { return { draft in fields.map { $0(draft) }.joined(separator: " ") } }
+        return { draft in SearchText.foldSharpS(fields.map { $0(draft) }.joined(separator: " ")) }
+    }
+
+    public subscript(column: SearchColumn) -> String {
+        texts[SearchColumn.allCases.firstIndex(of: column)!]
+    }
+}
+
+/// Search text as people type it, read into what must match: every word (in any order, in any
+/// field), each as the start of a word of the contact's texts. A run of words that reads as a
+/// phone number also matches by its digits whatever the punctuation, and, given with a country
+/// code (`+44 20 7946 0000`), the national number with a leading 0 (`020 7946 0000`).
+///
+/// Quotes, `*`, `:`, `-`, `OR` and the like are text: a word is only its letters and digits.
+public struct SearchQuery: Sendable, Equatable, Hashable {
+    /// Consecutive words of a field (a word of the query such as `ada@example` is two), the last
+    /// matched as a prefix. `words` is as typed; the index folds them itself.
+    public struct Phrase: Sendable, Equatable, Hashable {
+        public let words: [String]
+        public let tokens: [String]
+
+        init(_ words: [String]) {
+            self.words = words.map(SearchText.foldSharpS)
+            tokens = words.map(SearchText.fold)
+        }
+    }
+
+    /// What one word of the query (or a phone number given in several) requires: one of the
+    /// alternatives, each a set of phrases that must all match.
+    public struct Term: Sendable, Equatable, Hashable {
+        public let alternatives: [[Phrase]]
+    }
+
+    public let terms: [Term]
+
+    /// No words at all: matches every contact.
+    public var isEmpty: Bool { terms.isEmpty }
+
+    /// Reads `text`. Throws ``CarnetError/invalidSearch(_:)`` when it is longer than
+    /// ``Limits/searchLength`` or, not blank, has no letter or digit to look for.
+    public init(_ text: String) throws(CarnetError) {
+        try Limits.checkSearch(text)
+        let pieces = text.split { $0.isWhitespace }.map(String.init)
+        var terms: [Term] = []
+        var index = 0
+        while index < pieces.count {
+            var end = index
+            while end < pieces.count, Self.isPhoneLike(pieces[end]) { end += 1 }
+            if end > index {
+                let run = Array(pieces[index..<end])
+                if let term = Self.phoneTerm(run) { terms.append(term) }
+                index = end
+                continue
+            }
+            let words = SearchText.words(pieces[index])
+            if !words.isEmpty { terms.append(Term(alternatives: [[Phrase(words)]])) }
+            index += 1
+        }
+        if terms.isEmpty, !pieces.isEmpty {
+            throw .invalidSearch("search text must have a letter or digit to look for (got \(Self.quoted(text)))")
+        }
+        self.terms = terms
+    }
+
+    private static func quoted(_ text: String) -> String {
+        let short = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        return "\"" + short + "\""
+    }
+
+    /// Digits, spaces and `+ ( ) . -` only, with a digit: as a phone is written.
+    static func isPhoneLike(_ word: String) -> Bool {
+        var digit = false
+        for scalar in word.unicodeScalars {
+            if ("0"..."9").contains(scalar) {
+                digit = true
+            } else if !"+().-".unicodeScalars.contains(scalar) {
+                return false
+            }
+        }
+        return digit
+    }
+
+    /// A run of phone-like words: a plain number is a word like any other; otherwise its digits
+    /// in one, its national forms when it starts with a country code, or its words one by one.
+    private static func phoneTerm(_ run: [String]) -> Term? {
+        let words = run.map(SearchText.words)
+        if run.count == 1, words[0].count <= 1, !run[0].hasPrefix("+") {
+            return words[0].isEmpty ? nil : Term(alternatives: [[Phrase(words[0])]])
+        }
+        let digits = words.joined().joined()
+        var alternatives: [[Phrase]] = [[Phrase([digits])]]
+        if run[0].hasPrefix("+") || run[0].hasPrefix("(+") {
+            let national = SearchText.nationalNumber(digits)
+            if !national.isEmpty { alternatives += [[Phrase([national])], [Phrase(["0" + national])]] }
+        }
+        let separate = words.filter { !$0.isEmpty }.map(Phrase.init)
+        if separate.count > 1 || separate.first?.words.count ?? 0 > 1 { alternatives.append(separate) }
+        return Term(alternatives: alternatives)
+    }
+
+    // MARK: Matching, as the index does
+
+    /// Whether every term matches somewhere in the contact's texts.
+    public func matches(_ draft: ContactDraft) -> Bool {
+        guard !terms.isEmpty else { return true }
+        let columns = Self.columnTokens(SearchDocument(draft))
+        return terms.allSatisfy { term in Self.matches(term, in: columns) }
+    }
+
+    /// 0 when every term matches the names, 1 when some does, 2 otherwise: best matches first,
+    /// so "ada" lists Ada Lovelace before a contact whose note mentions Ada.
+    public func rank(_ draft: ContactDraft) -> Int {
+        guard !terms.isEmpty else { return 0 }
+        let names = [SearchText.tokens(SearchDocument(draft)[.names])]
+        let hits = terms.filter { Self.matches($0, in: names) }.count
+        return hits == terms.count ? 0 : hits > 0 ? 1 : 2
+    }
+
+    private static func columnTokens(_ document: SearchDocument) -> [[String]] {
+        document.texts.map(SearchText.tokens)
+    }
+
+    private static func matches(_ term: Term, in columns: [[String]]) -> Bool {
+        term.alternatives.contains { phrases in phrases.allSatisfy { phrase in columns.contains { matches(phrase, $0) } } }
+    }
+
+    /// The phrase's tokens at consecutive positions of `tokens`, the last as a prefix.
+    private static func matches(_ phrase: Phrase, _ tokens: [String]) -> Bool {
+        let wanted = phrase.tokens
+        guard let last = wanted.last, tokens.count >= wanted.count else { return false }
+        for start in 0...(tokens.count - wanted.count) {
+            var all = true
+            for (offset, token) in wanted.enumerated() {
+                let found = tokens[start + offset]
+                if offset == wanted.count - 1 ? !found.hasPrefix(last) : found != token {
+                    all = false
+                    break
+                }
+            }
+            if all { return true }
+        }
+        return false
+    }
+}

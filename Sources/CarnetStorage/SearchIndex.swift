@@ -1,0 +1,129 @@
+import CSQLiteConfig
+import CarnetModels
+import GRDB
+
+/// The full-text index of schema 6 (`migrations/0006_search.sql`): `contact_search`, an FTS5 table
+/// over the view `contact_search_source`.
+///
+/// Triggers on `contacts` and its child tables keep it in step for anyone who writes with them
+/// on (sqlite3, another program, an undo applied as a changeset). Carnet's own connections run
+/// with triggers off and index each contact once, after writing its rows: the triggers take a
+/// document out and put it back for every row, and even held back by a condition they cost an
+/// import as much as the import itself (each turns its statement into one with a statement
+/// journal). A migration runs with triggers on (``withTriggers(_:_:)``), so a later migration
+/// that changes contacts keeps the index as sqlite3 would.
+enum SearchIndex {
+    static let columns = SearchColumn.allCases.map(\.rawValue).joined(separator: ", ")
+    /// One row of VALUES, never `INSERT … SELECT`: a statement that may write several rows opens
+    /// a statement journal, and FTS5 writes its pending data to disk at each such savepoint.
+    static let addSQL = "INSERT INTO contact_search (rowid, \(columns)) VALUES (?, \(databaseQuestionMarks(count: SearchColumn.allCases.count)))"
+    static let removeSQL = """
+        INSERT INTO contact_search (contact_search, rowid, \(columns))
+        VALUES ('delete', ?, \(databaseQuestionMarks(count: SearchColumn.allCases.count)))
+        """
+    static let sourceSQL = "SELECT \(columns) FROM contact_search_source WHERE id = ?"
+
+    // MARK: Triggers
+
+    /// Switches the connection's triggers off (Carnet's connections) or on.
+    static func setTriggers(_ db: Database, enabled: Bool) throws {
+        guard carnet_sqlite3_enable_triggers(db.sqliteConnection, enabled ? 1 : 0) == (enabled ? 1 : 0) else {
+            throw CarnetError.database("SQLite would not turn triggers \(enabled ? "on" : "off")")
+        }
+    }
+
+    /// Runs `body` with the connection's triggers on: a migration, or changes written as someone
+    /// else would write them (an undo applied as a changeset), which the triggers index.
+    static func withTriggers<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        try setTriggers(db, enabled: true)
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try? setTriggers(db, enabled: false)
+            throw error
+        }
+        try setTriggers(db, enabled: false)
+        return result
+    }
+
+    // MARK: Carnet's writes
+
+    /// Indexes a contact whose rows were just written from `draft`. The document is made in
+    /// Swift (``CarnetModels/SearchDocument``, which a test holds to the view's row for the same
+    /// values): reading it back from the view cost an import half its time again.
+    static func add(_ db: Database, id: Int64, _ draft: ContactDraft) throws {
+        try db.cachedStatement(sql: addSQL).execute(arguments: arguments(id, SearchDocument(draft).texts))
+    }
+
+    /// Runs `write`, which changes contact `id`'s rows to `draft`, and replaces its document when
+    /// its texts changed (an edit of a photo or a date leaves the index alone). What the index
+    /// holds is read from the view before the write, whoever wrote it last.
+    static func replace(_ db: Database, id: Int64, with draft: ContactDraft, _ write: () throws -> Bool) throws -> Bool {
+        let before = try document(db, id: id)
+        guard try write() else { return false }
+        let after = SearchDocument(draft).texts
+        if before != after {
+            if let before { try db.cachedStatement(sql: removeSQL).execute(arguments: arguments(id, before)) }
+            try db.cachedStatement(sql: addSQL).execute(arguments: arguments(id, after))
+        }
+        return true
+    }
+
+    /// Takes contact `id` out of the index, before its row is deleted.
+    static func remove(_ db: Database, id: Int64) throws {
+        guard let before = try document(db, id: id) else { return }
+        try db.cachedStatement(sql: removeSQL).execute(arguments: arguments(id, before))
+    }
+
+    /// What the index holds for contact `id`, column by column (nil: no such contact).
+    static func document(_ db: Database, id: Int64) throws -> [String]? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sourceSQL), arguments: [id]) else { return nil }
+        return (0..<row.count).map { row[$0] as String? ?? "" }
+    }
+
+    private static func arguments(_ id: Int64, _ document: [String]) -> StatementArguments {
+        var arguments: StatementArguments = [id]
+        _ = arguments.append(contentsOf: StatementArguments(document))
+        return arguments
+    }
+
+    // MARK: Queries
+
+    /// The FTS5 query for `query`: each word a quoted phrase (so `"`, `*`, `:`, `-` and `OR` in
+    /// it are text), prefix-matched, every term required.
+    static func matchExpression(_ query: SearchQuery) -> String {
+        query.terms.map(expression).joined(separator: " AND ")
+    }
+
+    /// Every term in the names column.
+    static func namesAllExpression(_ query: SearchQuery) -> String {
+        "{names} : (" + matchExpression(query) + ")"
+    }
+
+    /// Some term in the names column.
+    static func namesAnyExpression(_ query: SearchQuery) -> String {
+        "{names} : (" + query.terms.map(expression).joined(separator: " OR ") + ")"
+    }
+
+    private static func expression(_ term: SearchQuery.Term) -> String {
+        let alternatives = term.alternatives.map { phrases in
+            phrases.count == 1 ? phrase(phrases[0]) : "(" + phrases.map(phrase).joined(separator: " AND ") + ")"
+        }
+        return alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")"
+    }
+
+    private static func phrase(_ phrase: SearchQuery.Phrase) -> String {
+        "\"" + phrase.words.joined(separator: " ").replacingOccurrences(of: "\"", with: "\"\"") + "\"*"
+    }
+
+    /// The condition on `contacts` that keeps the contacts matching `query`.
+    static let matchCondition = "id IN (SELECT rowid FROM contact_search WHERE contact_search MATCH ?)"
+
+    /// The rank of a matching contact (see ``CarnetModels/SearchQuery/rank(_:)``): its arguments
+    /// are ``namesAllExpression(_:)`` and ``namesAnyExpression(_:)``.
+    static let rankExpression = """
+        CASE WHEN id IN (SELECT rowid FROM contact_search WHERE contact_search MATCH ?) THEN 0
+             WHEN id IN (SELECT rowid FROM contact_search WHERE contact_search MATCH ?) THEN 1 ELSE 2 END
+        """
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// Issue 16 on the command line: `list --search` as people type, `carnet query` for mutt,
+/// neomutt and aerc, and `carnet add-email` for the message a mail client pipes in.
+@Suite struct MailTests {
+    let box = Sandbox()
+
+    init() {
+        box.carnetInProcess(["add", "--name", "Élodie Martin", "--phone", "+1 555 123 4567", "--email", "elodie@example.fr"])
+        box.carnetInProcess(["add", "--name", "Ada Lovelace", "--email", "work:ada@example.com", "--email", "home,pref:ada@home.example",
+                             "--organization", "Analytical Engines"])
+        box.carnetInProcess(["add", "--name", "Zed Note", "--email", "zed@example.org", "--note", "Ada's friend"])
+        box.carnetInProcess(["add", "--name", "Zoë Ångström"])
+    }
+
+    func names(_ run: Run) -> [String] {
+        run.lines.dropFirst().map { String($0.split(separator: "\t")[1]) }
+    }
+
+    @Test func listSearchFindsWhatPeopleType() {
+        for search in ["elodie", "Elodie", "ÉLODIE", "E\u{301}lodie", "Martin Élodie", "5551234567", "555-123-4567", "+1 555 123 4567"] {
+            let run = box.carnetInProcess(["list", "--search", search])
+            #expect(run.status == 0 && names(run) == ["Élodie Martin"], "\(search): \(run)")
+        }
+        #expect(names(box.carnetInProcess(["list", "--search", "angstrom"])) == ["Zoë Ångström"])
+        #expect(names(box.carnetInProcess(["list", "--search", "ada lov"])) == ["Ada Lovelace"])
+        #expect(names(box.carnetInProcess(["list", "--search", "ada", "--sort", "relevance"])) == ["Ada Lovelace", "Zed Note"])
+        // 50,000 characters were reported as a damaged database; now a usage error, as is nothing to look for.
+        for search in [String(repeating: "x", count: 50_000), "\"*\"", "-"] {
+            let run = box.carnetInProcess(["list", "--search", search])
+            #expect(run.status == 64 && run.stdout.isEmpty, "\(run)")
+        }
+        #expect(box.carnetInProcess(["list", "--search", "\" OR x:y*"]).status == 0)
+    }
+
+    @Test func queryPrintsWhatMuttReads() {
+        let run = box.carnetInProcess(["query", "ada"])
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+        #expect(run.stdout == """
+            carnet: 3 emails of 2 contacts matching ada
+            ada@home.example\tAda Lovelace\thome, Analytical Engines
+            ada@example.com\tAda Lovelace\twork, Analytical Engines
+            zed@example.org\tZed Note\t
+
+            """, "\(run)")
+        let accents = box.carnetInProcess(["query", "elodie", "mart"])
+        #expect(accents.lines == ["carnet: 1 email of 1 contact matching elodie mart", "elodie@example.fr\tÉlodie Martin\t"])
+        #expect(box.carnetInProcess(["query", "ada", "--limit", "1"]).lines.count == 3)
+    }
+
+    @Test func queryPrintsWhatAercReads() {
+        let run = box.carnetInProcess(["query", "--format", "aerc", "ada"])
+        #expect(run.status == 0)
+        #expect(run.stdout == "ada@home.example\tAda Lovelace\nada@example.com\tAda Lovelace\nzed@example.org\tZed Note\n")
+    }
+
+    @Test func nothingFoundIsStatus1WithTheStatusLineMuttShows() {
+        let none = box.carnetInProcess(["query", "nobody"])
+        #expect(none.status == 1 && none.stdout == "carnet: no contact matches nobody\n" && none.stderr.isEmpty, "\(none)")
+        let noEmail = box.carnetInProcess(["query", "angstrom"])
+        #expect(noEmail.status == 1 && noEmail.stdout == "carnet: 1 contact matches angstrom, without an email\n", "\(noEmail)")
+        let aerc = box.carnetInProcess(["query", "--format", "aerc", "nobody"])
+        #expect(aerc.status == 1 && aerc.stdout.isEmpty && aerc.stderr.isEmpty)
+        // The exit status as a mail client sees it: a whole process.
+        #expect(box.carnet(["query", "nobody"]).status == 1)
+    }
+
+    @Test func anEmptyOrOverlongQueryIsAUsageError() {
+        for arguments in [["query"], ["query", ""], ["query", "  "], ["query", "\"*\""], ["query", String(repeating: "a", count: 1001)]] {
+            let run = box.carnetInProcess(arguments)
+            #expect(run.status == 64 && run.stdout.isEmpty && !run.stderr.isEmpty, "\(arguments.map { $0.prefix(20) }): \(run)")
+        }
+        for syntax in ["\"ada", "ada*", "-ada", "ada OR", "name:ada", "NEAR(ada)"] {
+            let run = box.carnetInProcess(["query", syntax])
+            #expect([0, 1].contains(run.status) && run.stderr.isEmpty, "\(syntax): \(run)")
+        }
+    }
+
+    // MARK: add-email
+
+    static let message = """
+        Return-Path: <bounce@lists.example>
+        From: =?UTF-8?Q?Gr=C3=A9goire?=
+         =?ISO-8859-1?B?IEzpdnk=?= <gregoire@example.fr>
+        To: me@example.com
+        Subject: =?UTF-8?B?w4AgYmllbnTDtHQ=?=
+
+        From: not-the-sender@example.com
+        """
+
+    @Test func addEmailDecodesTheSenderAndAddsANewContactWithYes() throws {
+        let run = box.carnetInProcess(["add-email", "--yes", "--label", "work"], stdin: Self.message)
+        #expect(run.status == 0 && run.stdout == "saved contact 5\n", "\(run)")
+        let json = try #require(box.json(box.carnetInProcess(["show", "5", "--json"]).stdout) as? [String: Any])
+        #expect(json["name"] as? String == "Grégoire Lévy")
+        #expect((json["emails"] as? [[String: Any]])?.first?["value"] as? String == "gregoire@example.fr")
+        #expect((json["emails"] as? [[String: Any]])?.first?["label"] as? String == "work")
+        // Again: the address is there already, nothing is added.
+        let again = box.carnetInProcess(["add-email", "--yes"], stdin: Self.message)
+        #expect(again.status == 0 && again.stdout == "gregoire@example.fr is contact 5 (Grégoire Lévy) already; nothing to add\n", "\(again)")
+        #expect(box.carnetInProcess(["list"]).lines.count == 6)
+    }
+
+    @Test func addEmailToAnExistingContact() throws {
+        let run = box.carnetInProcess(["add-email", "--to-contact", "2"], stdin: "From: \"Lovelace, Ada\" <countess@example.org>\n\nhi\n")
+        #expect(run.status == 0 && run.stdout == "saved contact 2\n", "\(run)")
+        let json = try #require(box.json(box.carnetInProcess(["show", "2", "--json"]).stdout) as? [String: Any])
+        #expect((json["emails"] as? [[String: Any]])?.compactMap { $0["value"] as? String } == ["ada@example.com", "ada@home.example", "countess@example.org"])
+        #expect(box.carnetInProcess(["add-email", "--to-contact", "99"], stdin: "From: x@example.org\n\n").status == 66)
+    }
+
+    @Test func addEmailAsksOnTheTerminalWhileTheMessageIsOnStandardInput() throws {
+        // Picks Ada among the likely contacts (the sender's name is hers).
+        let pick = box.carnetInProcess(["add-email"], stdin: "From: Ada Lovelace <ada@analytical.example>\n\n", tty: "2\n")
+        #expect(pick.status == 0 && pick.stdout == "saved contact 2\n", "\(pick)")
+        #expect(pick.stderr.contains("Add Ada Lovelace <ada@analytical.example>\n  n  to a new contact named Ada Lovelace\n  2  to Ada Lovelace (ada@example.com, ada@home.example)\n"), "\(pick)")
+        // A new contact, renamed at the prompt.
+        let new = box.carnetInProcess(["add-email"], stdin: "From: =?utf-8?q?Gr=C3=A9goire?= <g@example.fr>\n\n", tty: "n\nGrégoire Lévy\n")
+        #expect(new.status == 0 && new.stdout == "saved contact 5\n", "\(new)")
+        #expect(box.carnetInProcess(["list", "--search", "levy"]).lines.count == 2)
+        // Enter cancels; anything else is refused; nothing is written either way.
+        let cancelled = box.carnetInProcess(["add-email"], stdin: "From: x@example.org\n\n", tty: "\n")
+        #expect(cancelled.status == 1 && cancelled.stderr.contains("cancelled"), "\(cancelled)")
+        #expect(box.carnetInProcess(["add-email"], stdin: "From: x@example.org\n\n", tty: "maybe\n").status == 64)
+        #expect(box.carnetInProcess(["list"]).lines.count == 6)
+    }
+
+    @Test func addEmailWithoutATerminalOrASenderSaysWhatToDo() {
+        let noTerminal = box.carnetInProcess(["add-email"], stdin: "From: x@example.org\n\n")
+        #expect(noTerminal.status == 64 && noTerminal.stderr.contains("--yes (a new contact) or --to-contact ID"), "\(noTerminal)")
+        let noSender = box.carnetInProcess(["add-email", "--yes"], stdin: "Subject: hi\n\nFrom: body@example.org\n")
+        #expect(noSender.status == 65 && noSender.stderr.contains("no From: header"), "\(noSender)")
+        #expect(box.carnetInProcess(["add-email", "--yes", "--to-contact", "1"], stdin: "").status == 64)
+        let invalid = box.carnetInProcess(["add-email", "--yes"], stdin: "From: Bad <not an address@>\n\n")
+        #expect([64, 65].contains(invalid.status), "\(invalid)")
+        #expect(box.carnetInProcess(["list"]).lines.count == 5)
+    }
+}
