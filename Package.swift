@@ -75,7 +75,7 @@ let package = Package(
             name: "CarnetBenchmarks",
             dependencies: [
                 "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "SeededRandom",
-                "CarnetSync", "RadicaleServer",
+                "CarnetInterchange", "CarnetSync", "RadicaleServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
