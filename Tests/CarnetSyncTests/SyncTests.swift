@@ -55,15 +55,22 @@ import Testing
         #expect(try b.sync().changedNothing)
     }
 
-    @Test func sameFieldConflictKeepsLocalAndRecordsTheLoser() throws {
-        let fixture = try SyncFixture()
+    /// Ada synced to a and b; then a sets her note "from A" and syncs, b sets it "from B" (and
+    /// whatever `alsoInB` changes) and has not synced yet.
+    static func bothChangeTheNote(_ fixture: SyncFixture, alsoInB: (inout ContactDraft) -> Void = { _ in }) throws -> (Book, Book) {
         let a = try fixture.book("a"), b = try fixture.book("b")
         try a.add("Ada Lovelace", note: "first")
         try a.sync()
         try b.sync()
         try a.edit("Ada Lovelace") { $0.note = "from A" }
-        try b.edit("Ada Lovelace") { $0.note = "from B"; $0.title = "Countess" }
+        try b.edit("Ada Lovelace") { $0.note = "from B"; alsoInB(&$0) }
         try a.sync()
+        return (a, b)
+    }
+
+    @Test func sameFieldConflictKeepsLocalAndRecordsTheLoser() throws {
+        let fixture = try SyncFixture()
+        let (a, b) = try Self.bothChangeTheNote(fixture) { $0.title = "Countess" }
         let report = try b.sync()
         #expect(report.clashes.map(\.fields) == [[.note]])
         #expect(report.clashes.first?.kept == .local)
@@ -79,13 +86,7 @@ import Testing
 
     @Test func preferRemoteTakesTheServersValueAndUndoBringsMineBack() throws {
         let fixture = try SyncFixture()
-        let a = try fixture.book("a"), b = try fixture.book("b")
-        try a.add("Ada Lovelace", note: "first")
-        try a.sync()
-        try b.sync()
-        try a.edit("Ada Lovelace") { $0.note = "from A" }
-        try b.edit("Ada Lovelace") { $0.note = "from B" }
-        try a.sync()
+        let (a, b) = try Self.bothChangeTheNote(fixture)
         let report = try b.sync(SyncOptions(prefer: .remote))
         #expect(report.clashes.first?.kept == .remote)
         #expect(report.clashes.first?.lostCard.contains("NOTE:from B") == true)
