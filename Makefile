@@ -9,7 +9,8 @@ all: build
 
 # System packages the build and the tests need (libsqlite3 headers for GRDB, the sqlite3 CLI
 # that tests and the benchmark compare with, libedit headers for line editing in `carnet
-# interactive`). Installed only when missing.
+# interactive`, Radicale, the CardDAV server the sync tests and benchmark start on loopback).
+# Installed only when missing.
 deps:
 	@if ! command -v sqlite3 >/dev/null 2>&1 || [ ! -f /usr/include/sqlite3.h ]; then \
 		echo "Installing libsqlite3-dev and sqlite3..."; \
@@ -20,6 +21,11 @@ deps:
 		echo "Installing libedit-dev..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libedit-dev; \
+	fi
+	@if [ ! -x /usr/bin/radicale ]; then \
+		echo "Installing radicale..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq radicale; \
 	fi
 
 build: deps

@@ -9,7 +9,7 @@ let package = Package(
     products: [
         .library(
             name: "Carnet",
-            targets: ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetState", "CarnetViewModels"]),
+            targets: ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetState", "CarnetViewModels"]),
         .executable(name: "carnet", targets: ["carnet"]),
     ],
     dependencies: [
@@ -44,6 +44,11 @@ let package = Package(
         // sqlite3_db_config (variadic, so not callable from Swift) for the one setting Carnet changes.
         .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
 
+        // The CardDAV client: HTTP with Foundation's URLSession and XML with FoundationXML's
+        // XMLParser (both ship with the toolchain: no package to build, libcurl and libxml2
+        // underneath); it reads and writes through the storage controller, with history.
+        .target(name: "CarnetSync", dependencies: ["CarnetModels", "CarnetInterchange", "CarnetStorage"]),
+
         // The shared, observable app state of one process.
         .target(name: "CarnetState", dependencies: ["CarnetModels", "CarnetStorage"]),
 
@@ -54,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "carnet",
             dependencies: [
-                "CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetState", "CarnetViewModels", "CEditLine",
+                "CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetState", "CarnetViewModels", "CEditLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]),
@@ -65,12 +70,15 @@ let package = Package(
         .target(name: "SeededRandom", path: "Support/SeededRandom"),
         // Temp directories and helpers the test targets share.
         .target(name: "CarnetTestSupport", dependencies: ["CarnetModels"], path: "Support/CarnetTestSupport"),
+        // A real Radicale CardDAV server on loopback for the sync tests and the benchmark (`make deps`).
+        .target(name: "RadicaleServer", path: "Support/RadicaleServer"),
 
         // `make bench`: Carnet's layers against the raw SQLite C API in the same run.
         .executableTarget(
             name: "CarnetBenchmarks",
             dependencies: [
                 "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "SeededRandom", "CSQLiteConfig",
+                "CarnetInterchange", "CarnetSync", "RadicaleServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -95,10 +103,14 @@ let package = Package(
         .testTarget(
             name: "CarnetStorageTests",
             dependencies: ["CarnetModels", "CarnetStorage", "SeededRandom", "CarnetTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Sync against a real Radicale started by each test (no mock server).
+        .testTarget(
+            name: "CarnetSyncTests",
+            dependencies: ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetTestSupport", "RadicaleServer"]),
         .testTarget(name: "CarnetStateTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetTestSupport"]),
         .testTarget(name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "CarnetTestSupport"]),
         // Runs the built `carnet` binary as a person would (it depends on it so it is built first).
-        .testTarget(name: "CLITests", dependencies: ["carnet"]),
+        .testTarget(name: "CLITests", dependencies: ["carnet", "RadicaleServer"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["carnet", "carnet-stress"]),
         // Reads Sources/ as text: the design's rules that the compiler cannot see.
         .testTarget(name: "ArchitectureTests"),

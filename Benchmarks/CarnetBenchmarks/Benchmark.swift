@@ -120,6 +120,9 @@ final class Benchmark {
         }
         try runCLI(books: books)
         try runMemory(book: books[plan.largest]!)
+        let sync = try SyncBench.run(n: plan.smallest, in: tempDirectory)
+        rows += sync.rows.map { (11, plan.smallest, $0) }
+        notes += sync.notes
         addScalingVerdicts()
 
         let table = renderTable(rows.sorted { ($0.section, $0.n) < ($1.section, $1.n) }.map(\.row))

@@ -10,6 +10,7 @@ import Foundation
 let usage = """
     usage: CarnetBenchmarks [--quick] [--carnet PATH] [--hello PATH]
            CarnetBenchmarks --profile WORKLOAD [--n N] [--reps R] [--raw | --both] [--book PATH]
+           CarnetBenchmarks --sync [--n N]
 
       --quick         N = 10k and 100k only, fewer repetitions (for development)
       --carnet PATH   the release `carnet` binary, for the CLI workload (default: next to this binary)
@@ -18,11 +19,14 @@ let usage = """
                       profiler such as `perf record -g`; N contacts (default 100000), R times (default 3),
                       Carnet's side unless --raw (--both: alternate, compare medians); --book PATH makes
                       the book there once and reuses it
+      --sync          only the sync rows (issue 17): first sync of N contacts (default 10000) up and
+                      down, and incremental syncs of one change, with Radicale on loopback
     """
 
 enum Mode {
     case benchmark(Plan, carnet: String?, hello: String?)
     case profile(String, n: Int, reps: Int, raw: Bool, both: Bool, book: String?)
+    case sync(n: Int)
     case carnetChild(String)
     case rawChild(String)
     case help
@@ -42,6 +46,7 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
     var raw = false
     var both = false
     var book: String?
+    var sync = false
     var rest = arguments[...]
     func value(for flag: String) throws -> String {
         guard let value = rest.popFirst() else { throw BenchError("\(flag) needs a value\n\(usage)") }
@@ -60,10 +65,12 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
         case "--raw": raw = true
         case "--both": both = true
         case "--book": book = try value(for: argument)
+        case "--sync": sync = true
         case "-h", "--help": return .help
         default: throw BenchError("unknown argument \(argument)\n\(usage)")
         }
     }
+    if sync { return .sync(n: arguments.contains("--n") ? n : 10_000) }
     if let profile { return .profile(profile, n: n, reps: reps, raw: raw, both: both, book: book) }
     // Checked now rather than after minutes of other workloads.
     for case let path? in [carnet, hello] where access(path, X_OK) != 0 {
@@ -81,6 +88,13 @@ let status: Int32 = MainActor.assumeIsolated {
             try Benchmark(plan: plan, carnetBinary: carnet, helloBinary: hello).run()
         case let .profile(workload, n, reps, raw, both, book):
             try Profile.run(workload: workload, n: n, reps: reps, raw: raw, both: both, book: book)
+        case let .sync(n):
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-bench-sync-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let result = try SyncBench.run(n: n, in: directory)
+            print(renderTable(result.rows))
+            for note in result.notes { print("  - \(note)") }
         case let .carnetChild(path):
             try PageWalkChild.carnet(path: path)
         case let .rawChild(path):

@@ -53,6 +53,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case history(HistoryRefusal)
     /// Undo or redo would overwrite a change made outside the history since; nothing was written.
     case historyConflict(HistoryConflict)
+    /// A sync could not be set up or run (see ``SyncFailure``); nothing was changed locally.
+    case sync(SyncFailure)
     /// Any other SQLite failure, with SQLite's own words.
     case database(String)
 
@@ -101,6 +103,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return refusal.description
         case let .historyConflict(conflict):
             return conflict.description
+        case let .sync(failure):
+            return failure.description
         case let .database(message):
             return "database error: \(message)"
         }

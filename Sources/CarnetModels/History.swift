@@ -18,6 +18,7 @@ public struct HistoryKind: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let useQuote = HistoryKind(rawValue: "use quote")
     public static let `import` = HistoryKind(rawValue: "import")
     public static let sample = HistoryKind(rawValue: "sample")
+    public static let sync = HistoryKind(rawValue: "sync")
 
     /// The verb as a menu shows it after "Undo": "Edit", "Move Favorite".
     public var title: String {

@@ -125,7 +125,7 @@ extension StorageController {
                 throw CarnetError.notFound(.contact, id: id)
             }
             history.note = HistoryNote(.delete, subject: name, "deleted \(name)")
-            try SearchIndex.remove(db, id: id)
+            try Self.beforeDeleting(db, contactID: id)
             try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ?").execute(arguments: [id])
         }
     }
@@ -136,10 +136,23 @@ extension StorageController {
     public func deleteContact(_ contact: Contact) throws(CarnetError) {
         try recordedWrite { db, history in
             history.note = HistoryNote(.delete, subject: contact.name, "deleted \(contact.name)")
-            try SearchIndex.remove(db, id: contact.id)
+            try Self.beforeDeleting(db, contactID: contact.id)
             try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ? AND uid = ?").execute(arguments: [contact.id, contact.uid])
             if db.changesCount == 0 { throw CarnetError.deleted(.contact, id: contact.id) }
         }
+    }
+
+    /// What deleting a contact must do first on Carnet's own connections, which run without
+    /// triggers (see `SearchIndex`): take it out of the search index, and leave the tombstone
+    /// that `contacts_leave_sync_tombstones` leaves for any other writer, so the next sync
+    /// deletes its card on the server too.
+    static func beforeDeleting(_ db: Database, contactID: Int64) throws {
+        try SearchIndex.remove(db, id: contactID)
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO sync_tombstones (account_id, href, etag, uid, deleted_at)
+            SELECT s.account_id, s.href, s.etag, c.uid, ? FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id
+            WHERE s.contact_id = ?
+            """).execute(arguments: [Timestamp.string(Timestamp.now()), contactID])
     }
 
     // MARK: Reads

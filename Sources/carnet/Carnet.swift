@@ -66,7 +66,7 @@ struct Carnet: StateCommand {
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self,
             FavoriteCommand.self, UnfavoriteCommand.self, FavoritesCommand.self, BirthdaysCommand.self,
             QuoteCommand.self, ImportCommand.self, ExportCommand.self, SampleCommand.self,
-            UndoCommand.self, RedoCommand.self, HistoryCommand.self, DatabaseCommand.self, InteractiveCommand.self,
+            UndoCommand.self, RedoCommand.self, HistoryCommand.self, SyncCommand.self, DatabaseCommand.self, InteractiveCommand.self,
             QueryCommand.self, AddEmailCommand.self,
         ])
 

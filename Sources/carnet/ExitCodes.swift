@@ -21,6 +21,14 @@ extension ExitCode {
     static let databaseUnusable = ExitCode(69)
     /// The disk is full; nothing was written.
     static let diskFull = ExitCode(74)
+    /// The sync server cannot be reached now (down, timed out, no such host): try again later.
+    static let serverUnreachable = ExitCode(75)
+    /// The sync server answered something a CardDAV server should not, or TLS failed.
+    static let serverProtocol = ExitCode(76)
+    /// The sync server refused the user name or password.
+    static let serverRefusedLogin = ExitCode(77)
+    /// The sync is not set up, or its password command failed.
+    static let syncConfiguration = ExitCode(78)
 
     init(for error: CarnetError) {
         switch error {
@@ -29,6 +37,14 @@ extension ExitCode {
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .historyConflict: self = .conflict
         case .diskFull: self = .diskFull
+        case let .sync(failure):
+            switch failure {
+            case .unreachable: self = .serverUnreachable
+            case .server, .tls: self = .serverProtocol
+            case .unauthorized: self = .serverRefusedLogin
+            case .notConfigured, .password: self = .syncConfiguration
+            case .badURL: self = .usage
+            }
         case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .schemaRecordChanged, .readOnly, .cannotOpen,
              .unsafeFile, .busy, .migrationFailed, .database:
             self = .databaseUnusable
@@ -53,6 +69,11 @@ let exitCodeHelp = """
           belongs to another user or others may write it (it could have been
           planted): chmod go-w your own, remove any other
       74  disk full: nothing was written
+      75  sync: the server cannot be reached (down, timed out); nothing changed
+      76  sync: the server answered what a CardDAV server should not, or TLS
+          failed; nothing changed
+      77  sync: the server refused the user name or password; nothing changed
+      78  sync: not set up (carnet sync setup URL), or no password
     """
 
 /// A failure of the CLI itself (as opposed to the address book), with its exit code.

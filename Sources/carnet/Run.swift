@@ -2,6 +2,8 @@ import ArgumentParser
 import CarnetModels
 import CarnetState
 import CarnetStorage  // the composition root is the one place that names the storage layer
+import CarnetSync
+import CarnetViewModels
 import Foundation
 
 // The composition root. Parse the command line; if the command shows or changes the address
@@ -36,7 +38,12 @@ func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
         let storage = try StorageController(path: location.path, options: options, onLockWait: terminal.lockWaitNotice)
         defer { try? storage.close() }
         let state = try StateController(storage: storage)
-        try stateful.run(state: state, terminal: terminal)
+        if let syncing = stateful as? SyncingCommand {
+            let engine = CardDAVSync(storage: storage, transport: URLSessionTransport(), environment: terminal.environment)
+            try syncing.run(sync: SyncViewModel(state: state, engine: engine), terminal: terminal)
+        } else {
+            try stateful.run(state: state, terminal: terminal)
+        }
         return 0
     } catch {
         return exitStatus(for: error, terminal: terminal)

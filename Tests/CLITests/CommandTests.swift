@@ -192,7 +192,7 @@ import Testing
         let supported = try #require(infoJSON["supportedSchemaVersion"] as? Int)
         #expect(info.stdout.contains("schema:       \(supported) (this carnet knows up to \(supported))"))
         #expect(info.stdout.contains("contacts:     1"))
-        #expect(infoJSON["schemaVersion"] as? Int == supported && supported >= 6)
+        #expect(infoJSON["schemaVersion"] as? Int == supported && supported >= 7)
         #expect(box.carnetInProcess(["db", "check"]).stdout == "ok\n")
         let backup = box.path("backup.sqlite")
         let made = box.carnetInProcess(["db", "backup", backup])

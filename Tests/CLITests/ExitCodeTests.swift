@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func newerDatabaseIsRefusedUntouched() throws {
-        box.sqlite("INSERT INTO schema_migrations VALUES (7, '0007_future', 'x'); PRAGMA user_version = 7;")
+        box.sqlite("INSERT INTO schema_migrations VALUES (99, '0099_future', 'x'); PRAGMA user_version = 99;")
         let before = box.snapshot()
         let run = box.carnet(["list"])
         #expect(run.status == 69)

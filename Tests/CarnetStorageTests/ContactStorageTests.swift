@@ -223,15 +223,16 @@ import Testing
 
     @Test func deletingAContactDeletesItsRowsInEveryChildTable() throws {
         let storage = try StorageController(path: dir.database)
-        // The tables that belong to a contact: every child table, and favorites. A new table with
-        // a contact_id must be added here (and to ContactChildTable.all) to be checked.
+        // The tables that belong to a contact: every child table, favorites, and its link to the
+        // sync server (schema 7). A new table with a contact_id must be added here (and to
+        // ContactChildTable.all) to be checked.
         let owned = try storage.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT m.name AS name, f."table" AS parent, f.on_delete AS onDelete FROM sqlite_master m, pragma_foreign_key_list(m.name) f
-                WHERE m.type = 'table' AND m.name <> 'history_changesets' ORDER BY m.name
+                WHERE m.type = 'table' AND m.name <> 'history_changesets' AND f."table" = 'contacts' ORDER BY m.name
                 """)
         }
-        #expect(Set(owned.map { $0["name"] as String }) == Set(Self.childTables + ["favorites"]))
+        #expect(Set(owned.map { $0["name"] as String }) == Set(Self.childTables + ["favorites", "sync_contacts"]))
         #expect(owned.allSatisfy { $0["parent"] == "contacts" && $0["onDelete"] == "CASCADE" })
 
         var other = Self.rich

@@ -1,0 +1,203 @@
+import Foundation
+
+/// The CardDAV address book a Carnet file syncs with (`carnet sync setup`). The password is
+/// never part of it: ``passwordCommand`` prints it, or `CARNET_SYNC_PASSWORD` holds it.
+public struct SyncAccount: Sendable, Equatable, Codable {
+    public var id: Int64
+    /// The address book collection, ending in `/`.
+    public var collectionURL: String
+    /// Empty when the server asks for no login.
+    public var username: String
+    /// Run with `/bin/sh -c`; the first line of its output is the password. Empty: use
+    /// `CARNET_SYNC_PASSWORD`.
+    public var passwordCommand: String
+    /// RFC 6578's token of the last complete sync; nil before the first or when the server has none.
+    public var syncToken: String?
+    public var lastSyncAt: Date?
+
+    public init(
+        id: Int64 = 0, collectionURL: String, username: String = "", passwordCommand: String = "", syncToken: String? = nil,
+        lastSyncAt: Date? = nil
+    ) {
+        self.id = id
+        self.collectionURL = collectionURL
+        self.username = username
+        self.passwordCommand = passwordCommand
+        self.syncToken = syncToken
+        self.lastSyncAt = lastSyncAt
+    }
+
+    /// The server's host (and port), for messages and the history: "dav.example.com".
+    public var host: String {
+        guard let url = URL(string: collectionURL), let host = url.host else { return collectionURL }
+        return url.port.map { "\(host):\($0)" } ?? host
+    }
+}
+
+/// Which side wins where both changed the same field of a contact since the last sync.
+public enum SyncPreference: String, Sendable, CaseIterable, Codable {
+    case local, remote
+}
+
+public struct SyncOptions: Sendable, Equatable {
+    /// Say what would happen; change nothing here or on the server.
+    public var dryRun: Bool
+    public var prefer: SyncPreference
+    /// Cards fetched per `addressbook-multiget` request.
+    public var batchSize: Int
+
+    public init(dryRun: Bool = false, prefer: SyncPreference = .local, batchSize: Int = 100) {
+        self.dryRun = dryRun
+        self.prefer = prefer
+        self.batchSize = max(1, batchSize)
+    }
+}
+
+/// A contact both sides changed in the same field: one value won, the other is kept in the
+/// file's `sync_conflicts` (and printed in the report).
+public struct SyncClash: Sendable, Equatable, Codable {
+    public var uid: String
+    public var name: String
+    public var fields: [Field]
+    /// The side whose values were kept.
+    public var kept: SyncPreference
+    /// The losing side's card, whole.
+    public var lostCard: String
+
+    public init(uid: String, name: String, fields: [Field], kept: SyncPreference, lostCard: String) {
+        self.uid = uid
+        self.name = name
+        self.fields = fields
+        self.kept = kept
+        self.lostCard = lostCard
+    }
+
+    /// "Ada Lovelace: phone, note (kept this file's; the server's values are in sync_conflicts)".
+    public var description: String {
+        let side = kept == .local ? "kept this file's values; the server's" : "kept the server's values; this file's"
+        return "\(name): both changed \(fields.map(\.rawValue).joined(separator: ", ")) (\(side) are kept in sync_conflicts, see carnet sync status)"
+    }
+}
+
+/// What a sync did (or, in a dry run, would do).
+public struct SyncReport: Sendable, Equatable {
+    public var server: String = ""
+    public var dryRun = false
+    /// Changes brought here from the server.
+    public var added = 0, updated = 0, deleted = 0
+    /// Changes sent to the server.
+    public var uploaded = 0, deletedRemotely = 0
+    /// Contacts changed on both sides and merged field by field.
+    public var merged = 0
+    public var clashes: [SyncClash] = []
+    /// Cards the server has that could not be taken (and why); they are tried again next time.
+    public var skipped: [String] = []
+    /// Whether the incremental (sync-token) path was used.
+    public var incremental = false
+
+    public init() {}
+
+    public var down: Int { added + updated + deleted }
+    public var up: Int { uploaded + deletedRemotely }
+    public var changedNothing: Bool { down == 0 && up == 0 }
+
+    /// "3 down, 1 up", as the history and the confirmation line say it.
+    public var counts: String { "\(down) down, \(up) up" }
+}
+
+/// `carnet sync status`: the account, the last sync, what waits to be sent.
+public struct SyncStatus: Sendable, Equatable {
+    public var account: SyncAccount
+    public var linked: Int
+    /// Contacts never sent, contacts changed since the last sync, deletions not yet sent.
+    public var pendingNew: Int, pendingChanged: Int, pendingDeletes: Int
+    public var recentClashes: [SyncClash]
+
+    public init(account: SyncAccount, linked: Int, pendingNew: Int, pendingChanged: Int, pendingDeletes: Int, recentClashes: [SyncClash]) {
+        self.account = account
+        self.linked = linked
+        self.pendingNew = pendingNew
+        self.pendingChanged = pendingChanged
+        self.pendingDeletes = pendingDeletes
+        self.recentClashes = recentClashes
+    }
+}
+
+/// Why a sync could not talk to the server, or was never set up. Nothing was changed locally.
+public enum SyncFailure: Sendable, Equatable, CustomStringConvertible {
+    /// `carnet sync` before `carnet sync setup`.
+    case notConfigured
+    /// The password command failed or printed nothing, or no password is anywhere.
+    case password(String)
+    /// The server could not be reached (refused, timed out, name not found).
+    case unreachable(server: String, reason: String)
+    /// The server refused the user name and password (401, or 403 on the collection).
+    case unauthorized(server: String)
+    /// TLS could not be set up (certificate not trusted, …).
+    case tls(server: String, reason: String)
+    /// The server answered something a CardDAV server should not: a status, bad XML, no address book.
+    case server(String)
+    /// The URL given to `carnet sync setup` is not a URL Carnet can use.
+    case badURL(String)
+
+    public var description: String {
+        switch self {
+        case .notConfigured:
+            return "no address book to sync with; run carnet sync setup URL first"
+        case let .password(reason):
+            return "no password for the sync: \(reason); nothing was changed"
+        case let .unreachable(server, reason):
+            return "cannot reach \(server) (\(reason)); nothing was changed"
+        case let .unauthorized(server):
+            return "\(server) refused the user name or password; check --user and the password command, nothing was changed"
+        case let .tls(server, reason):
+            return "no secure connection to \(server) (\(reason)); nothing was changed"
+        case let .server(reason):
+            return "the server did not sync: \(reason); nothing was changed"
+        case let .badURL(url):
+            return "\(url) is not an http:// or https:// URL"
+        }
+    }
+}
+
+/// Where a sync is, for a progress line on a terminal.
+public struct SyncProgress: Sendable, Equatable {
+    public enum Phase: String, Sendable {
+        case listing = "asking what changed"
+        case downloading
+        case uploading
+    }
+
+    public var phase: Phase
+    public var done: Int
+    /// Known when downloading (the cards the server listed).
+    public var total: Int?
+
+    public init(_ phase: Phase, done: Int = 0, total: Int? = nil) {
+        self.phase = phase
+        self.done = done
+        self.total = total
+    }
+}
+
+/// What `carnet sync setup` found: the collection remembered, and whether it had to be made.
+public struct SyncSetup: Sendable, Equatable {
+    public var account: SyncAccount
+    public var created: Bool
+
+    public init(account: SyncAccount, created: Bool) {
+        self.account = account
+        self.created = created
+    }
+}
+
+/// A sync engine, as a screen uses it: the CardDAV client (`CarnetSync.CardDAVSync`) in the
+/// program, handed to the view model by the composition root, so screens never import it.
+public protocol AddressBookSyncing: AnyObject {
+    /// Finds the address book at or under `url` and remembers it (never the password).
+    func setup(url: String, username: String, passwordCommand: String) throws(CarnetError) -> SyncSetup
+    /// One two-way sync (see ``SyncOptions``).
+    func sync(options: SyncOptions, progress: ((SyncProgress) -> Void)?) throws(CarnetError) -> SyncReport
+    /// The account and what waits to be sent; nil when no sync is set up.
+    func status() throws(CarnetError) -> SyncStatus?
+}

@@ -1,0 +1,254 @@
+import CarnetModels
+import Foundation
+import GRDB
+
+/// A contact's place on the server: its href, the ETag of the card there, the card as it was
+/// when both sides last agreed, and the contact's version then.
+public struct SyncLink: Sendable, Equatable {
+    public let contactID: Int64
+    public let href: String
+    public let etag: String
+    public let card: String
+    public let syncedVersion: Int
+}
+
+/// A contact deleted here whose card the server still has.
+public struct SyncTombstone: Sendable, Equatable {
+    public let href: String
+    public let etag: String
+    public let uid: String
+}
+
+extension StorageController {
+    private static let accountColumns = "id, collection_url, username, password_command, sync_token, last_sync_at"
+
+    private static func account(_ row: Row) -> SyncAccount {
+        SyncAccount(
+            id: row["id"], collectionURL: row["collection_url"], username: row["username"], passwordCommand: row["password_command"],
+            syncToken: row["sync_token"], lastSyncAt: (row["last_sync_at"] as String?).flatMap(Timestamp.date))
+    }
+
+    static func fetchSyncAccount(_ db: Database) throws -> SyncAccount? {
+        try Row.fetchOne(db, sql: "SELECT \(accountColumns) FROM sync_accounts ORDER BY id LIMIT 1").map(account)
+    }
+
+    /// The address book this file syncs with, if `carnet sync setup` was run.
+    public func syncAccount() throws(CarnetError) -> SyncAccount? {
+        try read { db in try Self.fetchSyncAccount(db) }
+    }
+
+    /// Remembers `account` as the one address book this file syncs with. The same collection
+    /// keeps what it knows (links, tombstones, token) and takes the new login; another one
+    /// replaces it, and its first sync matches contacts by UID.
+    @discardableResult
+    public func saveSyncAccount(_ account: SyncAccount) throws(CarnetError) -> SyncAccount {
+        try write { db in
+            try db.execute(sql: "DELETE FROM sync_accounts WHERE collection_url <> ?", arguments: [account.collectionURL])
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_accounts (collection_url, username, password_command, created_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (collection_url) DO UPDATE SET username = excluded.username, password_command = excluded.password_command
+                    """,
+                arguments: [account.collectionURL, account.username, account.passwordCommand, Timestamp.string(Timestamp.now())])
+            guard let saved = try Self.fetchSyncAccount(db) else { throw CarnetError.sync(.notConfigured) }
+            return saved
+        }
+    }
+
+    /// What waits to be sent, and the last conflicts; nil when no sync is set up.
+    public func syncStatus(clashes: Int = 10) throws(CarnetError) -> SyncStatus? {
+        try read { db in
+            guard let account = try Self.fetchSyncAccount(db) else { return nil }
+            let linked = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_contacts WHERE account_id = ?", arguments: [account.id]) ?? 0
+            let new = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM contacts c WHERE NOT EXISTS (SELECT 1 FROM sync_contacts s WHERE s.contact_id = c.id AND s.account_id = ?)",
+                arguments: [account.id]) ?? 0
+            let changed = try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id WHERE s.account_id = ? AND s.synced_version <> c.version",
+                arguments: [account.id]) ?? 0
+            let deletes = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_tombstones WHERE account_id = ?", arguments: [account.id]) ?? 0
+            let recent = try Row.fetchAll(
+                db, sql: "SELECT uid, name, fields, kept, lost_card FROM sync_conflicts ORDER BY id DESC LIMIT ?", arguments: [clashes]
+            ).map { row in
+                SyncClash(
+                    uid: row["uid"], name: row["name"],
+                    fields: (row["fields"] as String).split(separator: ",").compactMap { Field(rawValue: $0.trimmingCharacters(in: .whitespaces)) },
+                    kept: SyncPreference(rawValue: row["kept"]) ?? .local, lostCard: row["lost_card"])
+            }
+            return SyncStatus(account: account, linked: linked, pendingNew: new, pendingChanged: changed, pendingDeletes: deletes, recentClashes: recent)
+        }
+    }
+
+    /// A stand-in error that rolls a dry run's transaction back once it has done everything.
+    private struct SyncDryRun: Error {}
+
+    /// A dry run's result, kept while its transaction rolls back.
+    private final class Outcome<T> {
+        var value: T?
+    }
+
+    /// Runs a sync in one write transaction recorded as one action of the history: everything it
+    /// changes here is kept only if `body` returns, and a dry run keeps nothing. The file stays
+    /// locked for writing while `body` talks to the server, so no edit slips in between the read
+    /// of a contact and the write of the server's version over it.
+    public func withSyncTransaction<T>(
+        _ account: SyncAccount, dryRun: Bool, _ body: @escaping (SyncTransaction) throws -> T
+    ) throws(CarnetError) -> T {
+        let outcome = Outcome<T>()
+        do {
+            return try writer.writeWithoutTransaction { db in
+                try Self.immediateTransaction(db) {
+                    try HistoryRecorder.record(db, enabled: !dryRun) { history in
+                        let result = try body(SyncTransaction(db, account: account, history: history))
+                        if dryRun {
+                            outcome.value = result
+                            throw SyncDryRun()
+                        }
+                        return result
+                    }
+                }
+            }
+        } catch is SyncDryRun {
+            guard let value = outcome.value else { throw .database("a dry run lost its result") }
+            return value
+        } catch {
+            throw ErrorMapping.map(error, path: path)
+        }
+    }
+}
+
+/// What a sync reads and writes here, inside ``StorageController/withSyncTransaction(_:dryRun:_:)``
+/// (the only place one exists): contacts, their links to the server, tombstones, conflicts.
+public final class SyncTransaction {
+    private let db: Database
+    public let account: SyncAccount
+    private let history: HistoryRecorder
+
+    fileprivate init(_ db: Database, account: SyncAccount, history: HistoryRecorder) {
+        self.db = db
+        self.account = account
+        self.history = history
+    }
+
+    private static let linkColumns = "contact_id, href, etag, card, synced_version"
+
+    private static func link(_ row: Row) -> SyncLink {
+        SyncLink(contactID: row["contact_id"], href: row["href"], etag: row["etag"], card: row["card"], syncedVersion: row["synced_version"])
+    }
+
+    public func link(href: String) throws -> SyncLink? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(Self.linkColumns) FROM sync_contacts WHERE account_id = ? AND href = ?"),
+            arguments: [account.id, href]
+        ).map(Self.link)
+    }
+
+    public func link(contactID: Int64) throws -> SyncLink? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(Self.linkColumns) FROM sync_contacts WHERE account_id = ? AND contact_id = ?"),
+            arguments: [account.id, contactID]
+        ).map(Self.link)
+    }
+
+    /// Every linked href with its ETag (for the ETag comparison when the server has no sync-token).
+    public func linkedETags() throws -> [String: String] {
+        var etags: [String: String] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT href, etag FROM sync_contacts WHERE account_id = ?", arguments: [account.id])
+        while let row = try rows.next() { etags[row["href"]] = row["etag"] }
+        return etags
+    }
+
+    public func contact(id: Int64) throws -> Contact? { try StorageController.fetchContact(db, id: id) }
+    public func contact(uid: String) throws -> Contact? { try StorageController.fetchContact(db, uid: uid) }
+
+    /// Up to `limit` contacts with ids above `afterID` that have something to send: never sent,
+    /// or changed since the last sync. In id order, with their links.
+    public func pendingContacts(after afterID: Int64, limit: Int) throws -> [(contact: Contact, link: SyncLink?)] {
+        let ids = try Int64.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT c.id FROM contacts c LEFT JOIN sync_contacts s ON s.contact_id = c.id AND s.account_id = ?
+                WHERE c.id > ? AND (s.contact_id IS NULL OR s.synced_version <> c.version) ORDER BY c.id LIMIT ?
+                """),
+            arguments: [account.id, afterID, limit])
+        return try ids.compactMap { id in try contact(id: id).map { ($0, try link(contactID: id)) } }
+    }
+
+    public func tombstones() throws -> [SyncTombstone] {
+        try Row.fetchAll(db, sql: "SELECT href, etag, uid FROM sync_tombstones WHERE account_id = ? ORDER BY href", arguments: [account.id])
+            .map { SyncTombstone(href: $0["href"], etag: $0["etag"], uid: $0["uid"]) }
+    }
+
+    public func tombstone(href: String) throws -> SyncTombstone? {
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT href, etag, uid FROM sync_tombstones WHERE account_id = ? AND href = ?"),
+            arguments: [account.id, href]
+        ).map { SyncTombstone(href: $0["href"], etag: $0["etag"], uid: $0["uid"]) }
+    }
+
+    public func removeTombstone(href: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM sync_tombstones WHERE account_id = ? AND href = ?").execute(arguments: [account.id, href])
+    }
+
+    /// Adds a contact from the server (validated like any other) and links it.
+    public func insertContact(uid: String, draft: ContactDraft, updatedAt: Date?, href: String, etag: String, card: String) throws -> Contact {
+        let draft = try draft.validated()
+        let issues = UIDRule.issues(uid)
+        if !issues.isEmpty { throw CarnetError.invalid(issues) }
+        let contact = try StorageController.insert(db, draft, uid: uid, now: Timestamp.now())
+        try setLink(contactID: contact.id, href: href, etag: etag, card: card, syncedVersion: contact.version)
+        try history.checkpoint()
+        return contact
+    }
+
+    /// Writes `draft` over `contact` (which this transaction read, under the write lock) and
+    /// returns it as saved; an equal draft writes nothing.
+    public func updateContact(_ contact: Contact, with draft: ContactDraft) throws -> Contact {
+        let draft = try draft.validated()
+        guard draft != contact.draft else { return contact }
+        let now = Timestamp.now()
+        guard try ContactRecord.update(
+            db, id: contact.id, uid: contact.uid, expecting: contact.version, with: draft, replacing: contact.draft,
+            updatedAt: Timestamp.string(now))
+        else { throw CarnetError.deleted(.contact, id: contact.id) }
+        try history.checkpoint()
+        return Contact(id: contact.id, uid: contact.uid, draft: draft, createdAt: contact.createdAt, updatedAt: now, version: contact.version + 1)
+    }
+
+    /// Deletes a contact the server deleted (its favorite goes too); it leaves no tombstone, the
+    /// server has nothing left to delete.
+    public func deleteContact(_ contact: Contact, href: String) throws {
+        try SearchIndex.remove(db, id: contact.id)
+        try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ?").execute(arguments: [contact.id])
+        try removeTombstone(href: href)
+        try history.checkpoint()
+    }
+
+    public func setLink(contactID: Int64, href: String, etag: String, card: String, syncedVersion: Int) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO sync_contacts (account_id, contact_id, href, etag, card, synced_version) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (account_id, contact_id) DO UPDATE SET href = excluded.href, etag = excluded.etag, card = excluded.card,
+                synced_version = excluded.synced_version
+            """)
+            .execute(arguments: [account.id, contactID, href, etag, card, syncedVersion])
+    }
+
+    public func removeLink(contactID: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM sync_contacts WHERE account_id = ? AND contact_id = ?").execute(arguments: [account.id, contactID])
+    }
+
+    /// Keeps the losing side of a same-field clash (see ``SyncClash``).
+    public func recordClash(_ clash: SyncClash) throws {
+        try db.cachedStatement(sql: "INSERT INTO sync_conflicts (account_id, time, uid, name, fields, kept, lost_card) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [
+                account.id, Timestamp.string(Timestamp.now()), clash.uid, clash.name, clash.fields.map(\.rawValue).joined(separator: ", "),
+                clash.kept.rawValue, clash.lostCard,
+            ])
+    }
+
+    /// The end of a complete sync: the server's new token, the time, and what the history calls it.
+    public func finish(token: String?, report: SyncReport) throws {
+        try db.cachedStatement(sql: "UPDATE sync_accounts SET sync_token = ?, last_sync_at = ? WHERE id = ?")
+            .execute(arguments: [token, Timestamp.string(Timestamp.now()), account.id])
+        history.note = HistoryNote(.sync, subject: account.host, "synced with \(account.host): \(report.counts)")
+    }
+}

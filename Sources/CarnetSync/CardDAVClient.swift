@@ -1,0 +1,229 @@
+import CarnetModels
+import Foundation
+
+/// A card as the server has it.
+struct RemoteCard {
+    var href: String
+    var etag: String
+    var text: String
+}
+
+/// What the server says changed: members with their ETags, members removed, and the token to
+/// ask from next time. `complete` when it lists the whole collection (no token, or a first sync).
+struct RemoteChanges {
+    var changed: [(href: String, etag: String)] = []
+    var removed: [String] = []
+    var token: String?
+    var complete = true
+}
+
+enum PutOutcome {
+    case stored(etag: String)
+    /// If-Match or If-None-Match failed: the server's card is not the one this side last saw.
+    case preconditionFailed
+    case notFound
+    case refused(status: Int, reason: String)
+}
+
+enum DeleteOutcome {
+    case deleted, notFound, preconditionFailed
+    case refused(status: Int)
+}
+
+/// The CardDAV requests Carnet makes (RFC 6352, RFC 6578), over an ``HTTPTransport``.
+///
+/// Hrefs are kept as paths with percent-escapes decoded, so the server's way of escaping (one
+/// escapes `@`, another does not) never makes one card two; they are escaped again, the same
+/// strict way, when a request names them.
+final class CardDAVClient {
+    let collection: URL
+    private let transport: HTTPTransport
+    private let authorization: String?
+    private(set) var requests = 0
+
+    init(collection: URL, username: String, password: String?, transport: HTTPTransport) {
+        self.collection = collection
+        self.transport = transport
+        authorization = password.map { "Basic " + Data("\(username):\($0)".utf8).base64EncodedString() }
+    }
+
+    var server: String { collection.host.map { host in collection.port.map { "\(host):\($0)" } ?? host } ?? collection.absoluteString }
+
+    // MARK: Hrefs
+
+    /// The decoded path of an href as a server writes it (a path or a whole URL).
+    static func canonical(_ href: String) -> String {
+        var path = Substring(href)
+        if let scheme = path.range(of: "://") {
+            let rest = path[scheme.upperBound...]
+            path = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+        }
+        return path.removingPercentEncoding ?? String(path)
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// A canonical href escaped for a request: every byte but the unreserved ones, segment by segment.
+    static func encoded(_ href: String) -> String {
+        href.split(separator: "/", omittingEmptySubsequences: false)
+            .map { String($0).addingPercentEncoding(withAllowedCharacters: unreserved) ?? String($0) }.joined(separator: "/")
+    }
+
+    /// The URL of a canonical href on this server.
+    func url(_ href: String) -> URL {
+        URL(string: Self.encoded(href), relativeTo: collection)?.absoluteURL ?? collection
+    }
+
+    /// The collection's own canonical href.
+    var collectionHref: String { Self.canonical(collection.absoluteString) }
+
+    // MARK: Requests
+
+    private func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: Data? = nil) throws(CarnetError) -> HTTPResponse {
+        var headers = headers
+        if let authorization { headers["Authorization"] = authorization }
+        if body != nil, headers["Content-Type"] == nil { headers["Content-Type"] = "application/xml; charset=utf-8" }
+        requests += 1
+        let response = try transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body))
+        if response.status == 401 { throw .sync(.unauthorized(server: server)) }
+        return response
+    }
+
+    private func multistatus(_ method: String, _ url: URL, depth: String, body: Data) throws(CarnetError) -> Multistatus {
+        let response = try send(method, url, headers: ["Depth": depth], body: body)
+        guard response.status == 207 else { throw unexpected(response, method, url) }
+        return try Multistatus(response.body, from: url)
+    }
+
+    private func unexpected(_ response: HTTPResponse, _ method: String, _ url: URL) -> CarnetError {
+        if response.status == 403 { return .sync(.unauthorized(server: server)) }
+        return .sync(.server("\(method) \(url.path) answered \(response.status)"))
+    }
+
+    func propfind(_ url: URL, depth: String, props: String) throws(CarnetError) -> Multistatus {
+        try multistatus("PROPFIND", url, depth: depth, body: DAV.propfind(props))
+    }
+
+    /// RFC 6578: what changed since `token` (everything, with no token). Nil when the server
+    /// does not do sync-collection; a token it no longer knows starts again from none.
+    func changes(since token: String?) throws(CarnetError) -> RemoteChanges? {
+        let response = try send("REPORT", collection, headers: ["Depth": "1"], body: DAV.syncCollection(token: token))
+        guard response.status == 207 else {
+            // 403/409 valid-sync-token: the token is too old or unknown; ask for everything.
+            if token != nil, [400, 403, 409, 412].contains(response.status) { return try changes(since: nil) }
+            if [400, 403, 404, 405, 415, 422, 501].contains(response.status) { return nil }
+            throw unexpected(response, "REPORT", collection)
+        }
+        let status = try Multistatus(response.body, from: collection)
+        var changes = RemoteChanges(token: status.syncToken, complete: token == nil)
+        let own = collectionHref
+        for item in status.responses {
+            let href = Self.canonical(item.href)
+            if href == own { continue }
+            if item.status == 404 {
+                changes.removed.append(href)
+            } else if let etag = item.property(DAV.dav, "getetag")?.text {
+                changes.changed.append((href, etag.trimmingCharacters(in: .whitespacesAndNewlines)))
+            }
+        }
+        return changes
+    }
+
+    /// Every member with its ETag (PROPFIND, Depth 1): the comparison a server without
+    /// sync-collection leaves.
+    func listing() throws(CarnetError) -> RemoteChanges {
+        let status = try propfind(collection, depth: "1", props: "<d:getetag/><d:resourcetype/>")
+        var changes = RemoteChanges(token: nil, complete: true)
+        let own = collectionHref
+        for item in status.responses {
+            let href = Self.canonical(item.href)
+            guard href != own, let etag = item.property(DAV.dav, "getetag")?.text else { continue }
+            if item.property(DAV.dav, "resourcetype")?.child(DAV.dav, "collection") != nil { continue }
+            changes.changed.append((href, etag.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        return changes
+    }
+
+    /// The cards at `hrefs` (one addressbook-multiget); members gone meanwhile are left out.
+    func cards(_ hrefs: [String]) throws(CarnetError) -> [RemoteCard] {
+        guard !hrefs.isEmpty else { return [] }
+        let status = try multistatus("REPORT", collection, depth: "1", body: DAV.multiget(hrefs.map(Self.encoded)))
+        return status.responses.compactMap { item in
+            guard let data = item.property(DAV.cardDAV, "address-data")?.text, let etag = item.property(DAV.dav, "getetag")?.text else {
+                return nil
+            }
+            return RemoteCard(href: Self.canonical(item.href), etag: etag.trimmingCharacters(in: .whitespacesAndNewlines), text: data)
+        }
+    }
+
+    /// Uploads a card: over the version with `ifMatch`, or only where none is (`ifMatch` nil).
+    func put(_ href: String, card: String, ifMatch: String?) throws(CarnetError) -> PutOutcome {
+        var headers = ["Content-Type": "text/vcard; charset=utf-8"]
+        if let ifMatch, !ifMatch.isEmpty { headers["If-Match"] = ifMatch } else if ifMatch == nil { headers["If-None-Match"] = "*" }
+        let target = url(href)
+        let response = try send("PUT", target, headers: headers, body: Data(card.utf8))
+        switch response.status {
+        case 200..<300:
+            if let etag = response.headers["etag"], !etag.hasPrefix("W/") { return .stored(etag: etag) }
+            // No strong ETag in the answer: ask for it, so the next sync does not fetch the card back.
+            let status = try propfind(target, depth: "0", props: "<d:getetag/>")
+            return .stored(etag: status.responses.first?.property(DAV.dav, "getetag")?.text ?? "")
+        case 412: return .preconditionFailed
+        case 404, 410: return .notFound
+        case 403 where ifMatch == nil:
+            return .refused(status: 403, reason: String(decoding: response.body.prefix(200), as: UTF8.self))
+        default:
+            if response.status == 403 || (500..<600).contains(response.status) { throw unexpected(response, "PUT", target) }
+            return .refused(status: response.status, reason: String(decoding: response.body.prefix(200), as: UTF8.self))
+        }
+    }
+
+    func delete(_ href: String, etag: String) throws(CarnetError) -> DeleteOutcome {
+        let target = url(href)
+        let response = try send("DELETE", target, headers: etag.isEmpty ? [:] : ["If-Match": etag])
+        switch response.status {
+        case 200..<300: return .deleted
+        case 404, 410: return .notFound
+        case 412: return .preconditionFailed
+        default:
+            if response.status == 403 || (500..<600).contains(response.status) { throw unexpected(response, "DELETE", target) }
+            return .refused(status: response.status)
+        }
+    }
+
+    // MARK: Discovery
+
+    /// The address book collection at or under `url`: `url` itself when it is one; else the
+    /// first address book of the user's home set (`current-user-principal` →
+    /// `addressbook-home-set`), made there when the home has none. Returns it and whether it was made.
+    func discover(_ url: URL) throws(CarnetError) -> (collection: URL, created: Bool) {
+        let props = "<d:resourcetype/><d:current-user-principal/><c:addressbook-home-set/>"
+        let start = try propfind(url, depth: "0", props: props).responses.first
+        if Self.isAddressBook(start) { return (Self.directory(url), false) }
+        var home = start?.property(DAV.cardDAV, "addressbook-home-set")?.href
+        if home == nil, let principal = start?.property(DAV.dav, "current-user-principal")?.href {
+            home = try propfind(self.url(Self.canonical(principal)), depth: "0", props: props).responses.first?
+                .property(DAV.cardDAV, "addressbook-home-set")?.href
+        }
+        guard let home else {
+            throw .sync(.server("\(url.absoluteString) is not an address book, and names no principal or address book home"))
+        }
+        let homeURL = self.url(Self.canonical(home))
+        let members = try propfind(homeURL, depth: "1", props: "<d:resourcetype/>").responses
+            .filter(Self.isAddressBook).map { Self.canonical($0.href) }.sorted()
+        if let first = members.first { return (Self.directory(self.url(first)), false) }
+        let made = Self.directory(URL(string: "carnet/", relativeTo: Self.directory(homeURL))?.absoluteURL ?? homeURL)
+        let response = try send("MKCOL", made, body: DAV.makeAddressBook)
+        guard response.isSuccess else { throw unexpected(response, "MKCOL", made) }
+        return (made, true)
+    }
+
+    private static func isAddressBook(_ response: DAVResponse?) -> Bool {
+        response?.property(DAV.dav, "resourcetype")?.child(DAV.cardDAV, "addressbook") != nil
+    }
+
+    /// `url` ending in `/`, as a collection's URL does.
+    static func directory(_ url: URL) -> URL {
+        url.absoluteString.hasSuffix("/") ? url : URL(string: url.absoluteString + "/") ?? url
+    }
+}

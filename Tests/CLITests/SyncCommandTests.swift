@@ -1,0 +1,83 @@
+import Foundation
+import RadicaleServer
+import Testing
+
+/// `carnet sync` as a person uses it, against a real Radicale on loopback.
+@Suite struct SyncCommandTests {
+    let box = Sandbox()
+    let server: RadicaleServer
+    let password = ["CARNET_SYNC_PASSWORD": "secret"]
+
+    init() throws {
+        server = try RadicaleServer(users: ["ada": "secret"])
+    }
+
+    @Test func setupSyncStatusAndDryRun() throws {
+        box.carnetInProcess(["add", "--name", "Ada Lovelace", "--phone", "555 0100"])
+        let setup = box.carnetInProcess(["sync", "setup", server.url.absoluteString, "--user", "ada", "--password-command", "echo secret"])
+        #expect(setup.status == 0, "\(setup)")
+        let collection = server.url.absoluteString + "ada/carnet/"
+        #expect(setup.lines == ["made the address book \(collection)", "saved sync setup: \(collection) as ada (carnet sync to sync now)"])
+        let host = "127.0.0.1:\(server.port)"
+        #expect(box.carnetInProcess(["sync", "--dry-run"]).stdout == "would sync with \(host): 0 down, 1 up (1 sent)\n")
+        #expect(box.carnetInProcess(["sync", "status"]).lines.contains("to send: 1 new, 0 changed, 0 deleted"))
+        let sync = box.carnetInProcess(["sync"])
+        #expect(sync.status == 0 && sync.stdout == "synced with \(host): 0 down, 1 up (1 sent)\n" && sync.stderr.isEmpty, "\(sync)")
+        let status = box.carnetInProcess(["sync", "status"])
+        #expect(status.lines.contains("address book: \(collection)"))
+        #expect(status.lines.contains("user: ada (password from: echo secret)"))
+        #expect(status.lines.contains("synced contacts: 1"))
+        #expect(status.lines.contains("to send: 0 new, 0 changed, 0 deleted"))
+        #expect(!status.lines.contains("last sync: never"))
+
+        // A second file: the setup finds the book, the sync brings Ada, the history has it.
+        let other = Sandbox()
+        #expect(other.carnetInProcess(["sync", "setup", collection, "--user", "ada"], environment: password).status == 0)
+        #expect(other.carnetInProcess(["sync"], environment: password).stdout == "synced with \(host): 1 down, 0 up (1 added here)\n")
+        #expect(other.carnetInProcess(["list"]).stdout.contains("Ada Lovelace\t\t\t555 0100"))
+        #expect(other.carnetInProcess(["history"]).stdout.contains("synced with \(host): 1 down, 0 up"))
+    }
+
+    @Test func aConflictIsOneLineOnStderrAndTheServersValueCanWin() throws {
+        let other = Sandbox()
+        for sandbox in [box, other] { sandbox.carnetInProcess(["sync", "setup", server.url.absoluteString, "--user", "ada"], environment: password) }
+        box.carnetInProcess(["add", "--name", "Ada Lovelace", "--title", "Analyst"])
+        box.carnetInProcess(["sync"], environment: password)
+        other.carnetInProcess(["sync"], environment: password)
+        box.carnetInProcess(["edit", "1", "--title", "Countess"])
+        other.carnetInProcess(["edit", "1", "--title", "Mathematician"])
+        box.carnetInProcess(["sync"], environment: password)
+        let clash = other.carnetInProcess(["sync", "--prefer", "remote"], environment: password)
+        #expect(clash.status == 0, "\(clash)")
+        #expect(clash.stderr == "carnet: Ada Lovelace: both changed title (kept the server's values; this file's are kept in sync_conflicts, see carnet sync status)\n")
+        #expect(other.carnetInProcess(["show", "1"]).stdout.contains("Countess"))
+        #expect(other.carnetInProcess(["sync", "status"]).lines.contains("  Ada Lovelace: title (kept the server's)"))
+        // What lost is in the file, whole, for sqlite3 or a re-import.
+        #expect(other.sqlite("SELECT lost_card FROM sync_conflicts").stdout.contains("TITLE:Mathematician"))
+    }
+
+    @Test func failuresAreOneLineWithTheirOwnExitCode() throws {
+        box.carnetInProcess(["add", "--name", "Ada Lovelace"])
+        box.expectRefused(["sync"], 78, mentioning: "run carnet sync setup URL first")
+        box.expectRefused(["sync", "setup", "ftp://example.com/"], 64, mentioning: "is not an http:// or https:// URL")
+        box.expectRefused(["sync", "setup", server.url.absoluteString, "--user", "ada", "--password-command", "exit 3"], 78, mentioning: "exited with status 3")
+        #expect(box.carnetInProcess(["sync", "setup", server.url.absoluteString, "--user", "ada"], environment: password).status == 0)
+        let wrong = box.carnetInProcess(["sync"], environment: ["CARNET_SYNC_PASSWORD": "wrong"])
+        #expect(wrong.status == 77 && wrong.stderr == "carnet: 127.0.0.1:\(server.port) refused the user name or password; check --user and the password command, nothing was changed\n", "\(wrong)")
+        box.expectRefused(["sync"], 78, mentioning: "CARNET_SYNC_PASSWORD")
+        server.stop()
+        let down = box.carnetInProcess(["sync"], environment: password)
+        #expect(down.status == 75 && down.stderr.hasPrefix("carnet: cannot reach 127.0.0.1:\(server.port)") && down.stderr.split(separator: "\n").count == 1, "\(down)")
+        #expect(box.carnetInProcess(["list"]).lines.count == 2)
+        #expect(box.carnetInProcess(["history"]).lines.count == 2)
+    }
+
+    @Test func progressShowsOnATerminal() throws {
+        box.carnet(["add", "--name", "Ada Lovelace"])
+        box.carnet(["sync", "setup", server.url.absoluteString, "--user", "ada"], environment: password)
+        let run = box.carnetOnTerminal(["sync"], environment: password.merging(["NO_COLOR": ""]) { $1 })
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("syncing… asking what changed"))
+        #expect(run.stdout.contains("synced with 127.0.0.1:\(server.port): 0 down, 1 up (1 sent)"))
+    }
+}

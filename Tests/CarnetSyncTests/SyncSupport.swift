@@ -1,0 +1,131 @@
+import CarnetInterchange
+import CarnetModels
+import CarnetStorage
+import CarnetSync
+import CarnetTestSupport
+import Foundation
+import RadicaleServer
+import Testing
+
+/// One Radicale with one user, and Carnet files that sync with it.
+final class SyncFixture {
+    let server: RadicaleServer
+    let dir = TempDirectory()
+    static let user = "carnet"
+    static let password = "secret"
+    var environment: [String: String] { ["CARNET_SYNC_PASSWORD": Self.password] }
+
+    init() throws {
+        server = try RadicaleServer(users: [Self.user: Self.password])
+    }
+
+    /// A Carnet file named `name`, set up to sync with the user's address book (made by the first).
+    func book(_ name: String, transport: HTTPTransport = URLSessionTransport(), setUp: Bool = true) throws -> Book {
+        let storage = try StorageController(path: dir.path(name + ".sqlite"))
+        let book = Book(storage: storage, engine: CardDAVSync(storage: storage, transport: transport, environment: environment))
+        if setUp { _ = try book.engine.setup(url: server.url.absoluteString, username: Self.user, passwordCommand: "") }
+        return book
+    }
+
+    /// The same file with another transport (or password).
+    func reopen(_ book: Book, transport: HTTPTransport, environment: [String: String]? = nil) -> Book {
+        Book(storage: book.storage, engine: CardDAVSync(storage: book.storage, transport: transport, environment: environment ?? self.environment))
+    }
+
+    /// The collection's cards as the server has them (href → vCard), read with a plain PROPFIND and GETs.
+    func serverCards() throws -> [String: String] {
+        let raw = RawClient(user: Self.user, password: Self.password)
+        let collection = server.url.appendingPathComponent("\(Self.user)/carnet/")
+        let listing = try raw.send("PROPFIND", collection, headers: ["Depth": "1"], body: "<?xml version=\"1.0\"?><d:propfind xmlns:d=\"DAV:\"><d:prop><d:getetag/></d:prop></d:propfind>")
+        let text = String(decoding: listing.body, as: UTF8.self)
+        let hrefs = text.components(separatedBy: "<href>").dropFirst().compactMap { $0.components(separatedBy: "</href>").first }
+            .filter { $0.hasSuffix(".vcf") }
+        var cards: [String: String] = [:]
+        for href in hrefs {
+            let card = try raw.send("GET", URL(string: href, relativeTo: server.url)!.absoluteURL)
+            cards[href] = String(decoding: card.body, as: UTF8.self)
+        }
+        return cards
+    }
+}
+
+struct Book {
+    let storage: StorageController
+    let engine: CardDAVSync
+
+    @discardableResult
+    func sync(_ options: SyncOptions = SyncOptions()) throws -> SyncReport {
+        try engine.sync(options: options, progress: nil)
+    }
+
+    func contacts() throws -> [Contact] { try storage.allContacts() }
+
+    /// uid → draft: what two converged files must agree on.
+    func byUID() throws -> [String: ContactDraft] {
+        Dictionary(uniqueKeysWithValues: try contacts().map { ($0.uid, $0.draft) })
+    }
+
+    func contact(named name: String) throws -> Contact {
+        guard let contact = try contacts().first(where: { $0.name == name }) else { throw CarnetError.notFound(.contact, id: 0) }
+        return contact
+    }
+
+    @discardableResult
+    func add(_ name: String, phone: String = "", note: String = "") throws -> Contact {
+        var draft = ContactDraft(name: name, phone: phone)
+        draft.note = note
+        return try storage.insertContact(draft)
+    }
+
+    @discardableResult
+    func edit(_ name: String, _ change: (inout ContactDraft) -> Void) throws -> Contact {
+        let contact = try contact(named: name)
+        var draft = contact.draft
+        change(&draft)
+        return try storage.updateContact(contact, with: draft)
+    }
+}
+
+/// HTTP with no Carnet in it, as another client (curl) would speak it.
+struct RawClient {
+    let user: String
+    let password: String
+    let transport = URLSessionTransport()
+
+    func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil) throws -> HTTPResponse {
+        var headers = headers
+        headers["Authorization"] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+        return try transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body.map { Data($0.utf8) }))
+    }
+}
+
+/// The real transport that stops answering after `limit` requests, as a sync killed at that
+/// moment would stop: the request is never sent, the sync ends with an error.
+final class StoppingTransport: HTTPTransport {
+    let inner = URLSessionTransport()
+    let limit: Int
+    private(set) var sent = 0
+
+    init(after limit: Int) { self.limit = limit }
+
+    func send(_ request: HTTPRequest) throws(CarnetError) -> HTTPResponse {
+        guard sent < limit else { throw .sync(.unreachable(server: "test", reason: "stopped after \(limit) requests")) }
+        sent += 1
+        return try inner.send(request)
+    }
+}
+
+/// The real transport, in front of a server that pretends not to know sync-collection (RFC
+/// 6578 is optional): the sync must fall back to comparing ETags.
+final class NoSyncCollectionTransport: HTTPTransport {
+    let inner = URLSessionTransport()
+    private(set) var refused = 0
+
+    func send(_ request: HTTPRequest) throws(CarnetError) -> HTTPResponse {
+        if request.method == "REPORT", let body = request.body, String(decoding: body, as: UTF8.self).contains("sync-collection") {
+            refused += 1
+            return HTTPResponse(status: 501)
+        }
+        return try inner.send(request)
+    }
+}
