@@ -192,13 +192,7 @@ final class Benchmark {
                 removeDatabase(path)
                 return seconds
             },
-            raw: { rep in
-                let path = dbPath("import-raw-h-\(n)-\(rep)")
-                let db = try rawCreate(path: path)
-                let seconds = try rawImport(db, drafts: drafts)
-                removeDatabase(path)
-                return seconds
-            })
+            raw: { rep in try rawImportIntoScratch("import-raw-h-\(n)-\(rep)", drafts: drafts) })
         addRatioRow(1, "import with history ÷ raw without", n, recorded, target: Target.historyImportRatio)
         if n == plan.largest {
             notes.append("history: the import of \(formatCount(n)) contacts keeps \(historyBytes / max(n, 1)) bytes per contact to undo it (\(formatCount(historyBytes / 1_048_576)) MiB).")
@@ -250,6 +244,15 @@ final class Benchmark {
     /// The raw import: one prepared INSERT per table, rebound per row (the contact's row, then
     /// each entry of its lists), inside BEGIN IMMEDIATE … COMMIT. Like Carnet it makes a
     /// lowercased UUID per contact and one timestamp string for the batch.
+    /// ``rawImport(_:drafts:)`` into a new file named `name`, removed afterwards: its seconds.
+    private func rawImportIntoScratch(_ name: String, drafts: [ContactDraft]) throws -> Double {
+        let path = dbPath(name)
+        let db = try rawCreate(path: path)
+        let seconds = try rawImport(db, drafts: drafts)
+        removeDatabase(path)
+        return seconds
+    }
+
     private func rawImport(_ db: RawConnection, drafts: [ContactDraft]) throws -> Double {
         try timed {
             let stamp = Timestamp.string(Timestamp.now())
@@ -685,13 +688,7 @@ final class Benchmark {
                     removeDatabase(path)
                     return seconds
                 },
-                raw: { rep in
-                    let path = dbPath("cli-import-raw-\(n)-\(rep)")
-                    let db = try rawCreate(path: path)
-                    let seconds = try rawImport(db, drafts: drafts)
-                    removeDatabase(path)
-                    return seconds
-                })
+                raw: { rep in try rawImportIntoScratch("cli-import-raw-\(n)-\(rep)", drafts: drafts) })
             guard imported == n else { throw BenchError("carnet import of \(cards) kept \(imported) of \(n) contacts") }
             addRatioRow(8, "CLI: carnet import FILE.vcf ÷ raw insert", n, samples, target: nil)
             let perCard = median(samples.carnet) / Double(n) * 1e6
