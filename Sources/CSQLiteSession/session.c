@@ -6,7 +6,9 @@
 #include <string.h>
 #include "CSQLiteSession.h"
 
-int carnet_session_open(sqlite3 *db, const char *const *tables, int count, sqlite3_session **session) {
+/// A session recording `tables` (only carnet_session_diff uses one: Carnet records its history
+/// with recorder.c).
+static int carnet_session_open(sqlite3 *db, const char *const *tables, int count, sqlite3_session **session) {
     sqlite3_session *s = NULL;
     int rc = sqlite3session_create(db, "main", &s);
     for (int i = 0; rc == SQLITE_OK && i < count; i++) rc = sqlite3session_attach(s, tables[i]);
@@ -17,18 +19,6 @@ int carnet_session_open(sqlite3 *db, const char *const *tables, int count, sqlit
     }
     *session = s;
     return SQLITE_OK;
-}
-
-int carnet_session_changeset(sqlite3_session *session, int *size, void **bytes) {
-    return sqlite3session_changeset(session, size, bytes);
-}
-
-int64_t carnet_session_memory(sqlite3_session *session) {
-    return sqlite3session_memory_used(session);
-}
-
-void carnet_session_close(sqlite3_session *session) {
-    if (session) sqlite3session_delete(session);
 }
 
 void carnet_free(void *pointer) { sqlite3_free(pointer); }
@@ -221,5 +211,77 @@ int carnet_changeset_apply(
     int rc = sqlite3changeset_apply(db, size, (void *)bytes, NULL, abort_on_conflict, &context);
     *conflict = context.description;
     if (context.description && rc == SQLITE_OK) rc = SQLITE_ABORT;
+    return rc;
+}
+
+// MARK: - For tests: what a changeset says, and what it should say
+
+static void describe_full(sqlite3_str *out, sqlite3_value *value) {
+    if (value == NULL) { sqlite3_str_appendall(out, "-"); return; }
+    switch (sqlite3_value_type(value)) {
+    case SQLITE_INTEGER: sqlite3_str_appendf(out, "%lld", (long long)sqlite3_value_int64(value)); break;
+    case SQLITE_FLOAT: sqlite3_str_appendf(out, "%!.17g", sqlite3_value_double(value)); break;
+    case SQLITE_TEXT: sqlite3_str_appendf(out, "'%q'", (const char *)sqlite3_value_text(value)); break;
+    case SQLITE_BLOB: {
+        const unsigned char *blob = sqlite3_value_blob(value);
+        int n = sqlite3_value_bytes(value);
+        sqlite3_str_appendall(out, "x'");
+        for (int i = 0; i < n; i++) sqlite3_str_appendf(out, "%02x", blob[i]);
+        sqlite3_str_appendall(out, "'");
+        break;
+    }
+    default: sqlite3_str_appendall(out, "NULL"); break;
+    }
+}
+
+int carnet_changeset_text(int size, const void *bytes, char **text) {
+    *text = NULL;
+    sqlite3_str *out = sqlite3_str_new(NULL);
+    sqlite3_changeset_iter *iter = NULL;
+    int rc = size > 0 ? sqlite3changeset_start(&iter, size, (void *)bytes) : SQLITE_OK;
+    while (rc == SQLITE_OK && iter && sqlite3changeset_next(iter) == SQLITE_ROW) {
+        const char *table;
+        int columns, op, indirect;
+        if ((rc = sqlite3changeset_op(iter, &table, &columns, &op, &indirect)) != SQLITE_OK) break;
+        unsigned char *primaryKey = NULL;
+        int keyColumns = 0;
+        sqlite3changeset_pk(iter, &primaryKey, &keyColumns);
+        sqlite3_str_appendf(out, "%s %s", table, op == SQLITE_INSERT ? "INSERT" : op == SQLITE_DELETE ? "DELETE" : "UPDATE");
+        for (int pass = 0; pass < 2; pass++) {
+            if ((pass == 0 && op == SQLITE_INSERT) || (pass == 1 && op == SQLITE_DELETE)) continue;
+            sqlite3_str_appendall(out, pass == 0 ? " old(" : " new(");
+            for (int i = 0; i < columns; i++) {
+                sqlite3_value *value = NULL;
+                if (pass == 0) sqlite3changeset_old(iter, i, &value); else sqlite3changeset_new(iter, i, &value);
+                if (i) sqlite3_str_appendall(out, ", ");
+                if (primaryKey[i]) sqlite3_str_appendf(out, "#%d:", primaryKey[i]);
+                describe_full(out, value);
+            }
+            sqlite3_str_appendall(out, ")");
+        }
+        sqlite3_str_appendall(out, "\n");
+    }
+    if (iter) {
+        int finalized = sqlite3changeset_finalize(iter);
+        if (rc == SQLITE_OK) rc = finalized;
+    }
+    char *result = sqlite3_str_finish(out);
+    if (rc != SQLITE_OK) { sqlite3_free(result); return rc; }
+    *text = result;
+    return SQLITE_OK;
+}
+
+int carnet_session_diff(sqlite3 *db, const char *from, const char *const *tables, int count, int *size, void **bytes) {
+    *size = 0;
+    *bytes = NULL;
+    sqlite3_session *session = NULL;
+    int rc = carnet_session_open(db, tables, count, &session);
+    for (int i = 0; rc == SQLITE_OK && i < count; i++) {
+        char *error = NULL;
+        rc = sqlite3session_diff(session, from, tables[i], &error);
+        sqlite3_free(error);
+    }
+    if (rc == SQLITE_OK) rc = sqlite3session_changeset(session, size, bytes);
+    if (session) sqlite3session_delete(session);
     return rc;
 }

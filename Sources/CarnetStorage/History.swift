@@ -24,7 +24,12 @@ enum History {
     /// the rows that refer to a contact before the contact, so an undo that removes a contact
     /// removes its rows itself rather than finding them gone by ON DELETE CASCADE. Not `history`
     /// itself, not `sqlite_sequence` (an id, once issued, stays issued after an undo).
-    static let tables: [String] = ["favorites"] + ContactChildTable.all.map(\.name) + ["contacts", "quotes"]
+    static let tables: [String] = recorded.map(\.name)
+
+    /// ``tables`` with the columns of each one's primary key, by index: the recorder is told them
+    /// rather than asking SQLite in every transaction (HistoryTests holds them to the schema).
+    static let recorded: [(name: String, key: [Int32])] =
+        [("favorites", [0])] + ContactChildTable.all.map { ($0.name, [0, 1]) } + [("contacts", [0]), ("quotes", [0])]
 
     /// The tables whose first key column is a contact's id.
     static let contactTables: [String] = ["favorites"] + ContactChildTable.all.map(\.name) + ["contacts"]
@@ -81,36 +86,46 @@ extension HistoryNote {
     }
 }
 
-/// An SQLite session on the writer connection: records every change to ``History/tables``.
+/// Records every change to ``History/tables`` made on the writer connection, as an SQLite
+/// session changeset (`CSQLiteSession/recorder.c`: the rows' values from SQLite's pre-update
+/// hook, without the statements a session object compiles in every transaction).
 final class ChangeSession {
     private var handle: OpaquePointer?
 
     init(_ db: Database) throws {
-        let names = History.tables.map { strdup($0) }
+        let names = History.recorded.map { strdup($0.name) }
         defer { for name in names { free(name) } }
-        let pointers: [UnsafePointer<CChar>?] = names.map { UnsafePointer($0) }
-        var session: OpaquePointer?
-        let code = pointers.withUnsafeBufferPointer { buffer in
-            carnet_session_open(db.sqliteConnection, buffer.baseAddress, Int32(buffer.count), &session)
+        let tables = zip(History.recorded, names).map { table, name in
+            var recorded = carnet_recorded_table()
+            recorded.name = UnsafePointer(name)
+            recorded.keyCount = Int32(table.key.count)
+            withUnsafeMutableBytes(of: &recorded.key) { key in
+                for (i, column) in table.key.enumerated() { key.storeBytes(of: column, toByteOffset: i * MemoryLayout<Int32>.stride, as: Int32.self) }
+            }
+            return recorded
+        }
+        var recorder: OpaquePointer?
+        let code = tables.withUnsafeBufferPointer { buffer in
+            carnet_recorder_open(db.sqliteConnection, buffer.baseAddress, Int32(buffer.count), &recorder)
         }
         try check(code, "could not start recording the history")
-        handle = session
+        handle = recorder
     }
 
     deinit { close() }
 
     func close() {
-        carnet_session_close(handle)
+        carnet_recorder_close(handle)
         handle = nil
     }
 
-    var memory: Int64 { handle.map { carnet_session_memory($0) } ?? 0 }
+    var memory: Int64 { handle.map { carnet_recorder_memory($0) } ?? 0 }
 
     /// The changes recorded so far (empty when there are none).
     func changeset() throws -> Data {
         var size: Int32 = 0
         var bytes: UnsafeMutableRawPointer?
-        try check(carnet_session_changeset(handle, &size, &bytes), "could not read the changes to record in the history")
+        try check(carnet_recorder_changeset(handle, &size, &bytes), "could not read the changes to record in the history")
         defer { carnet_free(bytes) }
         guard let bytes, size > 0 else { return Data() }
         return Data(bytes: bytes, count: Int(size))
@@ -263,6 +278,33 @@ enum Changeset {
         try check(code, "a changeset of the history could not be read")
         guard let keys else { return [] }
         return Array(UnsafeBufferPointer(start: keys, count: Int(count)))
+    }
+
+    /// What `changes` says, one line per change (`contacts UPDATE old(#1:3, -, 'Ada', …) new(…)`):
+    /// for tests, and for reading a changeset.
+    static func text(_ changes: Data) throws -> [String] {
+        var text: UnsafeMutablePointer<CChar>?
+        let code = changes.withUnsafeBytes { buffer in carnet_changeset_text(Int32(buffer.count), buffer.baseAddress, &text) }
+        defer { carnet_free(text) }
+        try check(code, "a changeset could not be read")
+        return text.map { String(cString: $0).split(separator: "\n").map(String.init) } ?? []
+    }
+
+    /// The changeset that turns ``History/tables`` of the attached database `from` into those of
+    /// `main` (SQLite's sqlite3session_diff): what a recording of the writes between the two holds.
+    static func difference(_ db: Database, from: String) throws -> Data {
+        let names = History.tables.map { strdup($0) }
+        defer { for name in names { free(name) } }
+        let pointers: [UnsafePointer<CChar>?] = names.map { UnsafePointer($0) }
+        var size: Int32 = 0
+        var bytes: UnsafeMutableRawPointer?
+        let code = pointers.withUnsafeBufferPointer { tables in
+            carnet_session_diff(db.sqliteConnection, from, tables.baseAddress, Int32(tables.count), &size, &bytes)
+        }
+        defer { carnet_free(bytes) }
+        try check(code, "the databases could not be compared")
+        guard let bytes, size > 0 else { return Data() }
+        return Data(bytes: bytes, count: Int(size))
     }
 
     /// A row found not as the changeset expects it: its table, what was wrong, its key.

@@ -299,6 +299,99 @@ import Testing
         #expect(try storage.integrityCheck() == ["ok"])
     }
 
+    // MARK: The recorder against SQLite's session extension
+
+    /// The recorder is told each table's primary key rather than asking SQLite in every
+    /// transaction: it must be what the schema says.
+    @Test func theRecordedKeysAreTheSchemas() throws {
+        let storage = try StorageController.inMemory()
+        try storage.writer.read { db in
+            for table in History.recorded {
+                let key = try Row.fetchAll(db, sql: "SELECT cid, pk FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", arguments: [table.name])
+                #expect(key.map { $0[0] as Int32 } == table.key, "\(table.name)")
+            }
+        }
+    }
+
+    /// Every kind of action records what SQLite's sqlite3session_diff finds between the file
+    /// before and after it: the changeset a session object would have recorded, change for change.
+    @Test func eachActionRecordsWhatTheSessionExtensionWould() throws {
+        let storage = try StorageController(path: dir.database)
+        var step = 0
+        func check(_ what: String, _ action: () throws -> Void) throws {
+            step += 1
+            let before = dir.path("before-\(step).sqlite")
+            try storage.writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [before]) }
+            func changesets() throws -> [String: Data] {
+                try storage.writer.read { db in
+                    Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT action_id, part, changeset FROM history_changesets").map {
+                        ("\($0[0] as Int64).\($0[1] as Int)", $0[2] as Data)
+                    })
+                }
+            }
+            let old = try changesets()
+            try action()
+            // What the action recorded: a new action's changeset, or for an undo or redo the
+            // toggled action's (which now holds what the undo or redo wrote).
+            let changed = try changesets().filter { old[$0.key] != $0.value }.sorted { $0.key < $1.key }.map(\.value)
+            #expect(changed.count == 1, "\(what): \(changed.count) parts")
+            let recorded = try changed.flatMap { try Changeset.text($0) }
+            let other = try DatabaseQueue(path: dir.database)
+            defer { try? other.close() }
+            let expected = try other.writeWithoutTransaction { db in
+                try db.execute(sql: "ATTACH DATABASE ? AS before", arguments: [before])
+                defer { try? db.execute(sql: "DETACH DATABASE before") }
+                return try Changeset.text(Changeset.difference(db, from: "before"))
+            }
+            #expect(!recorded.isEmpty, "\(what)")
+            #expect(recorded.sorted() == expected.sorted(), "\(what)")
+        }
+        var ada = ContactStorageTests.rich
+        ada.photo = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+        try check("add") { ada = try storage.insertContact(ada).draft }
+        let adaID = try #require(try storage.allContacts().first?.id)
+        let grace = try storage.insertContact(ContactDraft(name: "Grace Hopper", email: "grace@example.com"))
+        try check("edit of the row and a list") {
+            let current = try storage.contact(id: adaID)
+            var draft = current.draft
+            draft.title = "Countess"
+            draft.emails.insert(LabeledValue("first@example.com"), at: 0)
+            draft.phones.removeLast()
+            draft.photo = nil
+            try storage.updateContact(current, with: draft)
+        }
+        try check("reordered list") {
+            let current = try storage.contact(id: adaID)
+            var draft = current.draft
+            draft.emails.reverse()
+            try storage.updateContact(current, with: draft)
+        }
+        try check("favorite") { try storage.addFavorite(contactID: adaID) }
+        try check("favorite first") { try storage.addFavorite(contactID: grace.id, at: 1) }
+        try check("move favorite") { try storage.moveFavorite(contactID: adaID, to: 1) }
+        try check("unfavorite") { try storage.removeFavorite(contactID: grace.id) }
+        var quote: Quote?
+        try check("add quote") { quote = try storage.addQuote(QuoteDraft(text: "Simplicity.", author: "Dijkstra")) }
+        try check("use quote") { _ = try storage.useQuote(id: quote!.id) }
+        try check("edit quote") { _ = try storage.updateQuote(quote!, with: QuoteDraft(text: "Simplicity first.", author: "Dijkstra")) }
+        try check("import") {
+            var records = (1...5).map { InterchangeRecord(uid: "new-\($0)", draft: ContactDraft(name: "New \($0)", phone: "555 01\($0)"), updatedAt: nil, line: $0) }
+            records.append(InterchangeRecord(uid: grace.uid, draft: ContactDraft(name: "Grace B. Hopper", email: "grace@navy.example"), updatedAt: nil, line: 6))
+            records[1].favorite = true
+            var iterator = records.makeIterator()
+            _ = try storage.importContacts(source: "people.vcf") { () throws(InterchangeError) in iterator.next() }
+        }
+        try check("undo of the import") { try storage.undo() }
+        try check("redo of the import") { try storage.redo() }
+        try check("delete quote") { try storage.deleteQuote(id: quote!.id) }
+        let edited = try storage.contact(id: adaID).draft
+        try check("delete") { try storage.deleteContact(id: adaID) }
+        try check("undo of the delete") { try storage.undo() }
+        try check("redo of the delete") { try storage.redo() }
+        try check("undo of the delete again") { try storage.undo() }
+        #expect(try storage.contact(id: adaID).draft == edited)
+    }
+
     /// Every user table's rows, as text, for "nothing was written".
     func bytesOfTables(_ storage: StorageController) throws -> [String] {
         try storage.writer.read { db in

@@ -11,20 +11,6 @@
 #include <stdint.h>
 
 struct sqlite3;
-struct sqlite3_session;
-
-/// Starts recording the changes made through `db` to `tables` (in that order: a changeset lists
-/// its tables in the order they were attached). Returns an SQLite result code.
-int carnet_session_open(struct sqlite3 *db, const char *const *tables, int count, struct sqlite3_session **session);
-
-/// The changes recorded so far, as a changeset (`*bytes` is NULL when there are none; free it
-/// with carnet_free).
-int carnet_session_changeset(struct sqlite3_session *session, int *size, void **bytes);
-
-/// Bytes of heap the session holds (its record of the rows changed so far).
-int64_t carnet_session_memory(struct sqlite3_session *session);
-
-void carnet_session_close(struct sqlite3_session *session);
 
 void carnet_free(void *pointer);
 
@@ -63,5 +49,44 @@ typedef struct {
 int carnet_changeset_apply(
     struct sqlite3 *db, int size, const void *bytes, const carnet_unchecked_columns *unchecked, int uncheckedCount,
     char **conflict);
+
+/// One line per change of `bytes`, for tests and for reading: `table OP old(…) new(…)`, each
+/// value as SQL (a key column marked #1, #2…, a column an UPDATE leaves alone as -). Free `*text`
+/// with carnet_free.
+int carnet_changeset_text(int size, const void *bytes, char **text);
+
+/// The changeset that turns `tables` of the attached database `from` into those of `main`
+/// (sqlite3session_diff): what a recording of the writes between the two should hold.
+int carnet_session_diff(struct sqlite3 *db, const char *from, const char *const *tables, int count, int *size, void **bytes);
+
+// MARK: Recording changes (recorder.c)
+
+/// Records the changes made through a connection, as sqlite3session_* does, and writes them as
+/// the same changesets (see recorder.c for what it does differently, and why).
+typedef struct carnet_recorder carnet_recorder;
+
+#define CARNET_RECORDED_KEY_MAX 4
+
+/// A table to record: its name, and its primary key's columns (by index, in key order).
+typedef struct {
+    const char *name;
+    int keyCount;
+    int key[CARNET_RECORDED_KEY_MAX];
+} carnet_recorded_table;
+
+/// Starts recording the changes made through `db` to `tables` (a changeset lists its tables in
+/// this order). One recorder at a time per connection: SQLITE_MISUSE if one is recording.
+int carnet_recorder_open(struct sqlite3 *db, const carnet_recorded_table *tables, int count, carnet_recorder **recorder);
+
+/// The changes recorded so far, as a changeset (`*bytes` is NULL when there are none; free it
+/// with carnet_free). An error met while recording (out of memory, a table whose columns
+/// changed) is returned here.
+int carnet_recorder_changeset(carnet_recorder *recorder, int *size, void **bytes);
+
+/// Bytes of heap the recorder holds.
+int64_t carnet_recorder_memory(carnet_recorder *recorder);
+
+/// Stops recording and frees the recorder.
+void carnet_recorder_close(carnet_recorder *recorder);
 
 #endif
