@@ -343,16 +343,12 @@ enum Changeset {
             carnet_unchecked_columns(table: UnsafePointer(name), columns: (columns.version, columns.updatedAt))
         }
         var description: UnsafeMutablePointer<CChar>?
-        // With triggers on: Carnet's connections run without them and index each contact it writes
-        // itself (see SearchIndex), but a changeset is applied row by row inside SQLite, so the
-        // search index's triggers keep it in step with what an undo or redo restores.
-        let code = try SearchIndex.withTriggers(db) {
-            changes.withUnsafeBytes { buffer in
-                unchecked.withUnsafeBufferPointer { unchecked in
-                    carnet_changeset_apply(
-                        db.sqliteConnection, Int32(buffer.count), buffer.baseAddress, unchecked.baseAddress, Int32(unchecked.count),
-                        &description)
-                }
+        // With triggers off, as Carnet's connections always write: see `StorageController.toggle`.
+        let code = changes.withUnsafeBytes { buffer in
+            unchecked.withUnsafeBufferPointer { unchecked in
+                carnet_changeset_apply(
+                    db.sqliteConnection, Int32(buffer.count), buffer.baseAddress, unchecked.baseAddress, Int32(unchecked.count),
+                    &description)
             }
         }
         defer { carnet_free(description) }
@@ -513,13 +509,34 @@ extension StorageController {
                         before[index][row.id] = try Int64.fetchOne(current, arguments: [row.id]) ?? row.version
                     }
                 }
-                contactIDs.formUnion(try Changeset.contactIDs(inverse))
+                var touched: [Int64] = []
+                var seen = Set<Int64>()
+                for id in try Changeset.contactIDs(inverse) where seen.insert(id).inserted { touched.append(id) }
+                contactIDs.formUnion(touched)
                 let session = try ChangeSession(db)
                 defer { session.close() }
+                // The changeset is applied with triggers off, as Carnet's connections write: what
+                // the schema's triggers do for other writers is done here, for each contact the
+                // part touches (with triggers on, an FTS document rebuilt for every row the part
+                // changes made the undo of one edit five times the edit). Its search document as
+                // the index holds it is read before, and replaced by the new one after; one that
+                // was deleted leaves its sync tombstones. Nothing is written before the changeset
+                // applies, so a conflict leaves the file as it was.
+                var documents: [Int64: [String]] = [:]
+                var links: [Int64: [Row]] = [:]
+                for id in touched {
+                    guard let document = try SearchIndex.document(db, id: id) else { continue }
+                    documents[id] = document
+                    links[id] = try syncLinks(db, contactID: id)
+                }
                 do {
                     try Changeset.apply(inverse, to: db, bookkeeping: bookkeeping)
                 } catch let conflict as Changeset.Conflict {
                     throw CarnetError.historyConflict(HistoryConflict(entry: entry, undoing: undoing, changed: conflict.words))
+                }
+                for id in touched {
+                    if let document = documents[id] { try SearchIndex.remove(db, id: id, document: document) }
+                    if try !SearchIndex.reindex(db, id: id) { try leaveTombstones(db, links[id] ?? []) }
                 }
                 if index == order.count - 1 {
                     for (table, versions) in zip(bookkeeping, before) {

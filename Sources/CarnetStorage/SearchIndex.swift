@@ -6,7 +6,7 @@ import GRDB
 /// over the view `contact_search_source`.
 ///
 /// Triggers on `contacts` and its child tables keep it in step for anyone who writes with them
-/// on (sqlite3, another program, an undo applied as a changeset). Carnet's own connections run
+/// on (sqlite3, another program). Carnet's own connections run
 /// with triggers off and index each contact once, after writing its rows: the triggers take a
 /// document out and put it back for every row, and even held back by a condition they cost an
 /// import as much as the import itself (each turns its statement into one with a statement
@@ -32,8 +32,8 @@ enum SearchIndex {
         }
     }
 
-    /// Runs `body` with the connection's triggers on: a migration, or changes written as someone
-    /// else would write them (an undo applied as a changeset), which the triggers index.
+    /// Runs `body` with the connection's triggers on: a migration, which the triggers index as
+    /// they would for sqlite3.
     static func withTriggers<T>(_ db: Database, _ body: () throws -> T) throws -> T {
         try setTriggers(db, enabled: true)
         let result: T
@@ -70,10 +70,27 @@ enum SearchIndex {
         return true
     }
 
+    /// Puts contact `id`'s document in the index as its rows are now (read from the view), after
+    /// writes made past Carnet's own indexing (an undo or redo applied as a changeset) and after
+    /// ``remove(_:id:)`` took the old one out. Does nothing if there is no such contact.
+    /// Returns whether the contact exists.
+    @discardableResult
+    static func reindex(_ db: Database, id: Int64) throws -> Bool {
+        guard let document = try document(db, id: id) else { return false }
+        try db.cachedStatement(sql: addSQL).execute(arguments: arguments(id, document))
+        return true
+    }
+
     /// Takes contact `id` out of the index, before its row is deleted.
     static func remove(_ db: Database, id: Int64) throws {
         guard let before = try document(db, id: id) else { return }
-        try db.cachedStatement(sql: removeSQL).execute(arguments: arguments(id, before))
+        try remove(db, id: id, document: before)
+    }
+
+    /// Takes contact `id`'s `document` out of the index: what ``document(_:id:)`` read before
+    /// its rows were changed past Carnet's own indexing (an undo or redo).
+    static func remove(_ db: Database, id: Int64, document: [String]) throws {
+        try db.cachedStatement(sql: removeSQL).execute(arguments: arguments(id, document))
     }
 
     /// What the index holds for contact `id`, column by column (nil: no such contact).

@@ -299,6 +299,56 @@ import Testing
         #expect(try storage.integrityCheck() == ["ok"])
     }
 
+    /// An undo or redo is applied with triggers off, as Carnet always writes: it keeps the search
+    /// index in step and leaves sync tombstones itself, as the schema's triggers do for sqlite3.
+    @Test func undoAndRedoKeepTheSearchIndexAndLeaveSyncTombstones() throws {
+        let storage = try StorageController(path: dir.database)
+        let search = SearchTests()
+        let ada = try storage.insertContact(ContactStorageTests.rich)
+        let grace = try storage.insertContact(ContactDraft(name: "Grace Hopper", email: "grace@example.com"))
+        // Both are on a server, as a sync leaves them (outside the history).
+        try storage.writer.write { db in
+            try db.execute(sql: "INSERT INTO sync_accounts (id, collection_url, created_at) VALUES (1, 'https://dav.example/book/', '2026-01-02T03:04:05.678Z')")
+            for (id, name) in [(ada.id, "ada"), (grace.id, "grace")] {
+                try db.execute(
+                    sql: "INSERT INTO sync_contacts (account_id, contact_id, href, etag, card, synced_version) VALUES (1, ?, ?, 'e1', 'BEGIN:VCARD', 1)",
+                    arguments: [id, "/book/\(name).vcf"])
+            }
+        }
+        func tombstones() throws -> [String] {
+            try storage.writer.read { db in try String.fetchAll(db, sql: "SELECT href || ' ' || uid FROM sync_tombstones ORDER BY href") }
+        }
+        var renamed = grace.draft
+        renamed.rename(to: "Grace Brewster Hopper")
+        renamed.phones = [LabeledValue("+1 555 123 4567")]
+        try storage.updateContact(grace, with: renamed)
+        #expect(try search.names(storage, "brewster") == ["Grace Brewster Hopper"])
+        try storage.undo()  // the edit
+        #expect(try search.names(storage, "brewster").isEmpty && search.names(storage, "5551234567").isEmpty)
+        #expect(try search.names(storage, "hopper") == ["Grace Hopper"])
+        try search.indexIsSound(storage)
+        #expect(try tombstones().isEmpty)
+
+        try storage.undo()  // Grace's add: she is deleted, and her card is to be deleted on the server
+        #expect(try search.names(storage, "grace").isEmpty)
+        #expect(try tombstones() == ["/book/grace.vcf \(grace.uid)"])
+        try search.indexIsSound(storage)
+        try storage.redo()  // she is back (her tombstone stays, as after any other insert; the next sync sees her uid)
+        #expect(try search.names(storage, "grace") == ["Grace Hopper"])
+        #expect(try tombstones() == ["/book/grace.vcf \(grace.uid)"])
+        try search.indexIsSound(storage)
+
+        try storage.deleteContact(id: ada.id)
+        #expect(try tombstones() == ["/book/ada.vcf \(ada.uid)", "/book/grace.vcf \(grace.uid)"])
+        try storage.undo()
+        #expect(try search.names(storage, "lovelace") == ["Ada Lovelace"])
+        try search.indexIsSound(storage)
+        try storage.redo()
+        #expect(try search.names(storage, "lovelace").isEmpty)
+        try search.indexIsSound(storage)
+        #expect(try storage.integrityCheck() == ["ok"])
+    }
+
     // MARK: The recorder against SQLite's session extension
 
     /// The recorder is told each table's primary key rather than asking SQLite in every

@@ -373,8 +373,8 @@ import Testing
     }
 
     /// An undo or redo is applied inside SQLite, row by row, past Carnet's own indexing: the
-    /// index's triggers keep it in step, so search finds what the undo restored, and not what it
-    /// took back.
+    /// documents of the contacts it touches are taken out before and put back after, so search
+    /// finds what the undo restored, and not what it took back.
     @Test func searchFollowsUndoAndRedo() throws {
         let storage = try StorageController(path: dir.path("undo.sqlite"))
         let ada = try storage.insertContact(ContactDraft(name: "Ada Lovelace", emails: [LabeledValue("ada@engines.example")]))
