@@ -146,6 +146,8 @@ final class HistoryRecorder {
     private var actionID: Int64?
     private var parts = 0
     private var bytes = 0
+    /// Whether the action's row was written with its final note and size.
+    private var rowIsFinal = false
     /// What the action is called; set by the write once it knows (an edit that changes nothing
     /// records nothing whatever it says).
     var note: HistoryNote?
@@ -170,41 +172,47 @@ final class HistoryRecorder {
     /// bounded. Call it between records.
     func checkpoint() throws {
         guard let session, session.memory > History.partMemory else { return }
-        try flush()
+        try flush(last: false)
         session.close()
         self.session = try ChangeSession(db)
     }
 
-    private func flush() throws {
+    /// Writes what the session holds as the action's next part; `last` when nothing follows.
+    private func flush(last: Bool) throws {
         guard let session else { return }
         let changes = try session.changeset()
         guard !changes.isEmpty else { return }
-        let id = try ensureRow()
         parts += 1
         bytes += changes.count
+        let id = try ensureRow(last: last)
         try db.cachedStatement(sql: "INSERT INTO history_changesets (action_id, part, changeset) VALUES (?, ?, ?)")
             .execute(arguments: [id, parts, changes])
     }
 
-    /// The action's row, made on its first changes: a new action clears the redo list.
-    private func ensureRow() throws -> Int64 {
+    /// The action's row, made on its first changes: a new action clears the redo list. Made by
+    /// the last part (an action of one part, as most are), it is made as it stays.
+    private func ensureRow(last: Bool) throws -> Int64 {
         if let actionID { return actionID }
         // The undone actions are the newest ones: everything after the newest action not undone.
-        let lastDone = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM history WHERE undone = 0 ORDER BY id DESC LIMIT 1")) ?? 0
-        try db.cachedStatement(sql: "DELETE FROM history WHERE id > ?").execute(arguments: [lastDone])
+        try db.cachedStatement(sql: """
+            DELETE FROM history WHERE id > coalesce((SELECT id FROM history WHERE undone = 0 ORDER BY id DESC LIMIT 1), 0)
+            """).execute()
         let note = note ?? HistoryNote(.edit, subject: "", "changed the address book")
-        try db.cachedStatement(sql: "INSERT INTO history (time, kind, subject, summary, undone, bytes) VALUES (?, ?, ?, ?, 0, 0)")
-            .execute(arguments: [Timestamp.string(Timestamp.now()), note.kind.rawValue, note.subject, note.summary])
+        try db.cachedStatement(sql: "INSERT INTO history (time, kind, subject, summary, undone, bytes) VALUES (?, ?, ?, ?, 0, ?)")
+            .execute(arguments: [Timestamp.string(Timestamp.now()), note.kind.rawValue, note.subject, note.summary, last ? bytes : 0])
         actionID = db.lastInsertedRowID
+        rowIsFinal = last
         return db.lastInsertedRowID
     }
 
     private func finish() throws {
-        try flush()
+        try flush(last: true)
         guard let actionID else { return }
-        let note = note ?? HistoryNote(.edit, subject: "", "changed the address book")
-        try db.cachedStatement(sql: "UPDATE history SET kind = ?, subject = ?, summary = ?, bytes = ? WHERE id = ?")
-            .execute(arguments: [note.kind.rawValue, note.subject, note.summary, bytes, actionID])
+        if !rowIsFinal {
+            let note = note ?? HistoryNote(.edit, subject: "", "changed the address book")
+            try db.cachedStatement(sql: "UPDATE history SET kind = ?, subject = ?, summary = ?, bytes = ? WHERE id = ?")
+                .execute(arguments: [note.kind.rawValue, note.subject, note.summary, bytes, actionID])
+        }
         try Self.trim(db, keep: keep)
     }
 
@@ -220,15 +228,16 @@ final class HistoryRecorder {
             return
         }
         // Cheap in the usual case: ids only grow, so fewer than `keep` ids between the oldest
-        // and the newest means there is nothing to trim, without counting.
-        // Two subqueries: SQLite answers min() or max() alone from the end of the key, but a
-        // query with both reads the whole table (0.7 ms per action at 1,000 actions).
+        // and the newest means there is nothing to trim, without counting. Two subqueries:
+        // SQLite answers min() or max() alone from the end of the key, but a query with both
+        // reads the whole table (0.7 ms per action at 1,000 actions).
         let bounds = try Row.fetchOne(db.cachedStatement(sql: "SELECT (SELECT min(id) FROM history), (SELECT max(id) FROM history)"))
         guard let oldest = bounds?[0] as Int64?, let newest = bounds?[1] as Int64?, newest - oldest >= Int64(keep) else { return }
-        guard let oldestKept = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM history ORDER BY id DESC LIMIT 1 OFFSET ?"), arguments: [keep - 1])
-        else { return }
-        try db.cachedStatement(sql: "DELETE FROM history WHERE id < ?").execute(arguments: [oldestKept])
+        // count(*) adds up the table's pages; stepping over `keep` rows to find the oldest one
+        // kept cost 0.15 ms per action.
+        let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM history")) ?? 0
+        guard count > keep else { return }
+        try db.cachedStatement(sql: "DELETE FROM history WHERE id IN (SELECT id FROM history ORDER BY id LIMIT ?)").execute(arguments: [count - keep])
     }
 }
 
