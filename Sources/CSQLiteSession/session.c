@@ -114,104 +114,48 @@ int carnet_changeset_keys(
     return rc;
 }
 
-/// What the conflict handler needs, and what it saw first.
-typedef struct {
-    const carnet_unchecked_columns *unchecked;
-    int uncheckedCount;
-    char *description;
-} conflict_context;
+// MARK: - Reading a changeset change by change (Carnet applies it itself: see History.swift)
 
-static int same_value(sqlite3_value *a, sqlite3_value *b) {
-    int type = sqlite3_value_type(a);
-    if (type != sqlite3_value_type(b)) return 0;
-    switch (type) {
-    case SQLITE_NULL: return 1;
-    case SQLITE_INTEGER: return sqlite3_value_int64(a) == sqlite3_value_int64(b);
-    case SQLITE_FLOAT: return sqlite3_value_double(a) == sqlite3_value_double(b);
-    default: {
-        int n = sqlite3_value_bytes(a);
-        if (n != sqlite3_value_bytes(b)) return 0;
-        const void *pa = type == SQLITE_TEXT ? (const void *)sqlite3_value_text(a) : sqlite3_value_blob(a);
-        const void *pb = type == SQLITE_TEXT ? (const void *)sqlite3_value_text(b) : sqlite3_value_blob(b);
-        return n == 0 || memcmp(pa, pb, (size_t)n) == 0;
-    }
+static void read_value(sqlite3_value *value, carnet_value *out) {
+    memset(out, 0, sizeof *out);
+    if (value == NULL) return;  // no value: a column an UPDATE leaves alone
+    out->type = sqlite3_value_type(value);
+    switch (out->type) {
+    case SQLITE_INTEGER: out->integer = sqlite3_value_int64(value); break;
+    case SQLITE_FLOAT: out->real = sqlite3_value_double(value); break;
+    case SQLITE_TEXT: out->bytes = sqlite3_value_text(value); out->size = sqlite3_value_bytes(value); break;
+    case SQLITE_BLOB: out->bytes = sqlite3_value_blob(value); out->size = sqlite3_value_bytes(value); break;
+    default: break;
     }
 }
 
-/// Whether the row found differs from the one expected only in unchecked columns.
-static int differs_only_in_unchecked(conflict_context *context, sqlite3_changeset_iter *iter) {
-    const char *table;
-    int columns, op, indirect;
-    if (sqlite3changeset_op(iter, &table, &columns, &op, &indirect) != SQLITE_OK) return 0;
-    if (op != SQLITE_UPDATE && op != SQLITE_DELETE) return 0;
-    const carnet_unchecked_columns *unchecked = NULL;
-    for (int i = 0; i < context->uncheckedCount; i++) {
-        if (strcmp(context->unchecked[i].table, table) == 0) unchecked = &context->unchecked[i];
-    }
-    if (!unchecked) return 0;
-    for (int i = 0; i < columns; i++) {
-        if (i == unchecked->columns[0] || i == unchecked->columns[1]) continue;
-        sqlite3_value *expected = NULL, *found = NULL;
-        sqlite3changeset_old(iter, i, &expected);
-        if (expected == NULL) continue;  // an update that does not change this column
-        if (sqlite3changeset_conflict(iter, i, &found) != SQLITE_OK || found == NULL) return 0;
-        if (!same_value(expected, found)) return 0;
-    }
-    return 1;
+int carnet_changes_start(int size, const void *bytes, carnet_changes **changes) {
+    return sqlite3changeset_start((sqlite3_changeset_iter **)changes, size, (void *)bytes);
 }
 
-static void describe_value(char *out, size_t capacity, sqlite3_value *value) {
-    if (value == NULL) { snprintf(out, capacity, "?"); return; }
-    switch (sqlite3_value_type(value)) {
-    case SQLITE_INTEGER: snprintf(out, capacity, "%lld", (long long)sqlite3_value_int64(value)); break;
-    case SQLITE_TEXT: snprintf(out, capacity, "%.60s", (const char *)sqlite3_value_text(value)); break;
-    default: snprintf(out, capacity, "?"); break;
+int carnet_changes_next(
+    carnet_changes *changes, const char **table, int *op, int *columns, const unsigned char **primaryKey,
+    carnet_value *old, carnet_value *new, int capacity) {
+    sqlite3_changeset_iter *iter = (sqlite3_changeset_iter *)changes;
+    int rc = sqlite3changeset_next(iter);
+    if (rc != SQLITE_ROW) return rc;
+    int indirect, keyColumns;
+    if ((rc = sqlite3changeset_op(iter, table, columns, op, &indirect)) != SQLITE_OK) return rc;
+    if ((rc = sqlite3changeset_pk(iter, (unsigned char **)primaryKey, &keyColumns)) != SQLITE_OK) return rc;
+    if (*columns > capacity) return SQLITE_TOOBIG;
+    for (int i = 0; i < *columns; i++) {
+        sqlite3_value *value = NULL;
+        if (*op != SQLITE_INSERT && (rc = sqlite3changeset_old(iter, i, &value)) != SQLITE_OK) return rc;
+        read_value(*op != SQLITE_INSERT ? value : NULL, &old[i]);
+        value = NULL;
+        if (*op != SQLITE_DELETE && (rc = sqlite3changeset_new(iter, i, &value)) != SQLITE_OK) return rc;
+        read_value(*op != SQLITE_DELETE ? value : NULL, &new[i]);
     }
+    return SQLITE_ROW;
 }
 
-static int abort_on_conflict(void *context, int kind, sqlite3_changeset_iter *iter) {
-    conflict_context *found = context;
-    if (found->description) return SQLITE_CHANGESET_ABORT;
-    if (kind == SQLITE_CHANGESET_DATA && differs_only_in_unchecked(found, iter)) return SQLITE_CHANGESET_REPLACE;
-    const char *kindName = "changed";
-    switch (kind) {
-    case SQLITE_CHANGESET_DATA: kindName = "changed"; break;
-    case SQLITE_CHANGESET_NOTFOUND: kindName = "missing"; break;
-    case SQLITE_CHANGESET_CONFLICT: kindName = "present"; break;
-    case SQLITE_CHANGESET_CONSTRAINT: kindName = "constraint"; break;
-    case SQLITE_CHANGESET_FOREIGN_KEY: kindName = "foreign key"; break;
-    }
-    char keys[160] = "";
-    const char *table = "";
-    if (kind != SQLITE_CHANGESET_FOREIGN_KEY) {
-        int columns, op, indirect;
-        sqlite3changeset_op(iter, &table, &columns, &op, &indirect);
-        unsigned char *primaryKey = NULL;
-        int keyColumns = 0;
-        sqlite3changeset_pk(iter, &primaryKey, &keyColumns);
-        size_t used = 0;
-        for (int i = 0; i < keyColumns && used < sizeof keys - 1; i++) {
-            if (!primaryKey[i]) continue;
-            sqlite3_value *value = NULL;
-            if (op == SQLITE_INSERT) sqlite3changeset_new(iter, i, &value);
-            else sqlite3changeset_old(iter, i, &value);
-            char part[72];
-            describe_value(part, sizeof part, value);
-            used += (size_t)snprintf(keys + used, sizeof keys - used, "%s%s", used ? "," : "", part);
-        }
-    }
-    found->description = sqlite3_mprintf("%s\t%s\t%s", table, kindName, keys);
-    return SQLITE_CHANGESET_ABORT;
-}
-
-int carnet_changeset_apply(
-    sqlite3 *db, int size, const void *bytes, const carnet_unchecked_columns *unchecked, int uncheckedCount,
-    char **conflict) {
-    conflict_context context = { unchecked, uncheckedCount, NULL };
-    int rc = sqlite3changeset_apply(db, size, (void *)bytes, NULL, abort_on_conflict, &context);
-    *conflict = context.description;
-    if (context.description && rc == SQLITE_OK) rc = SQLITE_ABORT;
-    return rc;
+int carnet_changes_finish(carnet_changes *changes) {
+    return changes ? sqlite3changeset_finalize((sqlite3_changeset_iter *)changes) : SQLITE_OK;
 }
 
 // MARK: - For tests: what a changeset says, and what it should say

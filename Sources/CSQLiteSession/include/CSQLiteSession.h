@@ -34,21 +34,30 @@ int carnet_changeset_versioned_rows(
 int carnet_changeset_keys(
     int size, const void *bytes, const char *const *tables, int tableCount, int64_t **keys, int *count);
 
-/// Columns of one table whose values an apply does not compare: bookkeeping that an undo itself
-/// moves on (a contact's version and updated_at), not the user's values.
+/// One value of a change: its SQLite type (SQLITE_INTEGER … SQLITE_NULL), or 0 for none (a
+/// column an UPDATE leaves alone, the old values of an INSERT, the new ones of a DELETE). Text and
+/// blob bytes stay valid until the next call of carnet_changes_next.
 typedef struct {
-    const char *table;
-    int columns[2];
-} carnet_unchecked_columns;
+    int type;
+    int64_t integer;
+    double real;
+    const void *bytes;
+    int size;
+} carnet_value;
 
-/// Applies `bytes` to `db` as one all-or-nothing step: on the first conflict (a row changed,
-/// missing or already there, a constraint or foreign key broken) nothing is written, and
-/// `*conflict` says which (`table<TAB>kind<TAB>key[,key2]`; free it with carnet_free). A row
-/// that differs only in `unchecked` columns is no conflict. Returns SQLITE_OK, SQLITE_ABORT after
-/// a conflict, or another SQLite error.
-int carnet_changeset_apply(
-    struct sqlite3 *db, int size, const void *bytes, const carnet_unchecked_columns *unchecked, int uncheckedCount,
-    char **conflict);
+/// A changeset being read change by change (an sqlite3_changeset_iter).
+typedef struct carnet_changes carnet_changes;
+
+int carnet_changes_start(int size, const void *bytes, carnet_changes **changes);
+
+/// The next change: SQLITE_ROW with its table, operation (SQLITE_INSERT, SQLITE_UPDATE,
+/// SQLITE_DELETE), column count, primary key flags (one per column, non-zero for a key column)
+/// and values (at most `capacity` columns); SQLITE_DONE after the last; or an error.
+int carnet_changes_next(
+    carnet_changes *changes, const char **table, int *op, int *columns, const unsigned char **primaryKey,
+    carnet_value *old, carnet_value *new_, int capacity);
+
+int carnet_changes_finish(carnet_changes *changes);
 
 /// One line per change of `bytes`, for tests and for reading: `table OP old(…) new(…)`, each
 /// value as SQL (a key column marked #1, #2…, a column an UPDATE leaves alone as -). Free `*text`
