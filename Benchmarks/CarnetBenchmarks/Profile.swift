@@ -8,10 +8,12 @@ import Foundation
 /// repeated, for a profiler (`perf record -g .build/release/CarnetBenchmarks --profile load`).
 /// The book is made first, untimed (or kept at PATH and reused); each repetition's time goes to
 /// stderr; with --both the two sides alternate and their medians are compared. Workloads: import, load, page
-/// (a whole page walk), first (the first page, 1,000 times), edit (1,000 edit/saves).
+/// (a whole page walk), first (the first page, 1,000 times), edit (1,000 edit/saves), undo (1,000
+/// edits each undone, the undos timed; its "raw" side times the edits instead, so --both
+/// compares an undo with the edit it takes back).
 @MainActor
 enum Profile {
-    static let workloads = ["import", "load", "page", "first", "edit"]
+    static let workloads = ["import", "load", "page", "first", "edit", "undo"]
 
     static func run(workload: String, n: Int, reps: Int, raw: Bool, both: Bool, book given: String?) throws {
         var template = Array((NSTemporaryDirectory() + "carnet-profile-XXXXXX").utf8CString)
@@ -148,6 +150,21 @@ enum Profile {
                         try db.exec("COMMIT")
                     }
                 }
+            case ("undo", _):
+                let storage = try StorageController(path: book)
+                let state = try StateController(storage: storage)
+                let ids = ContactData.distinctIDs(count: 1_000, upTo: n, seed: UInt64(rep) &+ 2_000)
+                var total = (0.0, 0.0)
+                for (k, id) in ids.enumerated() {
+                    let edit = EditContactViewModel(state: state, contact: try state.contact(id: id))
+                    edit.draft.position = "Undone \(k) \(getpid()), Gale Foods"
+                    edit.draft.email = "undone.\(k).\(getpid())@example.com"
+                    let saved = try measure { try edit.save() }
+                    let undone = try measure { _ = try state.undo() }
+                    let timed = raw ? saved : undone
+                    total = (total.0 + timed.0, total.1 + timed.1)
+                }
+                measured = total
             default:
                 throw BenchError("--profile: no workload \(workload) (\(workloads.joined(separator: ", ")))\(raw ? " on the raw side" : "")")
             }

@@ -8,14 +8,17 @@
 import Foundation
 
 let usage = """
-    usage: CarnetBenchmarks [--quick] [--carnet PATH] [--hello PATH]
+    usage: CarnetBenchmarks [--quick] [--carnet PATH] [--hello PATH] [--only ROWS] [--sizes N,N...]
            CarnetBenchmarks --profile WORKLOAD [--n N] [--reps R] [--raw | --both] [--book PATH]
            CarnetBenchmarks --sync [--n N]
 
       --quick         N = 10k and 100k only, fewer repetitions (for development)
       --carnet PATH   the release `carnet` binary, for the CLI workload (default: next to this binary)
       --hello PATH    the release `Hello` binary, the startup floor (default: next to this binary)
-      --profile W     only workload W (import, load, page, first, edit) on one side, repeated, for a
+      --only ROWS     only some rows: history (issue 15's: import and edit/save with the history,
+                      undo of one edit) or history-edits (its edit/save and undo rows)
+      --sizes N,N     these numbers of contacts instead of 10k, 100k and 1M (e.g. --sizes 1000000)
+      --profile W     only workload W (import, load, page, first, edit, undo) on one side, repeated, for a
                       profiler such as `perf record -g`; N contacts (default 100000), R times (default 3),
                       Carnet's side unless --raw (--both: alternate, compare medians); --book PATH makes
                       the book there once and reuses it
@@ -47,6 +50,8 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
     var both = false
     var book: String?
     var sync = false
+    var only: Plan.Only?
+    var sizes: [Int]?
     var rest = arguments[...]
     func value(for flag: String) throws -> String {
         guard let value = rest.popFirst() else { throw BenchError("\(flag) needs a value\n\(usage)") }
@@ -66,6 +71,19 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
         case "--both": both = true
         case "--book": book = try value(for: argument)
         case "--sync": sync = true
+        case "--only":
+            let rows = try value(for: argument)
+            guard let chosen = Plan.Only(rawValue: rows) else {
+                throw BenchError("--only: no rows \(rows) (\(Plan.Only.allCases.map(\.rawValue).joined(separator: ", ")))\n\(usage)")
+            }
+            only = chosen
+        case "--sizes":
+            let list = try value(for: argument)
+            let parsed = list.split(separator: ",").compactMap { Int($0) }
+            guard !parsed.isEmpty, parsed.count == list.split(separator: ",").count, parsed.allSatisfy({ $0 >= 1_000 }) else {
+                throw BenchError("--sizes wants numbers of contacts of at least 1000, separated by commas (got \(list))\n\(usage)")
+            }
+            sizes = parsed
         case "-h", "--help": return .help
         default: throw BenchError("unknown argument \(argument)\n\(usage)")
         }
@@ -76,7 +94,7 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
     for case let path? in [carnet, hello] where access(path, X_OK) != 0 {
         throw BenchError("\(path) is not an executable file (build it first: swift build -c release --product ...)")
     }
-    return .benchmark(Plan(quick: quick), carnet: carnet ?? sibling("carnet"), hello: hello ?? sibling("Hello"))
+    return .benchmark(Plan(quick: quick, only: only, chosenSizes: sizes), carnet: carnet ?? sibling("carnet"), hello: hello ?? sibling("Hello"))
 }
 
 // The view models and the state controller are @MainActor; top-level code runs on the main thread.
