@@ -227,21 +227,18 @@ final class HistoryRecorder {
             try db.execute(sql: "DELETE FROM history")
             return
         }
-        // Cheap in the usual case: ids only grow, so fewer than `keep` ids between the oldest
-        // and the newest means there is nothing to trim, without counting. Two subqueries:
-        // SQLite answers min() or max() alone from the end of the key, but a query with both
-        // reads the whole table (0.7 ms per action at 1,000 actions).
-        let bounds = try Row.fetchOne(db.cachedStatement(sql: "SELECT (SELECT min(id) FROM history), (SELECT max(id) FROM history)"))
-        guard let oldest = bounds?[0] as Int64?, let newest = bounds?[1] as Int64?, newest - oldest >= Int64(keep) else { return }
-        // count(*) adds up the table's pages (a few dozen at 1,000 actions), where stepping over
-        // `keep` rows to find the oldest one kept cost 0.15 ms per action. Once the file holds its
-        // `keep` actions, each new one trims one.
-        let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM history")) ?? 0
-        guard count > keep,
-              let oldestKept = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT id FROM history ORDER BY id LIMIT 1 OFFSET ?"), arguments: [count - keep])
-        else { return }
-        try db.cachedStatement(sql: "DELETE FROM history WHERE id < ?").execute(arguments: [oldestKept])
+        // Two statements, each cheap. Ids only grow, so fewer than `keep` ids between the oldest
+        // and the newest means there is nothing to trim, without counting; then count(*) adds up
+        // the table's pages (stepping over `keep` rows instead cost 0.15 ms per action). The two
+        // ends are two subqueries: SQLite answers min() or max() alone from the end of the key,
+        // but `SELECT min(id), max(id)` reads the whole table (0.7 ms per action at 1,000).
+        let count = try Int.fetchOne(db.cachedStatement(sql: """
+            SELECT CASE WHEN (SELECT max(id) FROM history) - (SELECT min(id) FROM history) >= ? THEN (SELECT count(*) FROM history) ELSE 0 END
+            """), arguments: [keep]) ?? 0
+        guard count > keep else { return }
+        // Once the file holds its `keep` actions, each new one trims the oldest.
+        try db.cachedStatement(sql: "DELETE FROM history WHERE id < (SELECT id FROM history ORDER BY id LIMIT 1 OFFSET ?)")
+            .execute(arguments: [count - keep])
     }
 }
 
