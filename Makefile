@@ -3,7 +3,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN = .build/$(CONFIG)/carnet
 
-.PHONY: all deps build run test release bench stress clean
+.PHONY: all deps build run test release bench bench-import-baseline stress clean
 
 all: build
 
@@ -66,6 +66,19 @@ bench: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product carnet
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product Hello
 	.build/release/CarnetBenchmarks --carnet .build/release/carnet --hello .build/release/Hello $(BENCH_ARGS)
+
+# Issue 14's row: `carnet import FILE.vcf` of this tree against the `carnet` of IMPORT_BASE (the
+# last commit before lossless interchange), both release builds with the same flags, the same
+# file, alternating in one run. The baseline's source is unpacked from git into .build-baseline/.
+IMPORT_BASE ?= d94a2b9
+IMPORT_N ?= 100000
+bench-import-baseline: deps
+	rm -rf .build-baseline && mkdir -p .build-baseline/src
+	git archive $(IMPORT_BASE) | tar -x -C .build-baseline/src
+	cd .build-baseline/src && $(SWIFT) build -c release $(RELEASE_FLAGS) --product carnet
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product CarnetBenchmarks
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product carnet
+	.build/release/CarnetBenchmarks --import-baseline .build-baseline/src/.build/release/carnet --carnet .build/release/carnet --n $(IMPORT_N)
 
 # The long reliability run quoted in the README: 1,000 SIGKILLs, then 8 processes x 200 edits.
 stress: deps

@@ -878,13 +878,6 @@ final class Benchmark {
     private func settle(_ path: String) throws {
         try RawConnection(path: path).checkpointTruncate()
     }
-
-    private func rawCount(_ db: RawConnection, _ sql: String) throws -> Int {
-        let statement = try db.prepare(sql)
-        defer { sqlite3_finalize(statement) }
-        guard sqlite3_step(statement) == SQLITE_ROW else { throw BenchError("\(sql): \(db.lastError)") }
-        return Int(sqlite3_column_int64(statement, 0))
-    }
 }
 
 /// fsyncs (via ``SyncCounter``) during each side's timed repetitions.

@@ -11,6 +11,7 @@ let usage = """
     usage: CarnetBenchmarks [--quick] [--carnet PATH] [--hello PATH]
            CarnetBenchmarks --profile WORKLOAD [--n N] [--reps R] [--raw | --both] [--book PATH]
            CarnetBenchmarks --sync [--n N]
+           CarnetBenchmarks --import-baseline PATH [--carnet PATH] [--n N] [--reps R]
 
       --quick         N = 10k and 100k only, fewer repetitions (for development)
       --carnet PATH   the release `carnet` binary, for the CLI workload (default: next to this binary)
@@ -21,12 +22,17 @@ let usage = """
                       the book there once and reuses it
       --sync          only the sync rows (issue 17): first sync of N contacts (default 10000) up and
                       down, and incremental syncs of one change, with Radicale on loopback
+      --import-baseline PATH
+                      only issue 14's rows: `carnet import FILE.vcf` of N cards (default 100000) by
+                      --carnet against the baseline `carnet` at PATH, R times each (default 3)
+                      (`make bench-import-baseline` builds the baseline and runs this)
     """
 
 enum Mode {
     case benchmark(Plan, carnet: String?, hello: String?)
     case profile(String, n: Int, reps: Int, raw: Bool, both: Bool, book: String?)
     case sync(n: Int)
+    case importBaseline(String, carnet: String?, n: Int, reps: Int)
     case carnetChild(String)
     case rawChild(String)
     case help
@@ -47,6 +53,7 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
     var both = false
     var book: String?
     var sync = false
+    var baseline: String?
     var rest = arguments[...]
     func value(for flag: String) throws -> String {
         guard let value = rest.popFirst() else { throw BenchError("\(flag) needs a value\n\(usage)") }
@@ -66,11 +73,13 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
         case "--both": both = true
         case "--book": book = try value(for: argument)
         case "--sync": sync = true
+        case "--import-baseline": baseline = try value(for: argument)
         case "-h", "--help": return .help
         default: throw BenchError("unknown argument \(argument)\n\(usage)")
         }
     }
     if sync { return .sync(n: arguments.contains("--n") ? n : 10_000) }
+    if let baseline { return .importBaseline(baseline, carnet: carnet ?? sibling("carnet"), n: n, reps: reps) }
     if let profile { return .profile(profile, n: n, reps: reps, raw: raw, both: both, book: book) }
     // Checked now rather than after minutes of other workloads.
     for case let path? in [carnet, hello] where access(path, X_OK) != 0 {
@@ -95,6 +104,13 @@ let status: Int32 = MainActor.assumeIsolated {
             let result = try SyncBench.run(n: n, in: directory)
             print(renderTable(result.rows))
             for note in result.notes { print("  - \(note)") }
+        case let .importBaseline(baseline, carnet, n, reps):
+            guard let carnet else { throw BenchError("no carnet binary: pass --carnet PATH") }
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-bench-import-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            print("Issue 14: carnet import FILE.vcf, \(carnet) against the baseline \(baseline) (the \"raw\" column)")
+            print(renderTable(try ImportBaseline.run(n: n, reps: reps, carnet: carnet, baseline: baseline, in: directory)))
         case let .carnetChild(path):
             try PageWalkChild.carnet(path: path)
         case let .rawChild(path):
