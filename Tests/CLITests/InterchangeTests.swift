@@ -38,8 +38,7 @@ import Testing
     ].joined(separator: "\r\n")
 
     @Test func importsHandWrittenCardsOfBothVersions() throws {
-        let file = box.write("contacts.vcf", Self.fixture)
-        let run = box.carnetInProcess(["import", file])
+        let run = box.carnetInProcess(["import", box.write("contacts.vcf", Self.fixture)])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout == "saved import: added 2, updated 0, unchanged 0, skipped 0\n")
         let list = box.carnetInProcess(["list"]).lines
@@ -135,8 +134,7 @@ import Testing
     ].joined(separator: "\r\n")
 
     @Test func importsEveryFieldOfAMacOSCard() throws {
-        let file = box.write("john.vcf", Self.macCard)
-        let run = box.carnetInProcess(["import", file])
+        let run = box.carnetInProcess(["import", box.write("john.vcf", Self.macCard)])
         #expect(run.status == 0, "\(run)")
         let john = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
         #expect(john["name"] as? String == "Dr. John Q. Appleseed Jr.")
@@ -171,8 +169,7 @@ import Testing
     @Test func importsAGoogleContactsCSV() throws {
         let header = "Name,Given Name,Family Name,Group Membership,E-mail 1 - Type,E-mail 1 - Value,Phone 1 - Type,Phone 1 - Value,Gender"
         let row = "Marc Dupont,Marc,Dupont,* myContacts ::: Friends,* Home,marc@home.example ::: marc@other.example,Mobile,+33 6 12 34 56 78,male"
-        let file = box.write("google.csv", header + "\r\n" + row + "\r\n")
-        let run = box.carnetInProcess(["import", file])
+        let run = box.carnetInProcess(["import", box.write("google.csv", header + "\r\n" + row + "\r\n")])
         #expect(run.status == 0, "\(run)")
         let marc = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
         #expect((marc["emails"] as? [[String: Any]])?.map { $0["value"] as? String } == ["marc@home.example", "marc@other.example"])
