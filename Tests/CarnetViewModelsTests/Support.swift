@@ -23,6 +23,13 @@ func seed(_ state: StateController) throws -> [Contact] {
     try classicContacts.map { try state.addContact($0) }
 }
 
+/// ``makeState(_:)`` holding the classic contacts, and those contacts as saved.
+@MainActor
+func seededState(_ path: String) throws -> (StateController, [Contact]) {
+    let state = try makeState(path)
+    return (state, try seed(state))
+}
+
 /// Ada, saved with two emails, a phone, a date and a category.
 @MainActor
 func saveAda(_ state: StateController) throws -> Contact {

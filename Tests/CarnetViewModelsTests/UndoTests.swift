@@ -50,8 +50,7 @@ import Testing
     }
 
     @Test func everyScreenSeesAnUndoAtOnce() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
+        let (state, people) = try seededState(dir.database)
         let contacts = ContactsViewModel(state: state)
         let favorites = ContactsViewModel(state: state, favoritesOnly: true)
         try contacts.onAppear()
