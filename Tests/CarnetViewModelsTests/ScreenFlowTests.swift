@@ -62,10 +62,7 @@ import Testing
 
     @Test func twoListsSharingStateStayInStep() throws {
         let (state, people) = try seededState(dir.database)
-        let all = ContactsViewModel(state: state)
-        let favorites = ContactsViewModel(state: state, favoritesOnly: true)
-        try all.onAppear()
-        try favorites.onAppear()
+        let (all, favorites) = try shownTabs(state)
         #expect(favorites.rows.isEmpty)
 
         let favoritesTabChanged = observeChange { _ = favorites.rows }
