@@ -409,10 +409,7 @@ final class Benchmark {
     /// every edit starts from version 1 on both sides.
     private func runEdits(n: Int, book: String, observe: Bool) throws {
         let (carnetFile, rawFile) = try copies(of: book, "edit", n: n)
-        defer {
-            removeDatabase(carnetFile)
-            removeDatabase(rawFile)
-        }
+        defer { removeDatabase(carnetFile, rawFile) }
         let reps = plan.editReps
         let count = plan.editsPerRep
         let ids = ContactData.distinctIDs(count: reps * count, upTo: n, seed: 0xED17 &+ UInt64(n))
@@ -514,10 +511,7 @@ final class Benchmark {
     /// edit and its undo, one at a time, the undo against the edit.
     private func runEditsWithHistory(n: Int, book: String, ids: [Int64]) throws {
         let (carnetFile, rawFile) = try copies(of: book, "edit-history", n: n)
-        defer {
-            removeDatabase(carnetFile)
-            removeDatabase(rawFile)
-        }
+        defer { removeDatabase(carnetFile, rawFile) }
         let reps = plan.editReps
         let count = plan.editsPerRep
         let storage = try StorageController(path: carnetFile)
@@ -869,8 +863,10 @@ final class Benchmark {
 
     private func dbPath(_ name: String) -> String { "\(tempDirectory)/\(name).sqlite" }
 
-    private func removeDatabase(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    private func removeDatabase(_ paths: String...) {
+        for path in paths {
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        }
     }
 
     /// Folds any WAL into the file and closes, so that copies and other processes start from one

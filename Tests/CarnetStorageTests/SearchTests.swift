@@ -75,22 +75,15 @@ import Testing
 
     @Test func everyTextAContactHoldsIsSearched() throws {
         let storage = try StorageController.inMemory()
-        var draft = ContactDraft(name: "Augusta King")
-        draft.nickname = "Enchantress"
-        draft.organization = "Royal Society"
-        draft.department = "Mathematics"
-        draft.title = "Countess"
-        draft.role = "Patron"
-        draft.emails = [LabeledValue("augusta@kings.example", label: "home")]
-        draft.phones = [LabeledValue("+44 20 7946 0000", label: "cell")]
-        draft.addresses = [PostalAddress(label: "home", street: "12 St James Square", locality: "London", country: "England")]
-        draft.urls = [LabeledValue("https://numbers.example/ada", label: "work")]
-        draft.handles = [LabeledValue("@countess@math.social", label: "mastodon")]
-        draft.note = "Notes on the\nAnalytical Engine"
-        draft.categories = ["pioneers"]
-        draft.dates = [ContactDate(label: "birthday", year: 1815, month: 12, day: 10)]
-        draft.extras = ["X-ABLabel:Secretive"]
-        try storage.insertContact(draft)
+        try storage.insertContact(ContactDraft(
+            name: "Augusta King", nickname: "Enchantress", organization: "Royal Society", department: "Mathematics",
+            title: "Countess", role: "Patron", emails: [LabeledValue("augusta@kings.example", label: "home")],
+            phones: [LabeledValue("+44 20 7946 0000", label: "cell")],
+            addresses: [PostalAddress(label: "home", street: "12 St James Square", locality: "London", country: "England")],
+            urls: [LabeledValue("https://numbers.example/ada", label: "work")],
+            handles: [LabeledValue("@countess@math.social", label: "mastodon")],
+            dates: [ContactDate(label: "birthday", year: 1815, month: 12, day: 10)], note: "Notes on the\nAnalytical Engine",
+            categories: ["pioneers"], extras: ["X-ABLabel:Secretive"]))
         try storage.insertContact(ContactDraft(name: "Somebody Else"))
         for search in ["augusta", "king", "enchant", "royal", "mathem", "countess", "patron", "kings.example", "7946",
                        "james square", "london", "england", "numbers.example", "math.social", "analytical engine", "pioneers"] {
@@ -401,17 +394,13 @@ import Testing
     /// so the Swift matcher and the index decide alike.
     @Test func theSwiftDocumentIsTheViewsRow() throws {
         let storage = try StorageController.inMemory()
-        var rich = ContactDraft(name: "Dr. Zoë Ångström-Weiß Jr.")
-        rich.nickname = "Zo"
-        rich.organization = "Straße AG"
-        rich.title = "Physicist"
-        rich.emails = [LabeledValue("zoe@example.com"), LabeledValue("z@straße.example", preferred: true)]
-        rich.phones = [LabeledValue("+46 8 123 456"), LabeledValue("(0)8-123.456"), LabeledValue("+1 555 0101"), LabeledValue("+358 9 123")]
-        rich.addresses = [PostalAddress(poBox: "PO 1", extended: "c/o", street: "Kungsgatan 1", locality: "Stockholm", region: "", postalCode: "111 43", country: "Sweden")]
-        rich.urls = [LabeledValue("https://zoe.example")]
-        rich.handles = [LabeledValue("@zoe@physics.social", label: "mastodon")]
-        rich.note = "Line one\nLine two with ẞ"
-        rich.categories = ["science", "friends"]
+        let rich = ContactDraft(
+            name: "Dr. Zoë Ångström-Weiß Jr.", nickname: "Zo", organization: "Straße AG", title: "Physicist",
+            emails: [LabeledValue("zoe@example.com"), LabeledValue("z@straße.example", preferred: true)],
+            phones: [LabeledValue("+46 8 123 456"), LabeledValue("(0)8-123.456"), LabeledValue("+1 555 0101"), LabeledValue("+358 9 123")],
+            addresses: [PostalAddress(poBox: "PO 1", extended: "c/o", street: "Kungsgatan 1", locality: "Stockholm", region: "", postalCode: "111 43", country: "Sweden")],
+            urls: [LabeledValue("https://zoe.example")], handles: [LabeledValue("@zoe@physics.social", label: "mastodon")],
+            note: "Line one\nLine two with ẞ", categories: ["science", "friends"])
         let drafts = [rich, ContactDraft(name: "Plain"), ContactDraft(name: "Only Phone", phone: "555")]
         for draft in drafts {
             let contact = try storage.insertContact(draft)
