@@ -9,7 +9,8 @@ all: build
 
 # System packages the build and the tests need (libsqlite3 headers for GRDB, the sqlite3 CLI
 # that tests and the benchmark compare with, libedit headers for line editing in `carnet
-# interactive`, Radicale, the CardDAV server the sync tests and benchmark start on loopback).
+# interactive`, libcurl headers for the sync's HTTP, Radicale, the CardDAV server the sync
+# tests and benchmark start on loopback).
 # Installed only when missing.
 deps:
 	@if ! command -v sqlite3 >/dev/null 2>&1 || [ ! -f /usr/include/sqlite3.h ]; then \
@@ -21,6 +22,11 @@ deps:
 		echo "Installing libedit-dev..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libedit-dev; \
+	fi
+	@if [ ! -f /usr/include/curl/curl.h ] && [ ! -f /usr/include/$$(gcc -print-multiarch 2>/dev/null)/curl/curl.h ]; then \
+		echo "Installing libcurl4-openssl-dev..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libcurl4-openssl-dev; \
 	fi
 	@if [ ! -x /usr/bin/radicale ]; then \
 		echo "Installing radicale..."; \

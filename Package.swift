@@ -44,10 +44,12 @@ let package = Package(
         // sqlite3_db_config (variadic, so not callable from Swift) for the one setting Carnet changes.
         .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
 
-        // The CardDAV client: HTTP with Foundation's URLSession and XML with FoundationXML's
-        // XMLParser (both ship with the toolchain: no package to build, libcurl and libxml2
-        // underneath); it reads and writes through the storage controller, with history.
-        .target(name: "CarnetSync", dependencies: ["CarnetModels", "CarnetInterchange", "CarnetStorage"]),
+        // The CardDAV client: HTTP with libcurl's easy interface and XML with FoundationXML's
+        // XMLParser (libxml2): no package to build; it reads and writes through the storage
+        // controller, with history.
+        .target(name: "CarnetSync", dependencies: ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CCurl"]),
+        // libcurl (`make deps`): curl_easy_setopt is variadic, so a header of typed wrappers.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // The shared, observable app state of one process.
         .target(name: "CarnetState", dependencies: ["CarnetModels", "CarnetStorage"]),

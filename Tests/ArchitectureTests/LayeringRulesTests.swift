@@ -73,10 +73,10 @@ import Testing
         // CarnetInterchange ──▶ CarnetModels).
         "CarnetInterchange": ["CarnetModels", "Foundation"],
         "CarnetStorage": ["CarnetModels", "GRDB", "GRDBSQLite", "CSQLiteSession", "CSQLiteConfig", "Foundation", "Synchronization", "Glibc", "Darwin"],
-        // The CardDAV client: HTTP (URLSession, in FoundationNetworking on Linux) and XML
-        // (XMLParser, in FoundationXML), reading and writing through the storage controller
-        // (DESIGN.md's arrows CarnetSync ──▶ CarnetStorage, CarnetInterchange).
-        "CarnetSync": ["CarnetModels", "CarnetInterchange", "CarnetStorage", "Foundation", "FoundationNetworking", "FoundationXML"],
+        // The CardDAV client: HTTP (libcurl, through CCurl's typed wrappers) and XML (XMLParser,
+        // in FoundationXML), reading and writing through the storage controller (DESIGN.md's
+        // arrows CarnetSync ──▶ CarnetStorage, CarnetInterchange).
+        "CarnetSync": ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CCurl", "Foundation", "FoundationXML"],
         "CarnetState": ["CarnetModels", "CarnetStorage", "Observation", "Foundation", "Synchronization"],
         "CarnetViewModels": ["CarnetModels", "CarnetState", "Observation", "Foundation"],
         "carnet": ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetState", "CarnetViewModels", "ArgumentParser", "CEditLine", "Yams", "Foundation", "Glibc", "Darwin"],

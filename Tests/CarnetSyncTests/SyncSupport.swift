@@ -20,7 +20,7 @@ final class SyncFixture {
     }
 
     /// A Carnet file named `name`, set up to sync with the user's address book (made by the first).
-    func book(_ name: String, transport: HTTPTransport = URLSessionTransport(), setUp: Bool = true) throws -> Book {
+    func book(_ name: String, transport: HTTPTransport = CurlTransport(), setUp: Bool = true) throws -> Book {
         let storage = try StorageController(path: dir.path(name + ".sqlite"))
         let book = Book(storage: storage, engine: CardDAVSync(storage: storage, transport: transport, environment: environment))
         if setUp { _ = try book.engine.setup(url: server.url.absoluteString, username: Self.user, passwordCommand: "") }
@@ -90,7 +90,7 @@ struct Book {
 struct RawClient {
     let user: String
     let password: String
-    let transport = URLSessionTransport()
+    let transport = CurlTransport()
 
     func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil) throws -> HTTPResponse {
         var headers = headers
@@ -102,7 +102,7 @@ struct RawClient {
 /// The real transport that stops answering after `limit` requests, as a sync killed at that
 /// moment would stop: the request is never sent, the sync ends with an error.
 final class StoppingTransport: HTTPTransport {
-    let inner = URLSessionTransport()
+    let inner = CurlTransport()
     let limit: Int
     private(set) var sent = 0
 
@@ -118,7 +118,7 @@ final class StoppingTransport: HTTPTransport {
 /// The real transport, in front of a server that pretends not to know sync-collection (RFC
 /// 6578 is optional): the sync must fall back to comparing ETags.
 final class NoSyncCollectionTransport: HTTPTransport {
-    let inner = URLSessionTransport()
+    let inner = CurlTransport()
     private(set) var refused = 0
 
     func send(_ request: HTTPRequest) throws(CarnetError) -> HTTPResponse {

@@ -216,9 +216,9 @@ import Testing
         let fixture = try SyncFixture()
         let a = try fixture.book("a")
         try a.add("Ada Lovelace")
-        let wrong = fixture.reopen(a, transport: URLSessionTransport(), environment: ["CARNET_SYNC_PASSWORD": "wrong"])
+        let wrong = fixture.reopen(a, transport: CurlTransport(), environment: ["CARNET_SYNC_PASSWORD": "wrong"])
         #expect(carnetError { try wrong.sync() } == .sync(.unauthorized(server: "127.0.0.1:\(fixture.server.port)")))
-        let noPassword = fixture.reopen(a, transport: URLSessionTransport(), environment: [:])
+        let noPassword = fixture.reopen(a, transport: CurlTransport(), environment: [:])
         guard case .sync(.password) = carnetError({ try noPassword.sync() }) else { Issue.record("expected no password"); return }
         #expect(try a.storage.syncStatus()?.linked == 0)
         fixture.server.stop()
