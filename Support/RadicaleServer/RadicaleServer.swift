@@ -35,7 +35,13 @@ public final class RadicaleServer: @unchecked Sendable {
 
     /// Starts a server where each of `users` (name → password) may log in and owns `/NAME/`.
     /// With `logRequests`, Radicale logs every request it receives (``requests(_:)`` counts them).
-    public init(users: [String: String] = ["carnet": "secret"], logRequests: Bool = false) throws {
+    /// With `tls` (PEM files), it speaks only HTTPS, with that certificate. `storageHook` is run
+    /// by `/bin/sh` after each change to the storage: when it fails, the request that wrote
+    /// answers 500.
+    public init(
+        users: [String: String] = ["carnet": "secret"], logRequests: Bool = false, tls: (certificate: String, key: String)? = nil,
+        storageHook: String? = nil
+    ) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw Failure(description: "\(Self.executable) is missing; run `make deps` (apt-get install radicale)")
         }
@@ -55,6 +61,8 @@ public final class RadicaleServer: @unchecked Sendable {
                 "--auth-type", "htpasswd", "--auth-htpasswd-filename", htpasswd.path, "--auth-htpasswd-encryption", "plain",
                 "--auth-delay", "0", "--rights-type", "owner_only", "--logging-level", logRequests ? "info" : "warning",
             ]
+            if let tls { process.arguments! += ["--server-ssl", "True", "--server-certificate", tls.certificate, "--server-key", tls.key] }
+            if let storageHook { process.arguments! += ["--storage-hook", storageHook] }
             let log = folder.appendingPathComponent("radicale-\(port).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let handle = try FileHandle(forWritingTo: log)
@@ -66,7 +74,7 @@ public final class RadicaleServer: @unchecked Sendable {
                 self.port = port
                 self.process = process
                 self.log = log
-                url = URL(string: "http://127.0.0.1:\(port)/")!
+                url = URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)/")!
                 return
             }
             kill(process.processIdentifier, SIGKILL)
@@ -88,6 +96,11 @@ public final class RadicaleServer: @unchecked Sendable {
     public func storedCards(user: String, collection: String) -> [String] {
         let path = folder.appendingPathComponent("collections/collection-root/\(user)/\(collection)").path
         return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".vcf") }.sorted()
+    }
+
+    /// Removes `user`'s address book `collection` behind the server's back, as an administrator would.
+    public func removeCollection(user: String, collection: String) throws {
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("collections/collection-root/\(user)/\(collection)"))
     }
 
     /// The text of a stored card (see ``storedCards(user:collection:)``).
