@@ -129,3 +129,28 @@ final class NoSyncCollectionTransport: HTTPTransport {
         return try inner.send(request)
     }
 }
+
+/// The real transport, with another client's change made on the server just before the first
+/// `method` request that carries `If-Match`: the version this side last saw is then stale, and
+/// Radicale answers 412.
+final class InterleavingTransport: HTTPTransport {
+    let inner = CurlTransport()
+    let method: String
+    private var meanwhile: (() throws -> Void)?
+    private(set) var preconditionFailures = 0
+
+    init(before method: String, _ meanwhile: @escaping () throws -> Void) {
+        self.method = method
+        self.meanwhile = meanwhile
+    }
+
+    func send(_ request: HTTPRequest) throws(CarnetError) -> HTTPResponse {
+        if request.method == method, request.headers["If-Match"] != nil, let change = meanwhile {
+            meanwhile = nil
+            do { try change() } catch { throw .sync(.server("the other client's change failed: \(error)")) }
+        }
+        let response = try inner.send(request)
+        if response.status == 412 { preconditionFailures += 1 }
+        return response
+    }
+}
