@@ -47,6 +47,19 @@ final class SyncFixture {
         }
         return cards
     }
+
+    /// A transport through which this side's first `method` with If-Match finds the card at
+    /// `href` changed by another client just before (`line` added to it), so Radicale answers 412.
+    func otherClientAdds(_ line: String, to href: String, before method: String) throws -> InterleavingTransport {
+        let raw = RawClient(user: Self.user, password: Self.password)
+        let url = try #require(URL(string: href, relativeTo: server.url)).absoluteURL
+        return InterleavingTransport(before: method) {
+            let card = String(decoding: try raw.send("GET", url).body, as: UTF8.self)
+            let edited = card.replacingOccurrences(of: "END:VCARD", with: line + "\r\nEND:VCARD")
+            let stored = try raw.send("PUT", url, headers: ["Content-Type": "text/vcard"], body: edited)
+            guard stored.isSuccess else { throw CarnetError.sync(.server("the other client's PUT answered \(stored.status)")) }
+        }
+    }
 }
 
 struct Book {

@@ -234,14 +234,8 @@ import Testing
         let a = try fixture.book("a")
         try a.add("Ada Lovelace", phone: "555 0100")
         try a.sync()
-        let raw = RawClient(user: SyncFixture.user, password: SyncFixture.password)
         let href = try #require(try fixture.serverCards().keys.first)
-        let url = URL(string: href, relativeTo: fixture.server.url)!.absoluteURL
-        let transport = InterleavingTransport(before: "PUT") {
-            let card = String(decoding: try raw.send("GET", url).body, as: UTF8.self)
-            let edited = card.replacingOccurrences(of: "END:VCARD", with: "NOTE:from the other client\r\nEND:VCARD")
-            guard try raw.send("PUT", url, headers: ["Content-Type": "text/vcard"], body: edited).isSuccess else { throw CarnetError.sync(.notConfigured) }
-        }
+        let transport = try fixture.otherClientAdds("NOTE:from the other client", to: href, before: "PUT")
         let racing = fixture.reopen(a, transport: transport)
         try a.edit("Ada Lovelace") { $0.title = "Countess" }
         let report = try racing.sync()
@@ -264,14 +258,8 @@ import Testing
         let a = try fixture.book("a")
         try a.add("Ada Lovelace")
         try a.sync()
-        let raw = RawClient(user: SyncFixture.user, password: SyncFixture.password)
         let href = try #require(try fixture.serverCards().keys.first)
-        let url = URL(string: href, relativeTo: fixture.server.url)!.absoluteURL
-        let transport = InterleavingTransport(before: "DELETE") {
-            let card = String(decoding: try raw.send("GET", url).body, as: UTF8.self)
-            let edited = card.replacingOccurrences(of: "END:VCARD", with: "TITLE:Kept\r\nEND:VCARD")
-            guard try raw.send("PUT", url, headers: ["Content-Type": "text/vcard"], body: edited).isSuccess else { throw CarnetError.sync(.notConfigured) }
-        }
+        let transport = try fixture.otherClientAdds("TITLE:Kept", to: href, before: "DELETE")
         try a.storage.deleteContact(try a.contact(named: "Ada Lovelace"))
         let report = try fixture.reopen(a, transport: transport).sync()
         #expect(transport.preconditionFailures == 1)
