@@ -9,7 +9,9 @@ all: build
 
 # System packages the build and the tests need (libsqlite3 headers for GRDB, the sqlite3 CLI
 # that tests and the benchmark compare with, libedit headers for line editing in `carnet
-# interactive`, Radicale, the CardDAV server the sync tests and benchmark start on loopback).
+# interactive`, Radicale, the CardDAV server the sync tests and benchmark start on loopback, and
+# openssl, which makes the self-signed certificate of the sync's TLS test). libcurl itself is
+# loaded by `carnet sync` at run time: no header is needed to build.
 # Installed only when missing.
 deps:
 	@if ! command -v sqlite3 >/dev/null 2>&1 || [ ! -f /usr/include/sqlite3.h ]; then \
@@ -21,6 +23,11 @@ deps:
 		echo "Installing libedit-dev..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libedit-dev; \
+	fi
+	@if [ ! -x /usr/bin/openssl ] || ! ls /usr/lib/*/libcurl.so.4 >/dev/null 2>&1; then \
+		echo "Installing openssl and libcurl4..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq openssl libcurl4; \
 	fi
 	@if [ ! -x /usr/bin/radicale ]; then \
 		echo "Installing radicale..."; \

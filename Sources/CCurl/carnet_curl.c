@@ -30,6 +30,7 @@ enum {
     CURLOPT_POSTFIELDSIZE_LARGE = OPT_OFF_T + 120,
     CURLOPT_CONNECTTIMEOUT_MS = OPT_LONG + 156,
     CURLINFO_RESPONSE_CODE = 0x200000 + 2,
+    CURLINFO_OS_ERRNO = 0x200000 + 25,
     CURL_GLOBAL_DEFAULT = 3,
     CURL_ERROR_SIZE = 256,
 };
@@ -188,6 +189,7 @@ void carnet_http_perform(
         snprintf(response->error, sizeof response->error, "%s", curl.easy_strerror(response->code));
     }
     curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &response->status);
+    curl.easy_getinfo(handle, CURLINFO_OS_ERRNO, &response->os_error);
     curl.slist_free_all(list);
     curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, (char *)NULL);
     response->headers = head.bytes;

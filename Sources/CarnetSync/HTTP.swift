@@ -78,7 +78,8 @@ public final class CurlTransport: HTTPTransport {
             }
         }
         guard response.code == 0 else {
-            throw .sync(Self.failure(code: response.code, reason: Self.text(withUnsafeBytes(of: response.error) { Array($0.bindMemory(to: CChar.self)) }), server: server))
+            let reason = Self.text(withUnsafeBytes(of: response.error) { Array($0.bindMemory(to: CChar.self)) })
+            throw .sync(Self.failure(code: response.code, reason: reason, osError: response.os_error, server: server))
         }
         let headerText = response.headers.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: response.headers_length), as: UTF8.self) } ?? ""
         let body = response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data()
@@ -101,16 +102,49 @@ public final class CurlTransport: HTTPTransport {
         String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// libcurl's result codes (curl/curl.h's CURLcode) that Carnet tells apart.
-    static func failure(code: Int32, reason: String, server: String) -> SyncFailure {
+    /// libcurl's result codes (curl/curl.h's CURLcode, a stable ABI) that Carnet tells apart.
+    enum Code {
+        static let couldNotResolveProxy: Int32 = 5, couldNotResolveHost: Int32 = 6, couldNotConnect: Int32 = 7
+        static let weirdServerReply: Int32 = 8, http2: Int32 = 16, timedOut: Int32 = 28, sslConnect: Int32 = 35
+        static let gotNothing: Int32 = 52, send: Int32 = 55, receive: Int32 = 56, peerFailedVerification: Int32 = 60
+        static let badContentEncoding: Int32 = 61, http2Stream: Int32 = 92
+        /// Certificate files, ciphers, engines, revocation lists, pinning: TLS, said in curl's words.
+        static let otherTLS: Set<Int32> = [53, 54, 58, 59, 64, 66, 77, 80, 82, 83, 90, 91]
+    }
+
+    /// curl's failure as one plain line: what went wrong, in words, not OpenSSL's error stack.
+    static func failure(code: Int32, reason: String, osError: Int = 0, server: String) -> SyncFailure {
         switch code {
-        case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91:
-            return .tls(server: server, reason: reason)
-        case 7: return .unreachable(server: server, reason: "connection refused")
-        case 28: return .unreachable(server: server, reason: "timed out")
-        case 5, 6: return .unreachable(server: server, reason: "no such host")
-        default: return .unreachable(server: server, reason: reason)
+        case Code.couldNotConnect:
+            return .unreachable(server: server, reason: osError == Int(ECONNREFUSED) || osError == 0 ? "connection refused" : plain(reason))
+        case Code.couldNotResolveHost, Code.couldNotResolveProxy: return .unreachable(server: server, reason: "no such host")
+        case Code.timedOut: return .unreachable(server: server, reason: "timed out")
+        case Code.gotNothing, Code.send, Code.receive:
+            return .unreachable(server: server, reason: "the connection closed before an answer came")
+        case Code.peerFailedVerification:
+            // "SSL certificate problem: self-signed certificate", "SSL: no alternative certificate subject name matches …"
+            var detail = plain(reason)
+            for prefix in ["SSL certificate problem: ", "SSL: "] where detail.hasPrefix(prefix) { detail = String(detail.dropFirst(prefix.count)) }
+            return .tls(server: server, reason: "its certificate is not trusted: \(detail)")
+        case Code.sslConnect:
+            return .tls(server: server, reason: "the TLS handshake failed: \(plain(reason)); is it an https server on that port?")
+        case _ where Code.otherTLS.contains(code):
+            return .tls(server: server, reason: plain(reason))
+        case Code.weirdServerReply, Code.http2, Code.http2Stream, Code.badContentEncoding:
+            return .server("\(server) did not answer in HTTP (\(plain(reason)))")
+        default:
+            return .unreachable(server: server, reason: plain(reason))
         }
+    }
+
+    /// An error text of curl's or OpenSSL's as a short plain phrase: "OpenSSL/3.0.19:
+    /// error:0A00010B:SSL routines::wrong version number" is "wrong version number".
+    static func plain(_ text: String) -> String {
+        var text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let last = text.range(of: "::", options: .backwards) { text = String(text[last.upperBound...]) }
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let printable = String(String.UnicodeScalarView(line.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
+        return printable.count <= 200 ? printable : String(printable.prefix(199)) + "…"
     }
 }
 

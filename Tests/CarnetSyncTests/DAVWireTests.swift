@@ -110,7 +110,11 @@ import Testing
         #expect(CurlTransport.failure(code: 7, reason: "Failed to connect", server: "h:1") == .unreachable(server: "h:1", reason: "connection refused"))
         #expect(CurlTransport.failure(code: 28, reason: "Timeout", server: "h") == .unreachable(server: "h", reason: "timed out"))
         #expect(CurlTransport.failure(code: 6, reason: "Could not resolve host", server: "h") == .unreachable(server: "h", reason: "no such host"))
-        #expect(CurlTransport.failure(code: 60, reason: "SSL certificate problem", server: "h") == .tls(server: "h", reason: "SSL certificate problem"))
-        #expect(CurlTransport.failure(code: 35, reason: "wrong version number", server: "h") == .tls(server: "h", reason: "wrong version number"))
+        #expect(CurlTransport.failure(code: 7, reason: "Failed to connect", osError: Int(EHOSTUNREACH), server: "h") == .unreachable(server: "h", reason: "Failed to connect"))
+        #expect(CurlTransport.failure(code: 60, reason: "SSL certificate problem: self-signed certificate", server: "h")
+            == .tls(server: "h", reason: "its certificate is not trusted: self-signed certificate"))
+        #expect(CurlTransport.failure(code: 35, reason: "OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number", server: "h")
+            == .tls(server: "h", reason: "the TLS handshake failed: wrong version number; is it an https server on that port?"))
+        #expect(CurlTransport.failure(code: 77, reason: "error setting certificate file:\n/x", server: "h") == .tls(server: "h", reason: "error setting certificate file:"))
     }
 }

@@ -47,6 +47,19 @@ final class SyncFixture {
         }
         return cards
     }
+
+    /// A transport through which this side's first `method` with If-Match finds the card at
+    /// `href` changed by another client just before (`line` added to it), so Radicale answers 412.
+    func otherClientAdds(_ line: String, to href: String, before method: String) throws -> InterleavingTransport {
+        let raw = RawClient(user: Self.user, password: Self.password)
+        let url = try #require(URL(string: href, relativeTo: server.url)).absoluteURL
+        return InterleavingTransport(before: method) {
+            let card = String(decoding: try raw.send("GET", url).body, as: UTF8.self)
+            let edited = card.replacingOccurrences(of: "END:VCARD", with: line + "\r\nEND:VCARD")
+            let stored = try raw.send("PUT", url, headers: ["Content-Type": "text/vcard"], body: edited)
+            guard stored.isSuccess else { throw CarnetError.sync(.server("the other client's PUT answered \(stored.status)")) }
+        }
+    }
 }
 
 struct Book {
@@ -127,5 +140,30 @@ final class NoSyncCollectionTransport: HTTPTransport {
             return HTTPResponse(status: 501)
         }
         return try inner.send(request)
+    }
+}
+
+/// The real transport, with another client's change made on the server just before the first
+/// `method` request that carries `If-Match`: the version this side last saw is then stale, and
+/// Radicale answers 412.
+final class InterleavingTransport: HTTPTransport {
+    let inner = CurlTransport()
+    let method: String
+    private var meanwhile: (() throws -> Void)?
+    private(set) var preconditionFailures = 0
+
+    init(before method: String, _ meanwhile: @escaping () throws -> Void) {
+        self.method = method
+        self.meanwhile = meanwhile
+    }
+
+    func send(_ request: HTTPRequest) throws(CarnetError) -> HTTPResponse {
+        if request.method == method, request.headers["If-Match"] != nil, let change = meanwhile {
+            meanwhile = nil
+            do { try change() } catch { throw .sync(.server("the other client's change failed: \(error)")) }
+        }
+        let response = try inner.send(request)
+        if response.status == 412 { preconditionFailures += 1 }
+        return response
     }
 }

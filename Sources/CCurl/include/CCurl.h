@@ -22,8 +22,10 @@ typedef struct carnet_http_response {
     size_t headers_length;
     char *body;
     size_t body_length;
-    /// libcurl's result code (0: a response came; see carnet_curl.c for those Carnet tells apart).
+    /// libcurl's result code (0: a response came; CurlTransport.failure tells them apart).
     int code;
+    /// The system's errno of the last failed connect (ECONNREFUSED, …), 0 when none.
+    long os_error;
     /// What went wrong, in libcurl's words, when code is not 0.
     char error[512];
 } carnet_http_response;
