@@ -117,4 +117,5 @@ CREATE VIRTUAL TABLE contact_search USING fts5(
 {"".join(triggers)}
 INSERT INTO contact_search (contact_search) VALUES ('rebuild');
 """
-open(sys.argv[1] if len(sys.argv) > 1 else 'migrations/0006_search.sql', 'w').write(sql)
+if __name__ == "__main__":  # generate_0008.py imports the view's pieces from here
+    open(sys.argv[1] if len(sys.argv) > 1 else 'migrations/0006_search.sql', 'w').write(sql)
