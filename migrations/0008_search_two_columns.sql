@@ -13,7 +13,7 @@
 --     categories; the note). Nothing ever searched one of the other seven columns alone.
 --   * columnsize = 0: no contact_search_docsize table (the sizes of each column of each
 --     document, which only ranking functions such as bm25 read; Carnet ranks by the names column).
---   * hashsize = 16 MiB: FTS5 gathers that much pending index data in memory before
+--   * hashsize = 4 MiB: FTS5 gathers that much pending index data in memory before
 --     writing it out as a segment, instead of 1 MiB; fewer, larger segments are fewer merges.
 --
 -- The view, the triggers and Carnet's own writes work as 0006 describes, with the two columns.
@@ -81,7 +81,7 @@ CREATE VIRTUAL TABLE contact_search USING fts5(
     columnsize = 0,
     tokenize = 'unicode61 remove_diacritics 2'
 );
-INSERT INTO contact_search (contact_search, rank) VALUES ('hashsize', 16777216);
+INSERT INTO contact_search (contact_search, rank) VALUES ('hashsize', 4194304);
 
 CREATE TRIGGER contacts_search_insert AFTER INSERT ON contacts BEGIN
     INSERT INTO contact_search (rowid, names, other)

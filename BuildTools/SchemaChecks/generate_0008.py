@@ -32,14 +32,14 @@ assert list(SOURCE_2) == COLUMNS
 
 # FTS5 keeps up to this many bytes of pending index data in memory before it writes them as a new
 # segment of the index (its default is 1 MiB; it writes them at every commit anyway). Each segment
-# written is merged with others later, so a large import with the default wrote and rewrote its
-# index several times over: with 16 MiB an import of 100,000 contacts indexes in about 60% of the
-# instructions (callgrind, FTS5 alone; with the two columns and no sizes, 45%), and one of 10,000
-# writes its index once, leaving no pages freed by merges in the file (a third of its index). (32 MiB did no better at 100,000 and worse at a million, where
-# every segment is written and merged anyway and larger ones fall out of the page cache.) Only a
-# transaction that indexes thousands of contacts holds that much memory; the setting is kept in
+# written is merged with others later: with the default, an import of 10,000 contacts wrote its
+# index in several segments and merged them, leaving a third of it as pages freed by the merges in
+# the file. With 4 MiB it writes its index once. More did not pay: 16 and 32 MiB take an import of
+# 100,000 contacts to 60% of FTS5's instructions (callgrind), but not of its time (the raw import
+# with the index took 5.6-6.0 s of CPU with 1, 4 and 16 MiB alike, and at a million 32 MiB was
+# slower than 8), as the pending data outgrows the CPU's caches. The setting is kept in
 # contact_search_config.
-HASHSIZE = 16 * 1024 * 1024
+HASHSIZE = 4 * 1024 * 1024
 
 cols = ", ".join(COLUMNS)
 

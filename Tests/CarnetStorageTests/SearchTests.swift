@@ -374,7 +374,7 @@ import Testing
     /// A file made by the previous release (schema 7: 0006's index in eight columns, kept by its
     /// triggers here, as sqlite3 would write) gets the two-column index of migration 8, rebuilt
     /// from its contacts: every search finds what it found, ranked as before, and the index
-    /// keeps no per-document sizes and a 16 MiB pending buffer.
+    /// keeps no per-document sizes and a 4 MiB pending buffer.
     @Test func aSchema7FileIsReindexedInTwoColumnsByMigration8() throws {
         let path = dir.path("seven.sqlite")
         let seven = Migration.embedded.filter { $0.version <= 7 }
@@ -418,7 +418,7 @@ import Testing
             (try db.columns(in: "contact_search").map(\.name), try db.tableExists("contact_search_docsize"),
              try Int.fetchOne(db, sql: "SELECT v FROM contact_search_config WHERE k = 'hashsize'"))
         }
-        #expect(columns == ["names", "other"] && !docsize && hashsize == 16 * 1024 * 1024)
+        #expect(columns == ["names", "other"] && !docsize && hashsize == 4 * 1024 * 1024)
         // Carnet's own writes index in the new columns too.
         try storage.insertContact(ContactDraft(name: "Grace Hopper", email: "grace@navy.example"))
         #expect(try names(storage, "navy grace") == ["Grace Hopper"])
