@@ -3,7 +3,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN = .build/$(CONFIG)/carnet
 
-.PHONY: all deps build run test release bench stress clean lazy-libraries
+.PHONY: all deps build run test release bench stress clean
 
 all: build
 
@@ -55,27 +55,15 @@ test: deps
 # README "Start-up"). The shared libraries (libsqlite3, libedit, libc) are still placed at random.
 # RELEASE_FLAGS="--static-swift-stdlib" builds a PIE again.
 RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie
-# libcurl and libxml2 (URLSession's and XMLParser's, for `carnet sync`) are loaded by the first
-# call into them (Sources/CLazyLibraries), not at every start: -lcurl and -lxml2, which
-# Foundation's archives ask for, find these empty archives first, so the executables do not name
-# the shared libraries (with them, every start loaded 44 libraries and took about 3 ms longer).
-LAZY_DIR := $(CURDIR)/.build/lazy-libraries
-LAZY_FLAGS = -Xlinker -L$(LAZY_DIR)
-
-$(LAZY_DIR)/libcurl.a $(LAZY_DIR)/libxml2.a:
-	mkdir -p $(LAZY_DIR) && rm -f $@ && ar rc $@
-
-lazy-libraries: $(LAZY_DIR)/libcurl.a $(LAZY_DIR)/libxml2.a
 
 # The binary to install. Copy .build/release/carnet anywhere on your PATH.
-release: deps lazy-libraries
-	$(SWIFT) build -c release $(RELEASE_FLAGS) $(LAZY_FLAGS) --product carnet
-	@! readelf -d .build/release/carnet | grep -E 'lib(curl|xml2)' || { echo "carnet still loads libcurl or libxml2 at start"; exit 1; }
+release: deps
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product carnet
 
 # Release build, as shipped; prints medians and Carnet/raw ratios. BENCH_ARGS=--quick for a short run.
-bench: deps lazy-libraries
-	$(SWIFT) build -c release $(RELEASE_FLAGS) $(LAZY_FLAGS) --product CarnetBenchmarks
-	$(SWIFT) build -c release $(RELEASE_FLAGS) $(LAZY_FLAGS) --product carnet
+bench: deps
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product CarnetBenchmarks
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product carnet
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product Hello
 	.build/release/CarnetBenchmarks --carnet .build/release/carnet --hello .build/release/Hello $(BENCH_ARGS)
 

@@ -60,13 +60,9 @@ let package = Package(
             name: "carnet",
             dependencies: [
                 "CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetState", "CarnetViewModels", "CEditLine",
-                "CLazyLibraries",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]),
-        // libcurl and libxml2 (under URLSession and XMLParser, for `carnet sync`) loaded by the first
-        // call into them instead of at every start of the executables that link it (see lazy.c).
-        .target(name: "CLazyLibraries"),
         // BSD libedit, for line editing in `carnet interactive` on a terminal (`make deps`).
         .systemLibrary(name: "CEditLine", providers: [.apt(["libedit-dev"])]),
 
@@ -82,7 +78,7 @@ let package = Package(
             name: "CarnetBenchmarks",
             dependencies: [
                 "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "SeededRandom", "CSQLiteConfig",
-                "CarnetInterchange", "CarnetSync", "RadicaleServer", "CLazyLibraries",
+                "CarnetInterchange", "CarnetSync", "RadicaleServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
