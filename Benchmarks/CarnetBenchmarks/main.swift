@@ -8,12 +8,14 @@
 import Foundation
 
 let usage = """
-    usage: CarnetBenchmarks [--quick] [--carnet PATH] [--hello PATH]
+    usage: CarnetBenchmarks [--quick] [--only PART] [--carnet PATH] [--hello PATH]
            CarnetBenchmarks --profile WORKLOAD [--n N] [--reps R] [--raw | --both] [--book PATH]
            CarnetBenchmarks --sync [--n N]
            CarnetBenchmarks --import-baseline PATH [--carnet PATH] [--n N] [--reps R]
 
       --quick         N = 10k and 100k only, fewer repetitions (for development)
+      --only PART     only one part: search (issue 16's rows: import with and without the index, file
+                      size, the first 20 search results, carnet --version, carnet query against abook)
       --carnet PATH   the release `carnet` binary, for the CLI workload (default: next to this binary)
       --hello PATH    the release `Hello` binary, the startup floor (default: next to this binary)
       --profile W     only workload W (import, load, page, first, edit) on one side, repeated, for a
@@ -29,7 +31,7 @@ let usage = """
     """
 
 enum Mode {
-    case benchmark(Plan, carnet: String?, hello: String?)
+    case benchmark(Plan, only: Benchmark.Part?, carnet: String?, hello: String?)
     case profile(String, n: Int, reps: Int, raw: Bool, both: Bool, book: String?)
     case sync(n: Int)
     case importBaseline(String, carnet: String?, n: Int, reps: Int)
@@ -54,6 +56,7 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
     var book: String?
     var sync = false
     var baseline: String?
+    var only: Benchmark.Part?
     var rest = arguments[...]
     func value(for flag: String) throws -> String {
         guard let value = rest.popFirst() else { throw BenchError("\(flag) needs a value\n\(usage)") }
@@ -74,6 +77,10 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
         case "--book": book = try value(for: argument)
         case "--sync": sync = true
         case "--import-baseline": baseline = try value(for: argument)
+        case "--only":
+            let part = try value(for: argument)
+            guard let known = Benchmark.Part(rawValue: part) else { throw BenchError("--only \(part): not a part (\(Benchmark.Part.allCases.map(\.rawValue).joined(separator: ", ")))\n\(usage)") }
+            only = known
         case "-h", "--help": return .help
         default: throw BenchError("unknown argument \(argument)\n\(usage)")
         }
@@ -85,16 +92,16 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
     for case let path? in [carnet, hello] where access(path, X_OK) != 0 {
         throw BenchError("\(path) is not an executable file (build it first: swift build -c release --product ...)")
     }
-    return .benchmark(Plan(quick: quick), carnet: carnet ?? sibling("carnet"), hello: hello ?? sibling("Hello"))
+    return .benchmark(Plan(quick: quick), only: only, carnet: carnet ?? sibling("carnet"), hello: hello ?? sibling("Hello"))
 }
 
 // The view models and the state controller are @MainActor; top-level code runs on the main thread.
 let status: Int32 = MainActor.assumeIsolated {
     do {
         switch try parseArguments(Array(CommandLine.arguments.dropFirst())) {
-        case let .benchmark(plan, carnet, hello):
+        case let .benchmark(plan, only, carnet, hello):
             try SyncCounter.install()  // before any connection opens
-            try Benchmark(plan: plan, carnetBinary: carnet, helloBinary: hello).run()
+            try Benchmark(plan: plan, only: only, carnetBinary: carnet, helloBinary: hello).run()
         case let .profile(workload, n, reps, raw, both, book):
             try Profile.run(workload: workload, n: n, reps: reps, raw: raw, both: both, book: book)
         case let .sync(n):
