@@ -3,13 +3,15 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN = .build/$(CONFIG)/carnet
 
-.PHONY: all deps build run test release bench stress clean
+.PHONY: all deps build run test release bench bench-import-baseline stress clean
 
 all: build
 
 # System packages the build and the tests need (libsqlite3 headers for GRDB, the sqlite3 CLI
 # that tests and the benchmark compare with, libedit headers for line editing in `carnet
-# interactive`, Radicale, the CardDAV server the sync tests and benchmark start on loopback).
+# interactive`, Radicale, the CardDAV server the sync tests and benchmark start on loopback, and
+# openssl, which makes the self-signed certificate of the sync's TLS test). libcurl itself is
+# loaded by `carnet sync` at run time: no header is needed to build.
 # Installed only when missing.
 deps:
 	@if ! command -v sqlite3 >/dev/null 2>&1 || [ ! -f /usr/include/sqlite3.h ]; then \
@@ -21,6 +23,11 @@ deps:
 		echo "Installing libedit-dev..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libedit-dev; \
+	fi
+	@if [ ! -x /usr/bin/openssl ] || ! ls /usr/lib/*/libcurl.so.4 >/dev/null 2>&1; then \
+		echo "Installing openssl and libcurl4..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq openssl libcurl4; \
 	fi
 	@if [ ! -x /usr/bin/radicale ]; then \
 		echo "Installing radicale..."; \
@@ -66,6 +73,19 @@ bench: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product carnet
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product Hello
 	.build/release/CarnetBenchmarks --carnet .build/release/carnet --hello .build/release/Hello $(BENCH_ARGS)
+
+# Issue 14's row: `carnet import FILE.vcf` of this tree against the `carnet` of IMPORT_BASE (the
+# last commit before lossless interchange), both release builds with the same flags, the same
+# file, alternating in one run. The baseline's source is unpacked from git into .build-baseline/.
+IMPORT_BASE ?= d94a2b9
+IMPORT_N ?= 100000
+bench-import-baseline: deps
+	rm -rf .build-baseline && mkdir -p .build-baseline/src
+	git archive $(IMPORT_BASE) | tar -x -C .build-baseline/src
+	cd .build-baseline/src && $(SWIFT) build -c release $(RELEASE_FLAGS) --product carnet
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product CarnetBenchmarks
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product carnet
+	.build/release/CarnetBenchmarks --import-baseline .build-baseline/src/.build/release/carnet --carnet .build/release/carnet --n $(IMPORT_N)
 
 # The long reliability run quoted in the README: 1,000 SIGKILLs, then 8 processes x 200 edits.
 stress: deps

@@ -44,10 +44,12 @@ let package = Package(
         // sqlite3_db_config (variadic, so not callable from Swift) for the one setting Carnet changes.
         .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
 
-        // The CardDAV client: HTTP with Foundation's URLSession and XML with FoundationXML's
-        // XMLParser (both ship with the toolchain: no package to build, libcurl and libxml2
-        // underneath); it reads and writes through the storage controller, with history.
-        .target(name: "CarnetSync", dependencies: ["CarnetModels", "CarnetInterchange", "CarnetStorage"]),
+        // The CardDAV client: HTTP through the system's libcurl, loaded only when a sync runs
+        // (CCurl), and a small XML reader of its own; it reads and writes through the storage
+        // controller, with history. Not Foundation's URLSession and XMLParser: linking them
+        // maps libcurl, libxml2 and their forty libraries at every start of every command.
+        .target(name: "CCurl"),
+        .target(name: "CarnetSync", dependencies: ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CCurl"]),
 
         // The shared, observable app state of one process.
         .target(name: "CarnetState", dependencies: ["CarnetModels", "CarnetStorage"]),

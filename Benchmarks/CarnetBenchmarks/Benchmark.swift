@@ -10,18 +10,8 @@ import Synchronization
 /// How much of each workload to run. `--quick` keeps N = 10k and 100k and fewer repetitions.
 struct Plan {
     let quick: Bool
-    /// `--only`: some rows only (see ``Only``); nil runs them all.
-    var only: Only? = nil
     /// `--sizes`: these N instead of 10k, 100k (and 1M).
     var chosenSizes: [Int]? = nil
-
-    enum Only: String, CaseIterable {
-        /// Issue 15's rows: import with the history, edit/save with the history, undo of one edit.
-        case history
-        /// Issue 15's edit/save and undo rows only (the book is made untimed, history off).
-        case historyEdits = "history-edits"
-    }
-
     var sizes: [Int] { chosenSizes ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]) }
     var largest: Int { sizes.last! }
     var smallest: Int { sizes.first! }
@@ -36,6 +26,9 @@ struct Plan {
     var observationReps: Int { quick ? 11 : 21 }
     let observers = 100
     var cliRuns: Int { quick ? 5 : 10 }
+    /// Runs of the short processes (`carnet --version`, `carnet query`, a few milliseconds each),
+    /// enough for a steady median on a shared machine.
+    var queryRuns: Int { quick ? 21 : 41 }
     let pageSize = 50
 }
 
@@ -64,12 +57,24 @@ enum Target {
 /// Runs every workload, Carnet and raw side by side, and prints the report.
 @MainActor
 final class Benchmark {
+    /// A part of the benchmark run alone (`--only`).
+    enum Part: String, CaseIterable {
+        /// Issue 16's rows: import against raw (both indexing), what the index costs an import and
+        /// the file, the first 20 results of a search, and `carnet query` against abook.
+        case search
+        /// Issue 15's rows: import with the history, edit/save with the history, undo of one edit.
+        case history
+        /// Issue 15's edit/save and undo rows only (the book is made untimed, history off).
+        case historyEdits = "history-edits"
+    }
+
     let plan: Plan
+    let only: Part?
     let carnetBinary: String?
     let helloBinary: String?
     let tempDirectory: String
     let schemaSQL: String
-    /// The schema without the search index (migration 6), for what the index costs.
+    /// The schema without the search index (migrations 6 and 8), for what the index costs.
     let schemaWithoutIndexSQL: String
 
     /// Report rows, sorted by (section, N) when printed.
@@ -79,12 +84,13 @@ final class Benchmark {
     private var firstPage: [Int: (Double, Double)] = [:]
     private var perPage: [Int: (Double, Double)] = [:]
 
-    init(plan: Plan, carnetBinary: String?, helloBinary: String?) throws {
+    init(plan: Plan, only: Part? = nil, carnetBinary: String?, helloBinary: String?) throws {
         self.plan = plan
+        self.only = only
         self.carnetBinary = carnetBinary
         self.helloBinary = helloBinary
         schemaSQL = try Self.loadSchemaSQL()
-        schemaWithoutIndexSQL = try Self.loadSchemaSQL(excluding: "0006_search.sql")
+        schemaWithoutIndexSQL = try Self.loadSchemaSQL(excluding: Self.searchIndexMigrations)
         var template = Array((NSTemporaryDirectory() + "carnet-bench-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp: \(String(cString: strerror(errno)))") }
         tempDirectory = String(cString: made)
@@ -93,12 +99,15 @@ final class Benchmark {
     /// The SQL of `migrations/*.sql`, in order: the raw side creates its file with exactly the
     /// schema Carnet applies (same CHECKs, same indexes), read from the repository next to this
     /// source file. ``verifySameSchema(carnet:raw:drafts:)`` checks the result against Carnet's file.
-    static func loadSchemaSQL(excluding excluded: String? = nil) throws -> String {
+    /// The migrations that make the search index: without them, a file has no index at all.
+    static let searchIndexMigrations: Set<String> = ["0006_search.sql", "0008_search_two_columns.sql"]
+
+    static func loadSchemaSQL(excluding excluded: Set<String> = []) throws -> String {
         let root = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let directory = root.appendingPathComponent("migrations")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".sql") && $0 != excluded }.sorted()
+            .filter { $0.hasSuffix(".sql") && !excluded.contains($0) }.sorted()
         guard !files.isEmpty else { throw BenchError("no migrations in \(directory.path)") }
         return try files.map { try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8) }
             .joined(separator: "\n;\n")
@@ -110,7 +119,7 @@ final class Benchmark {
         let start = nowNanos()
         defer { try? FileManager.default.removeItem(atPath: tempDirectory) }
 
-        print("Carnet benchmarks\(plan.quick ? " (--quick)" : "")")
+        print("Carnet benchmarks\(plan.quick ? " (--quick)" : "")\(only.map { " (--only \($0.rawValue))" } ?? "")")
         for line in MachineInfo.collect(tempDirectory: tempDirectory).lines { print(line) }
         print("""
             how:      release build; Carnet (StorageController / StateController / view models over GRDB) and the raw \
@@ -122,11 +131,26 @@ final class Benchmark {
         print("")
         fflush(nil)  // the header shows while the workloads run (stdout may be a pipe)
 
-        if let only = plan.only {
+        switch only {
+        case nil: try runEverything()
+        case .search: try runSearchRows()
+        case .history, .historyEdits:
             for n in plan.sizes { try runHistoryOnly(n: n, withImport: only == .history) }
-            printReport(start: start)
-            return
         }
+
+        let table = renderTable(rows.sorted { ($0.section, $0.n) < ($1.section, $1.n) }.map(\.row))
+        print(table)
+        if !notes.isEmpty {
+            print("notes:")
+            for note in notes { print("  - \(note)") }
+        }
+        let missed = rows.filter { $0.row.verdict.hasPrefix("✗") }.count
+        print("")
+        print("\(missed == 0 ? "all targets met" : "\(missed) target\(missed == 1 ? "" : "s") missed"); "
+            + "total wall time \(formatSeconds(Double(nowNanos() - start) / 1e9)); load \(MachineInfo.loadAverage()) at the end")
+    }
+
+    private func runEverything() throws {
         var books: [Int: String] = [:]
         for n in plan.sizes {
             let book = try runImport(n: n)
@@ -141,27 +165,35 @@ final class Benchmark {
         rows += sync.rows.map { (11, plan.smallest, $0) }
         notes += sync.notes
         addScalingVerdicts()
-        printReport(start: start)
     }
 
-    private func printReport(start: UInt64) {
-        let table = renderTable(rows.sorted { ($0.section, $0.n) < ($1.section, $1.n) }.map(\.row))
-        print(table)
-        if !notes.isEmpty {
-            print("notes:")
-            for note in notes { print("  - \(note)") }
+    /// `--only search`: issue 16's rows, and the import row (Carnet and raw both keep the index),
+    /// for each N; at the smallest N, `carnet query` against abook and `carnet --version`.
+    private func runSearchRows() throws {
+        var smallBook: String?
+        for n in plan.sizes {
+            let book = try runImport(n: n, withHistory: false)
+            do {
+                let storage = try StorageController(path: book)
+                defer { try? storage.close() }
+                try runSearch(n: n, storage: storage, db: try RawConnection(path: book))
+            }
+            if n == plan.smallest { smallBook = book } else { removeDatabase(book) }
         }
-        let missed = rows.filter { $0.row.verdict.hasPrefix("✗") }.count
-        print("")
-        print("\(missed == 0 ? "all targets met" : "\(missed) target\(missed == 1 ? "" : "s") missed"); "
-            + "total wall time \(formatSeconds(Double(nowNanos() - start) / 1e9)); load \(MachineInfo.loadAverage()) at the end")
+        guard let carnet = carnetBinary, let hello = helloBinary else {
+            notes.append("CLI: skipped (pass --carnet PATH and --hello PATH)")
+            return
+        }
+        let stderrFile = tempDirectory + "/cli.stderr"
+        try runStartup(carnet: carnet, hello: hello, stderrFile: stderrFile)
+        try runMailQuery(book: smallBook, n: plan.smallest, carnet: carnet, stderrFile: stderrFile)
     }
 
     // MARK: - 1. Import
 
     /// Inserts N contacts in one transaction on each side. Returns the last Carnet file, kept as
     /// the N-contact "book" that the read workloads share.
-    private func runImport(n: Int) throws -> String {
+    private func runImport(n: Int, withHistory: Bool = true) throws -> String {
         progress("[\(formatCount(n))] generating \(n) contacts")
         let drafts = ContactData.drafts(count: n)
         // The raw side writes the drafts as they are; Carnet writes them normalized. They must agree.
@@ -197,6 +229,8 @@ final class Benchmark {
         removeDatabase(rawFile)
         try settle(book)
         addRatioRow(1, "import (1 transaction), history off", n, samples, target: Target.importRatio)
+        checkDurability(section: 1, n: n, syncs, perRep: 1, what: "import")
+        guard withHistory else { return book }
 
         try runHistoryImport(n: n, drafts: drafts, reps: reps)
         if n == plan.largest {
@@ -206,7 +240,6 @@ final class Benchmark {
                 .map { "\($0.key.replacingOccurrences(of: "contact_", with: "")) \(String(format: "%.2f", Double($0.value) / Double(n)))" }
                 .joined(separator: ", ") + " per contact); both sides write and read them all.")
         }
-        checkDurability(section: 1, n: n, syncs, perRep: 1, what: "import")
         return book
     }
 
@@ -255,7 +288,7 @@ final class Benchmark {
     }
 
     /// What the search index costs an import, in time and in file size: the raw import on a
-    /// file without migration 6 against the raw import with it (which indexes as Carnet does).
+    /// file without migrations 6 and 8 against the raw import with them (which indexes as Carnet does).
     private func runIndexCost(n: Int, drafts: [ContactDraft], reps: Int, withIndex: [Double], indexedFile: String) throws {
         progress("[\(formatCount(n))] import without the index ×\(reps)")
         var plainFile = ""
@@ -455,10 +488,7 @@ final class Benchmark {
     /// every edit starts from version 1 on both sides.
     private func runEdits(n: Int, book: String, observe: Bool) throws {
         let (carnetFile, rawFile) = try copies(of: book, "edit", n: n)
-        defer {
-            removeDatabase(carnetFile)
-            removeDatabase(rawFile)
-        }
+        defer { removeDatabase(carnetFile, rawFile) }
         let reps = plan.editReps
         let count = plan.editsPerRep
         let ids = editIDs(n: n)
@@ -560,10 +590,7 @@ final class Benchmark {
     /// edit and its undo, one at a time, the undo against the edit.
     private func runEditsWithHistory(n: Int, book: String, ids: [Int64]) throws {
         let (carnetFile, rawFile) = try copies(of: book, "edit-history", n: n)
-        defer {
-            removeDatabase(carnetFile)
-            removeDatabase(rawFile)
-        }
+        defer { removeDatabase(carnetFile, rawFile) }
         let reps = plan.editReps
         let count = plan.editsPerRep
         let storage = try StorageController(path: carnetFile)
@@ -705,11 +732,7 @@ final class Benchmark {
         }
         try runCLIListAll(books: books, carnet: carnet, sqlite3: sqlite3, stderrFile: stderrFile)
         try runCLIImport(books: books, carnet: carnet, stderrFile: stderrFile)
-        // The fixed part of every carnet run (loading, argument parsing), no database opened.
-        let version = { try spawnAndWait(carnet, ["--version"], stderrPath: stderrFile) }
-        let floor = { try spawnAndWait(hello, [], stderrPath: stderrFile) }
-        let bare = try alternating(reps: plan.cliRuns, carnet: { _ in try version() }, raw: { _ in try floor() })
-        addRatioRow(9, "CLI: carnet --version ÷ Hello (no db)", 0, bare, target: nil)
+        try runStartup(carnet: carnet, hello: hello, stderrFile: stderrFile)
         try runMailQuery(book: books[plan.smallest], n: plan.smallest, carnet: carnet, stderrFile: stderrFile)
         notes.append("CLI: processes started with posix_spawn, stdout to /dev/null (so carnet prints TSV), "
             + "after one untimed warm-up run of each command.")
@@ -758,6 +781,15 @@ final class Benchmark {
         }
     }
 
+    /// The fixed part of every carnet run (loading, argument parsing), no database opened.
+    private func runStartup(carnet: String, hello: String, stderrFile: String) throws {
+        let version = { try spawnAndWait(carnet, ["--version"], stderrPath: stderrFile) }
+        let floor = { try spawnAndWait(hello, [], stderrPath: stderrFile) }
+        for command in [version, floor] { _ = try command() }
+        let bare = try alternating(reps: plan.queryRuns, carnet: { _ in try version() }, raw: { _ in try floor() })
+        addRatioRow(9, "CLI: carnet --version ÷ Hello (no db)", 0, bare, target: nil)
+    }
+
     /// `carnet query` as mutt runs it on every completion, against abook (a C program reading a
     /// flat file) answering the same query on the same contacts, whole processes both.
     private func runMailQuery(book: String?, n: Int, carnet: String, stderrFile: String) throws {
@@ -772,8 +804,8 @@ final class Benchmark {
         let query = { try spawnAndWait(carnet, ["query", text, "--limit", "100000", "--db", book], stderrPath: stderrFile) }
         let other = { try spawnAndWait(abook, ["--config", "/dev/null", "--datafile", data, "--mutt-query", text], stderrPath: stderrFile) }
         for command in [query, other] { _ = try command() }
-        progress("[\(formatCount(n))] carnet query ÷ abook ×\(plan.cliRuns)")
-        let samples = try alternating(reps: plan.cliRuns, carnet: { _ in try query() }, raw: { _ in try other() })
+        progress("[\(formatCount(n))] carnet query ÷ abook ×\(plan.queryRuns)")
+        let samples = try alternating(reps: plan.queryRuns, carnet: { _ in try query() }, raw: { _ in try other() })
         addRatioRow(12, "CLI: carnet query \"\(text)\" ÷ abook --mutt-query", n, samples, target: Target.queryRatio)
     }
 
@@ -920,21 +952,16 @@ final class Benchmark {
 
     private func dbPath(_ name: String) -> String { "\(tempDirectory)/\(name).sqlite" }
 
-    private func removeDatabase(_ path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    private func removeDatabase(_ paths: String...) {
+        for path in paths {
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        }
     }
 
     /// Folds any WAL into the file and closes, so that copies and other processes start from one
     /// self-contained file (closing the last connection removes the WAL).
     private func settle(_ path: String) throws {
         try RawConnection(path: path).checkpointTruncate()
-    }
-
-    private func rawCount(_ db: RawConnection, _ sql: String) throws -> Int {
-        let statement = try db.prepare(sql)
-        defer { sqlite3_finalize(statement) }
-        guard sqlite3_step(statement) == SQLITE_ROW else { throw BenchError("\(sql): \(db.lastError)") }
-        return Int(sqlite3_column_int64(statement, 0))
     }
 }
 

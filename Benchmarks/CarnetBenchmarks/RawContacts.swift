@@ -153,7 +153,7 @@ final class RawContactWriter {
     private let insertChild: [OpaquePointer]
     private let deleteChild: [OpaquePointer]
     private let updateRow: OpaquePointer
-    /// The search index's statements (schema 6), when the file has the index, kept as Carnet
+    /// The search index's statements (schemas 6 and 8), when the file has the index, kept as Carnet
     /// keeps it: the connection's triggers off (``RawConnection``), each contact's document written
     /// once after its rows, from ``SearchDocument``; an edit takes out what the view holds.
     private let search: [OpaquePointer]
@@ -161,14 +161,14 @@ final class RawContactWriter {
 
     init(_ db: RawConnection) throws {
         self.db = db
-        let columns = SearchColumn.allCases.map(\.rawValue).joined(separator: ", ")
+        let columns = SearchDocument.columns.joined(separator: ", ")
         let probe = try db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'contact_search'")
         let hasIndex = sqlite3_step(probe) == SQLITE_ROW && sqlite3_column_int(probe, 0) == 1
         sqlite3_finalize(probe)
         search = hasIndex ? try [
-            "INSERT INTO contact_search (rowid, \(columns)) VALUES (?, \(SearchColumn.allCases.map { _ in "?" }.joined(separator: ", ")))",
+            "INSERT INTO contact_search (rowid, \(columns)) VALUES (?, \(SearchDocument.columns.map { _ in "?" }.joined(separator: ", ")))",
             "SELECT \(columns) FROM contact_search_source WHERE id = ?",
-            "INSERT INTO contact_search (contact_search, rowid, \(columns)) VALUES ('delete', ?, \(SearchColumn.allCases.map { _ in "?" }.joined(separator: ", ")))",
+            "INSERT INTO contact_search (contact_search, rowid, \(columns)) VALUES ('delete', ?, \(SearchDocument.columns.map { _ in "?" }.joined(separator: ", ")))",
         ].map { try db.prepare($0) } : []
         insertRow = try db.prepare("""
             INSERT INTO contacts (uid, name, name_prefix, given_name, additional_names, family_name, name_suffix, nickname,
@@ -206,7 +206,7 @@ final class RawContactWriter {
         defer { sqlite3_reset(statement) }
         sqlite3_bind_int64(statement, 1, id)
         guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
-        return (0..<Int32(SearchColumn.allCases.count)).map { rawColumnText(statement, $0) }
+        return (0..<Int32(SearchDocument.columns.count)).map { rawColumnText(statement, $0) }
     }
 
     /// Replaces contact `id`'s document (as the view gave it before `body`) with `draft`'s when

@@ -8,19 +8,15 @@ import GRDBSQLite
 /// Same SQL shape as Carnet's `StorageController.contacts(after:limit:)`: `limit + 1` rows tell
 /// whether another page follows, and the extra row is dropped.
 final class RawPager {
-    let limit: Int
     private let first: OpaquePointer
     private let next: OpaquePointer
-    private let lists: RawListReader
-    private let db: RawConnection
+    private let pages: RawPageReader
 
     init(_ db: RawConnection, limit: Int) throws {
-        self.db = db
-        self.limit = limit
         first = try db.prepare("SELECT \(rawContactColumns) FROM contacts ORDER BY name, id LIMIT \(limit + 1)")
         next = try db.prepare(
             "SELECT \(rawContactColumns) FROM contacts WHERE (name, id) > (?, ?) ORDER BY name, id LIMIT \(limit + 1)")
-        lists = try RawListReader(db, capacity: limit + 1)
+        pages = try RawPageReader(db, limit: limit)
     }
 
     deinit {
@@ -38,22 +34,41 @@ final class RawPager {
         } else {
             statement = first
         }
-        var rows = try rawRows(statement, db, capacity: limit + 1, what: "page")
-        let hasMore = rows.count > limit
-        if hasMore { rows.removeLast() }
-        try lists.attach(&rows)
-        return ContactPage(contacts: rows.map(\.contact), hasMore: hasMore)
+        return try pages.read(statement, what: "page")
     }
 
     /// One contact by id, with its lists (what a detail screen holds before an edit).
     func contact(id: Int64) throws -> Contact {
-        let statement = try db.prepare("SELECT \(rawContactColumns) FROM contacts WHERE id = ?")
+        let statement = try pages.db.prepare("SELECT \(rawContactColumns) FROM contacts WHERE id = ?")
         defer { sqlite3_finalize(statement) }
         sqlite3_bind_int64(statement, 1, id)
         guard sqlite3_step(statement) == SQLITE_ROW else { throw BenchError("raw: no contact \(id)") }
         var rows = [rawReadRow(statement)]
-        try lists.attach(&rows)
+        try pages.lists.attach(&rows)
         return rows[0].contact
+    }
+}
+
+/// What the raw pager and the raw search share: a page's rows from a statement asking for
+/// `limit + 1` (the extra row tells whether another page follows, and is dropped), then the
+/// page's lists by one statement per child table.
+struct RawPageReader {
+    let db: RawConnection
+    let limit: Int
+    let lists: RawListReader
+
+    init(_ db: RawConnection, limit: Int) throws {
+        self.db = db
+        self.limit = limit
+        lists = try RawListReader(db, capacity: limit + 1)
+    }
+
+    func read(_ statement: OpaquePointer, what: String) throws -> ContactPage {
+        var rows = try rawRows(statement, db, capacity: limit + 1, what: what)
+        let hasMore = rows.count > limit
+        if hasMore { rows.removeLast() }
+        try lists.attach(&rows)
+        return ContactPage(contacts: rows.map(\.contact), hasMore: hasMore)
     }
 }
 

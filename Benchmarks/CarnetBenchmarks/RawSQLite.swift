@@ -69,6 +69,14 @@ let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_d
 
 /// Binds a string by pointer and byte count (no strlen, no NUL-terminated copy).
 @inline(__always)
+/// The first column of the first row of `sql`, as an integer (a count).
+func rawCount(_ db: RawConnection, _ sql: String) throws -> Int {
+    let statement = try db.prepare(sql)
+    defer { sqlite3_finalize(statement) }
+    guard sqlite3_step(statement) == SQLITE_ROW else { throw BenchError("\(sql): \(db.lastError)") }
+    return Int(sqlite3_column_int64(statement, 0))
+}
+
 func rawBindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) {
     var text = text
     text.withUTF8 { bytes in

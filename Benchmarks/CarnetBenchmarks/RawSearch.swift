@@ -6,14 +6,10 @@ import GRDBSQLite
 /// prefix, those with every word in their names first, then some, then the rest, each group by
 /// name), then the page's lists by one statement per child table, as ``RawPager`` reads them.
 final class RawSearch {
-    let limit: Int
     private let statement: OpaquePointer
-    private let lists: RawListReader
-    private let db: RawConnection
+    private let pages: RawPageReader
 
     init(_ db: RawConnection, limit: Int) throws {
-        self.db = db
-        self.limit = limit
         statement = try db.prepare("""
             SELECT \(rawContactColumns) FROM (
                 SELECT *, CASE WHEN id IN (SELECT rowid FROM contact_search WHERE contact_search MATCH ?1) THEN 0
@@ -22,7 +18,7 @@ final class RawSearch {
             WHERE id IN (SELECT rowid FROM contact_search WHERE contact_search MATCH ?3)
             ORDER BY search_rank, name, id LIMIT \(limit + 1)
             """)
-        lists = try RawListReader(db, capacity: limit + 1)
+        pages = try RawPageReader(db, limit: limit)
     }
 
     deinit {
@@ -42,11 +38,7 @@ final class RawSearch {
         rawBindText(statement, 1, namesAll)
         rawBindText(statement, 2, namesAny)
         rawBindText(statement, 3, all)
-        var rows = try rawRows(statement, db, capacity: limit + 1, what: "search")
-        let hasMore = rows.count > limit
-        if hasMore { rows.removeLast() }
-        try lists.attach(&rows)
-        return ContactPage(contacts: rows.map(\.contact), hasMore: hasMore)
+        return try pages.read(statement, what: "search")
     }
 }
 

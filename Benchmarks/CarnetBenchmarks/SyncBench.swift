@@ -26,7 +26,7 @@ enum SyncBench {
     static func run(n: Int, in directory: String) throws -> Result {
         let server = try RadicaleServer(users: ["bench": password])
         defer { server.stop() }
-        let raw = URLSessionTransport(timeout: 600)
+        let raw = CurlTransport(timeout: 600)
         let auth = ["Authorization": "Basic " + Data("bench:\(password)".utf8).base64EncodedString()]
         let books = server.home("bench")
         func send(_ method: String, _ url: URL, _ body: String) throws {
@@ -37,7 +37,7 @@ enum SyncBench {
             let path = "\(directory)/sync-\(name).sqlite"
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             let storage = try StorageController(path: path)
-            let engine = CardDAVSync(storage: storage, transport: URLSessionTransport(timeout: 600), environment: ["CARNET_SYNC_PASSWORD": password])
+            let engine = CardDAVSync(storage: storage, transport: CurlTransport(timeout: 600), environment: ["CARNET_SYNC_PASSWORD": password])
             _ = try engine.setup(url: collection.absoluteString, username: "bench", passwordCommand: "")
             return (storage, engine)
         }
@@ -102,8 +102,7 @@ enum SyncBench {
             notes: [
                 "sync: Radicale \(radicaleVersion()) on 127.0.0.1 (filesystem storage, htpasswd plain); first syncs once, incremental "
                     + "the median of \(changeUp.count); peak RSS of this process after the \(formatCount(n))-card first sync: \(rss) MiB; "
-                    + cpu.prefix(2).joined(separator: "; ")
-                    + " (FoundationNetworking's URLSession keeps a core busy while it waits for an answer, so CPU here is about wall time).",
+                    + cpu.prefix(2).joined(separator: "; ") + " (this process's CPU; the rest of the wall time is the server's).",
             ])
     }
 

@@ -8,28 +8,36 @@
 import Foundation
 
 let usage = """
-    usage: CarnetBenchmarks [--quick] [--carnet PATH] [--hello PATH] [--only ROWS] [--sizes N,N...]
+    usage: CarnetBenchmarks [--quick] [--only PART] [--sizes N,N...] [--carnet PATH] [--hello PATH]
            CarnetBenchmarks --profile WORKLOAD [--n N] [--reps R] [--raw | --both] [--book PATH]
            CarnetBenchmarks --sync [--n N]
+           CarnetBenchmarks --import-baseline PATH [--carnet PATH] [--n N] [--reps R]
 
       --quick         N = 10k and 100k only, fewer repetitions (for development)
+      --only PART     only one part: search (issue 16's rows: import with and without the index, file
+                      size, the first 20 search results, carnet --version, carnet query against abook),
+                      history (issue 15's: import and edit/save with the history, undo of one edit)
+                      or history-edits (its edit/save and undo rows)
+      --sizes N,N     these numbers of contacts instead of 10k, 100k and 1M (e.g. --sizes 1000000)
       --carnet PATH   the release `carnet` binary, for the CLI workload (default: next to this binary)
       --hello PATH    the release `Hello` binary, the startup floor (default: next to this binary)
-      --only ROWS     only some rows: history (issue 15's: import and edit/save with the history,
-                      undo of one edit) or history-edits (its edit/save and undo rows)
-      --sizes N,N     these numbers of contacts instead of 10k, 100k and 1M (e.g. --sizes 1000000)
       --profile W     only workload W (import, load, page, first, edit, undo) on one side, repeated, for a
                       profiler such as `perf record -g`; N contacts (default 100000), R times (default 3),
                       Carnet's side unless --raw (--both: alternate, compare medians); --book PATH makes
                       the book there once and reuses it
       --sync          only the sync rows (issue 17): first sync of N contacts (default 10000) up and
                       down, and incremental syncs of one change, with Radicale on loopback
+      --import-baseline PATH
+                      only issue 14's rows: `carnet import FILE.vcf` of N cards (default 100000) by
+                      --carnet against the baseline `carnet` at PATH, R times each (default 3)
+                      (`make bench-import-baseline` builds the baseline and runs this)
     """
 
 enum Mode {
-    case benchmark(Plan, carnet: String?, hello: String?)
+    case benchmark(Plan, only: Benchmark.Part?, carnet: String?, hello: String?)
     case profile(String, n: Int, reps: Int, raw: Bool, both: Bool, book: String?)
     case sync(n: Int)
+    case importBaseline(String, carnet: String?, n: Int, reps: Int)
     case carnetChild(String)
     case rawChild(String)
     case help
@@ -50,7 +58,8 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
     var both = false
     var book: String?
     var sync = false
-    var only: Plan.Only?
+    var baseline: String?
+    var only: Benchmark.Part?
     var sizes: [Int]?
     var rest = arguments[...]
     func value(for flag: String) throws -> String {
@@ -71,12 +80,11 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
         case "--both": both = true
         case "--book": book = try value(for: argument)
         case "--sync": sync = true
+        case "--import-baseline": baseline = try value(for: argument)
         case "--only":
-            let rows = try value(for: argument)
-            guard let chosen = Plan.Only(rawValue: rows) else {
-                throw BenchError("--only: no rows \(rows) (\(Plan.Only.allCases.map(\.rawValue).joined(separator: ", ")))\n\(usage)")
-            }
-            only = chosen
+            let part = try value(for: argument)
+            guard let known = Benchmark.Part(rawValue: part) else { throw BenchError("--only \(part): not a part (\(Benchmark.Part.allCases.map(\.rawValue).joined(separator: ", ")))\n\(usage)") }
+            only = known
         case "--sizes":
             let list = try value(for: argument)
             let parsed = list.split(separator: ",").compactMap { Int($0) }
@@ -89,21 +97,22 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
         }
     }
     if sync { return .sync(n: arguments.contains("--n") ? n : 10_000) }
+    if let baseline { return .importBaseline(baseline, carnet: carnet ?? sibling("carnet"), n: n, reps: reps) }
     if let profile { return .profile(profile, n: n, reps: reps, raw: raw, both: both, book: book) }
     // Checked now rather than after minutes of other workloads.
     for case let path? in [carnet, hello] where access(path, X_OK) != 0 {
         throw BenchError("\(path) is not an executable file (build it first: swift build -c release --product ...)")
     }
-    return .benchmark(Plan(quick: quick, only: only, chosenSizes: sizes), carnet: carnet ?? sibling("carnet"), hello: hello ?? sibling("Hello"))
+    return .benchmark(Plan(quick: quick, chosenSizes: sizes), only: only, carnet: carnet ?? sibling("carnet"), hello: hello ?? sibling("Hello"))
 }
 
 // The view models and the state controller are @MainActor; top-level code runs on the main thread.
 let status: Int32 = MainActor.assumeIsolated {
     do {
         switch try parseArguments(Array(CommandLine.arguments.dropFirst())) {
-        case let .benchmark(plan, carnet, hello):
+        case let .benchmark(plan, only, carnet, hello):
             try SyncCounter.install()  // before any connection opens
-            try Benchmark(plan: plan, carnetBinary: carnet, helloBinary: hello).run()
+            try Benchmark(plan: plan, only: only, carnetBinary: carnet, helloBinary: hello).run()
         case let .profile(workload, n, reps, raw, both, book):
             try Profile.run(workload: workload, n: n, reps: reps, raw: raw, both: both, book: book)
         case let .sync(n):
@@ -113,6 +122,13 @@ let status: Int32 = MainActor.assumeIsolated {
             let result = try SyncBench.run(n: n, in: directory)
             print(renderTable(result.rows))
             for note in result.notes { print("  - \(note)") }
+        case let .importBaseline(baseline, carnet, n, reps):
+            guard let carnet else { throw BenchError("no carnet binary: pass --carnet PATH") }
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-bench-import-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            print("Issue 14: carnet import FILE.vcf, \(carnet) against the baseline \(baseline) (the \"raw\" column)")
+            print(renderTable(try ImportBaseline.run(n: n, reps: reps, carnet: carnet, baseline: baseline, in: directory)))
         case let .carnetChild(path):
             try PageWalkChild.carnet(path: path)
         case let .rawChild(path):

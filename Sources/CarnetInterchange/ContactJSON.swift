@@ -339,12 +339,7 @@ struct JSONLocator {
         guard i < bytes.count else { throw Failure(line: line, message: "expected a value, found the end of the file") }
         switch bytes[i] {
         case 123:
-            i += 1
-            skipSpace()
-            if i < bytes.count, bytes[i] == 125 {
-                i += 1
-                return
-            }
+            if opensEmpty(closedBy: 125) { return }
             while true {
                 skipSpace()
                 guard i < bytes.count, bytes[i] == 34 else {
@@ -359,40 +354,17 @@ struct JSONLocator {
                 guard i < bytes.count, bytes[i] == 58 else { throw Failure(line: line, message: "expected ':' after a key, found \(found())") }
                 i += 1
                 try value(depth: depth + 1, element: element)
-                skipSpace()
-                guard i < bytes.count else { throw Failure(line: line, message: "expected ',' or '}', found the end of the file") }
-                if bytes[i] == 44 {
-                    i += 1
-                } else if bytes[i] == 125 {
-                    i += 1
-                    return
-                } else {
-                    throw Failure(line: line, message: "expected ',' or '}', found \(found())")
-                }
+                if try closes(with: 125) { return }
             }
         case 91:
-            i += 1
-            skipSpace()
-            if i < bytes.count, bytes[i] == 93 {
-                i += 1
-                return
-            }
+            if opensEmpty(closedBy: 93) { return }
             var index = 0
             while true {
                 skipSpace()
                 if depth == 0 { elementLines.append(line) }
                 try value(depth: depth + 1, element: depth == 0 ? index : element)
                 index += 1
-                skipSpace()
-                guard i < bytes.count else { throw Failure(line: line, message: "expected ',' or ']', found the end of the file") }
-                if bytes[i] == 44 {
-                    i += 1
-                } else if bytes[i] == 93 {
-                    i += 1
-                    return
-                } else {
-                    throw Failure(line: line, message: "expected ',' or ']', found \(found())")
-                }
+                if try closes(with: 93) { return }
             }
         case 34:
             _ = try string()
@@ -403,6 +375,27 @@ struct JSONLocator {
         default:
             throw Failure(line: line, message: "expected a value, found \(found())")
         }
+    }
+
+    /// Steps over an object's or an array's opening bracket; true, and past `close` too, when
+    /// the container is empty.
+    private mutating func opensEmpty(closedBy close: UInt8) -> Bool {
+        i += 1
+        skipSpace()
+        guard i < bytes.count, bytes[i] == close else { return false }
+        i += 1
+        return true
+    }
+
+    /// After a member or an element: steps over the comma (false) or the container's `close`
+    /// (true); anything else is the error.
+    private mutating func closes(with close: UInt8) throws(Failure) -> Bool {
+        skipSpace()
+        guard i < bytes.count, bytes[i] == 44 || bytes[i] == close else {
+            throw Failure(line: line, message: "expected ',' or '\(Character(Unicode.Scalar(close)))', found \(found())")
+        }
+        i += 1
+        return bytes[i - 1] == close
     }
 
     private mutating func literal(_ word: String) throws(Failure) {

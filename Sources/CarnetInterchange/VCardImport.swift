@@ -76,6 +76,20 @@ struct VCardImport {
             return .mapped
         }
 
+        /// A one-line entry (email, phone, URL, handle): refused for a parameter or `VALUE` it does
+        /// not model (see ``unknownEntryParameter(_:values:understood:)``), else added as ``add``
+        /// adds it.
+        func addText(
+            _ property: VCardProperty, _ entry: LabeledValue, to keyPath: WritableKeyPath<ContactDraft, [LabeledValue]>,
+            _ field: Field, _ kind: EntryKind, rank: Int, labelLine: Int?, values: Set<String> = Self.textValue,
+            understood: Set<String> = Self.entryParameters
+        ) -> Outcome {
+            unknownEntryParameter(property, values: values, understood: understood)
+                ?? add(
+                    entry, to: keyPath, field, kind, rank: rank, labelLine: labelLine,
+                    isEmpty: Rules.trimmed(entry.value).isEmpty, valid: ValueRules.entry(entry.value, entry.label, field))
+        }
+
         /// Sets a one-value text field when it is the first of its property and the rules take it.
         func single(_ property: VCardProperty, _ value: String, _ keyPath: WritableKeyPath<ContactDraft, String>, _ field: Field) -> Outcome {
             guard !seen.contains(property.name) else { return .refused("only the first \(property.name) is modelled") }
@@ -203,18 +217,14 @@ struct VCardImport {
                 var value = property.text()
                 if value.hasASCIIPrefixIgnoringCase("mailto:") { value = String(value.dropFirst(7)) }
                 let (label, rank, labelLine) = labelled(property, .email)
-                outcome = unknownEntryParameter(property)
-                    ?? add(
-                        LabeledValue(value, label: label), to: \.emails, .email, .email, rank: rank, labelLine: labelLine,
-                        isEmpty: Rules.trimmed(value).isEmpty, valid: ValueRules.entry(value, label, .email))
+                outcome = addText(property, LabeledValue(value, label: label), to: \.emails, .email, .email, rank: rank, labelLine: labelLine)
             case "TEL":
                 var value = property.text()
                 if value.hasASCIIPrefixIgnoringCase("tel:") { value = String(value.dropFirst(4)) }
                 let (label, rank, labelLine) = labelled(property, .phone)
-                outcome = unknownEntryParameter(property, values: Self.textOrURIValue)
-                    ?? add(
-                        LabeledValue(value, label: label), to: \.phones, .phone, .phone, rank: rank, labelLine: labelLine,
-                        isEmpty: Rules.trimmed(value).isEmpty, valid: ValueRules.entry(value, label, .phone))
+                outcome = addText(
+                    property, LabeledValue(value, label: label), to: \.phones, .phone, .phone, rank: rank, labelLine: labelLine,
+                    values: Self.textOrURIValue)
             case "ADR":
                 let parts = property.components()
                 let part = { (i: Int) -> String in i < parts.count ? parts[i] : "" }
@@ -232,11 +242,9 @@ struct VCardImport {
                 }
             case "URL":
                 let (label, rank, labelLine) = labelled(property, .url)
-                let value = property.text()
-                outcome = unknownEntryParameter(property, values: Self.uriValue)
-                    ?? add(
-                        LabeledValue(value, label: label), to: \.urls, .url, .url, rank: rank, labelLine: labelLine,
-                        isEmpty: Rules.trimmed(value).isEmpty, valid: ValueRules.entry(value, label, .url))
+                outcome = addText(
+                    property, LabeledValue(property.text(), label: label), to: \.urls, .url, .url, rank: rank, labelLine: labelLine,
+                    values: Self.uriValue)
             case "IMPP":
                 let value = property.text()
                 let colon = value.firstIndex(of: ":")
@@ -250,10 +258,9 @@ struct VCardImport {
                         outcome = .refused("its TYPE is not modelled (a handle's label is its service)")
                     } else {
                         let handle = LabeledValue(String(value[value.index(after: colon)...]), label: scheme)
-                        outcome = unknownEntryParameter(property, values: Self.textOrURIValue, understood: Self.messagingParameters)
-                            ?? add(
-                                handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil,
-                                isEmpty: Rules.trimmed(handle.value).isEmpty, valid: ValueRules.entry(handle.value, handle.label, .handle))
+                        outcome = addText(
+                            property, handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil,
+                            values: Self.textOrURIValue, understood: Self.messagingParameters)
                     }
                 } else {
                     outcome = .refused("its scheme is not one of \(VCardLabels.messagingSchemes.keys.sorted().joined(separator: ", "))")
@@ -264,10 +271,7 @@ struct VCardImport {
                     outcome = .refused("it has more than one TYPE")
                 } else {
                     let handle = LabeledValue(property.text(), label: types.first.map(Rules.trimmed) ?? "")
-                    outcome = unknownEntryParameter(property)
-                        ?? add(
-                            handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil,
-                            isEmpty: Rules.trimmed(handle.value).isEmpty, valid: ValueRules.entry(handle.value, handle.label, .handle))
+                    outcome = addText(property, handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil)
                 }
             case "BDAY", "ANNIVERSARY", "X-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY", "X-MS-ANNIVERSARY",
                 "X-KADDRESSBOOK-X-ANNIVERSARY", "X-ABDATE":

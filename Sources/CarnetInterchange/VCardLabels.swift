@@ -14,36 +14,39 @@ import Foundation
 ///   label of the property it goes with, over its `TYPE`s.
 enum VCardLabels {
     /// The `TYPE` values read in lower case (the rest keep their case).
-    static func knownTypes(_ kind: EntryKind) -> Set<String> {
+    static func knownTypes(_ kind: EntryKind) -> Set<String> { typeSet(kind).known }
+
+    /// The types the writer puts in `TYPE=`; `other` is not a vCard type of any of these, so it
+    /// goes in an `X-ABLabel`, as Apple writes it.
+    static func writableTypes(_ kind: EntryKind) -> Set<String> { typeSet(kind).writable }
+
+    /// A kind's known types, and the writable ones made from them.
+    private struct TypeSet {
+        let known: Set<String>
+        let writable: Set<String>
+
+        init(_ known: Set<String>) {
+            self.known = known
+            writable = known.subtracting(["other"])
+        }
+    }
+
+    private static func typeSet(_ kind: EntryKind) -> TypeSet {
         switch kind {
         case .email, .url: mailTypes
         case .phone: phoneTypes
         case .address: addressTypes
-        case .handle, .date, .category, .extra: []
+        case .handle, .date, .category, .extra: noTypes
         }
     }
 
-    private static let mailTypes: Set<String> = ["home", "work", "other"]
-    private static let phoneTypes: Set<String> = [
+    private static let mailTypes = TypeSet(["home", "work", "other"])
+    private static let phoneTypes = TypeSet([
         "cell", "home", "work", "fax", "pager", "other", "text", "video", "textphone", "main", "iphone", "car", "isdn",
         "bbs", "modem", "msg", "pcs",
-    ]
-    private static let addressTypes: Set<String> = ["home", "work", "other", "dom", "intl", "postal", "parcel"]
-
-    /// The types the writer puts in `TYPE=`; `other` is not a vCard type of any of these, so it
-    /// goes in an `X-ABLabel`, as Apple writes it.
-    static func writableTypes(_ kind: EntryKind) -> Set<String> {
-        switch kind {
-        case .email, .url: writableMailTypes
-        case .phone: writablePhoneTypes
-        case .address: writableAddressTypes
-        case .handle, .date, .category, .extra: []
-        }
-    }
-
-    private static let writableMailTypes = mailTypes.subtracting(["other"])
-    private static let writablePhoneTypes = phoneTypes.subtracting(["other"])
-    private static let writableAddressTypes = addressTypes.subtracting(["other"])
+    ])
+    private static let addressTypes = TypeSet(["home", "work", "other", "dom", "intl", "postal", "parcel"])
+    private static let noTypes = TypeSet([])
 
     /// The label and preference `TYPE` values say: `["WORK", "VOICE", "pref"]` → (`work`, true).
     static func label(types: [String], kind: EntryKind) -> (label: String, preferred: Bool) {

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The columns of the search index, in its order: where each searchable text of a contact goes.
-/// A query word found in ``names`` ranks a contact first (see ``SearchQuery/rank(_:)``).
+/// The parts of a contact's search document, in the order the index holds them: ``names`` in the
+/// index's `names` column, where a query word found ranks a contact first (see
+/// ``SearchQuery/rank(_:)``), and every other part, in this order, in its `other` column
+/// (``SearchDocument``).
 public enum SearchColumn: String, Sendable, CaseIterable {
     /// The display name, its parts and the nickname.
     case names
@@ -120,33 +122,35 @@ public enum SearchText {
 }
 
 /// The texts of a contact as the search index holds them, column by column: exactly what the
-/// database's view `contact_search_source` (migrations/0006_search.sql) computes from the stored
-/// rows; a storage test checks that the two agree.
+/// database's view `contact_search_source` (migrations/0008_search_two_columns.sql) computes from
+/// the stored rows; a storage test checks that the two agree.
 public struct SearchDocument: Sendable, Equatable {
-    /// One text per ``SearchColumn``, in its order.
+    /// The index's columns, in order: the names, then everything else.
+    public static let columns = ["names", "other"]
+
+    /// One text per column of ``columns``.
     public let texts: [String]
 
     public init(_ draft: ContactDraft) {
-        texts = Self.columnTexts.map { $0(draft) }
+        let parts = Self.partTexts.map { $0(draft) }
+        texts = [SearchText.foldSharpS(parts[0]), SearchText.foldSharpS(parts.dropFirst().joined(separator: " "))]
     }
 
-    /// Each column's text, as a function of the draft, made once from ``ContactFields``: each
-    /// field's text (a list's entries space-separated), the column's fields space-separated. (An
-    /// import makes a document for every contact; walking the field descriptions each time
-    /// copied them a hundred times over.)
-    private static let columnTexts: [@Sendable (ContactDraft) -> String] = SearchColumn.allCases.map { column in
+    /// The names column: a query word found there ranks the contact first.
+    public var names: String { texts[0] }
+
+    /// Each part's text (``SearchColumn``), as a function of the draft, made once from
+    /// ``ContactFields``: each field's text (a list's entries space-separated), the part's fields
+    /// space-separated. (An import makes a document for every contact; walking the field
+    /// descriptions each time copied them a hundred times over.)
+    private static let partTexts: [@Sendable (ContactDraft) -> String] = SearchColumn.allCases.map { column in
         let fields: [@Sendable (ContactDraft) -> String] = ContactFields.all.filter { $0.searchColumn == column }.compactMap { spec in
             if let keyPath = spec.text ?? spec.multilineText { return { $0[keyPath: keyPath] } }
             guard let list = spec.list else { return nil }
             if column == .phones { return { list.searchTexts($0).map(SearchText.phoneText).joined(separator: " ") } }
             return { list.searchTexts($0).joined(separator: " ") }
         }
-        if column == .phones { return { draft in fields.map { $0(draft) }.joined(separator: " ") } }
-        return { draft in SearchText.foldSharpS(fields.map { $0(draft) }.joined(separator: " ")) }
-    }
-
-    public subscript(column: SearchColumn) -> String {
-        texts[SearchColumn.allCases.firstIndex(of: column)!]
+        return { draft in fields.map { $0(draft) }.joined(separator: " ") }
     }
 }
 
@@ -255,7 +259,7 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
     /// so "ada" lists Ada Lovelace before a contact whose note mentions Ada.
     public func rank(_ draft: ContactDraft) -> Int {
         guard !terms.isEmpty else { return 0 }
-        let names = [SearchText.tokens(SearchDocument(draft)[.names])]
+        let names = [SearchText.tokens(SearchDocument(draft).names)]
         let hits = terms.filter { Self.matches($0, in: names) }.count
         return hits == terms.count ? 0 : hits > 0 ? 1 : 2
     }

@@ -131,8 +131,10 @@ public enum SyncFailure: Sendable, Equatable, CustomStringConvertible {
     case password(String)
     /// The server could not be reached (refused, timed out, name not found).
     case unreachable(server: String, reason: String)
-    /// The server refused the user name and password (401, or 403 on the collection).
+    /// The server refused the user name and password (401).
     case unauthorized(server: String)
+    /// The server knows the user but refuses them `path` (403).
+    case forbidden(server: String, path: String)
     /// TLS could not be set up (certificate not trusted, …).
     case tls(server: String, reason: String)
     /// The server answered something a CardDAV server should not: a status, bad XML, no address book.
@@ -150,6 +152,8 @@ public enum SyncFailure: Sendable, Equatable, CustomStringConvertible {
             return "cannot reach \(server) (\(reason)); nothing was changed"
         case let .unauthorized(server):
             return "\(server) refused the user name or password; check --user and the password command, nothing was changed"
+        case let .forbidden(server, path):
+            return "\(server) refused this user access to \(path) (403 Forbidden); check the URL and --user, nothing was changed"
         case let .tls(server, reason):
             return "no secure connection to \(server) (\(reason)); nothing was changed"
         case let .server(reason):

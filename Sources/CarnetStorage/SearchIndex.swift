@@ -1,9 +1,11 @@
 import CSQLiteConfig
 import CarnetModels
+import Foundation
 import GRDB
 
-/// The full-text index of schema 6 (`migrations/0006_search.sql`): `contact_search`, an FTS5 table
-/// over the view `contact_search_source`.
+/// The full-text index of schema 6 (`migrations/0006_search.sql`), in the two columns of schema 8
+/// (`migrations/0008_search_two_columns.sql`): `contact_search`, an FTS5 table over the view
+/// `contact_search_source`.
 ///
 /// Triggers on `contacts` and its child tables keep it in step for anyone who writes with them
 /// on (sqlite3, another program). Carnet's own connections run
@@ -13,13 +15,13 @@ import GRDB
 /// journal). A migration runs with triggers on (``withTriggers(_:_:)``), so a later migration
 /// that changes contacts keeps the index as sqlite3 would.
 enum SearchIndex {
-    static let columns = SearchColumn.allCases.map(\.rawValue).joined(separator: ", ")
+    static let columns = SearchDocument.columns.joined(separator: ", ")
     /// One row of VALUES, never `INSERT … SELECT`: a statement that may write several rows opens
     /// a statement journal, and FTS5 writes its pending data to disk at each such savepoint.
-    static let addSQL = "INSERT INTO contact_search (rowid, \(columns)) VALUES (?, \(databaseQuestionMarks(count: SearchColumn.allCases.count)))"
+    static let addSQL = "INSERT INTO contact_search (rowid, \(columns)) VALUES (?, \(databaseQuestionMarks(count: SearchDocument.columns.count)))"
     static let removeSQL = """
         INSERT INTO contact_search (contact_search, rowid, \(columns))
-        VALUES ('delete', ?, \(databaseQuestionMarks(count: SearchColumn.allCases.count)))
+        VALUES ('delete', ?, \(databaseQuestionMarks(count: SearchDocument.columns.count)))
         """
     static let sourceSQL = "SELECT \(columns) FROM contact_search_source WHERE id = ?"
 
@@ -97,6 +99,22 @@ enum SearchIndex {
     static func document(_ db: Database, id: Int64) throws -> [String]? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: sourceSQL), arguments: [id]) else { return nil }
         return (0..<row.count).map { row[$0] as String? ?? "" }
+    }
+
+    /// How many documents the index holds. Since schema 8 it keeps no row per document
+    /// (`columnsize = 0`, no `contact_search_docsize`), so this reads FTS5's totals record (row 1
+    /// of `contact_search_data`, kept at every commit), which starts with the number of documents
+    /// as an SQLite varint. Schema 6's files have the same record.
+    static func documentCount(_ db: Database) throws -> Int {
+        guard let totals = try Data.fetchOne(db, sql: "SELECT block FROM contact_search_data WHERE id = 1") else { return 0 }
+        var count: UInt64 = 0
+        for (index, byte) in totals.prefix(9).enumerated() {
+            // The ninth byte of a varint gives all its eight bits.
+            if index == 8 { return Int(truncatingIfNeeded: count << 8 | UInt64(byte)) }
+            count = count << 7 | UInt64(byte & 0x7F)
+            if byte & 0x80 == 0 { break }
+        }
+        return Int(truncatingIfNeeded: count)
     }
 
     private static func arguments(_ id: Int64, _ document: [String]) -> StatementArguments {

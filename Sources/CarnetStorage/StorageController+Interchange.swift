@@ -178,29 +178,41 @@ extension StorageController {
     public func forEachSummary(
         query: ContactQuery, limit: Int = .max, pageSize: Int = 500, _ body: (ContactSummary) throws(CarnetError) -> Void
     ) throws(CarnetError) {
-        var remaining = limit
-        var key: ContactSortKey?
-        while remaining > 0 {
-            let page = try summaries(after: key, limit: min(max(1, pageSize), remaining), query: query)
-            for row in page.summaries { try body(row.summary) }
-            remaining -= page.summaries.count
-            guard page.hasMore, let last = page.summaries.last else { return }
-            key = last.key
-        }
+        try walkKeysetPages(
+            limit: limit, pageSize: pageSize,
+            page: { key, size throws(CarnetError) in try summaries(after: key, limit: size, query: query) },
+            key: \.key, body: { row throws(CarnetError) in try body(row.summary) })
     }
 
     /// The contacts of `query`, in its order, at most `limit`, a keyset page at a time.
     public func forEachContact(
         query: ContactQuery, limit: Int = .max, pageSize: Int = 500, _ body: (Contact) throws(CarnetError) -> Void
     ) throws(CarnetError) {
+        try walkKeysetPages(
+            limit: limit, pageSize: pageSize,
+            page: { key, size throws(CarnetError) in
+                let page = try contacts(after: key, limit: size, query: query)
+                return (page.contacts, page.hasMore)
+            },
+            key: { query.sortKey(of: $0) }, body: body)
+    }
+
+    /// Reads pages of at most `pageSize` rows, each after the last row's sort key, and hands
+    /// every row to `body`, until `limit` rows or the end: the one keyset walk of both listings.
+    private func walkKeysetPages<Row>(
+        limit: Int, pageSize: Int,
+        page: (ContactSortKey?, Int) throws(CarnetError) -> ([Row], hasMore: Bool),
+        key: (Row) -> ContactSortKey,
+        body: (Row) throws(CarnetError) -> Void
+    ) throws(CarnetError) {
         var remaining = limit
-        var key: ContactSortKey?
+        var after: ContactSortKey?
         while remaining > 0 {
-            let page = try contacts(after: key, limit: min(max(1, pageSize), remaining), query: query)
-            for contact in page.contacts { try body(contact) }
-            remaining -= page.contacts.count
-            guard page.hasMore, let last = page.contacts.last else { return }
-            key = query.sortKey(of: last)
+            let (rows, hasMore) = try page(after, min(max(1, pageSize), remaining))
+            for row in rows { try body(row) }
+            remaining -= rows.count
+            guard hasMore, let last = rows.last else { return }
+            after = key(last)
         }
     }
 }

@@ -70,10 +70,10 @@ extension StorageController {
     /// The search index (schema 6) out of step with the contacts: a document count that is not
     /// the contact count (a trigger dropped, or rows written with triggers off by another program).
     static func searchIndexProblems(_ db: Database) throws -> [String] {
-        guard try db.tableExists("contact_search_docsize") else { return [] }
+        guard try db.tableExists("contact_search_data") else { return [] }
         let rebuild = "INSERT INTO contact_search (contact_search) VALUES ('rebuild')"
         var problems: [String] = []
-        let documents = try Int.fetchOne(db, sql: "SELECT count(*) FROM contact_search_docsize") ?? 0
+        let documents = try SearchIndex.documentCount(db)
         let contacts = try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0
         if documents != contacts {
             problems.append("the search index holds \(documents) contacts of \(contacts); rebuild it with: \(rebuild)")

@@ -96,8 +96,23 @@ final class CardDAVClient {
     }
 
     private func unexpected(_ response: HTTPResponse, _ method: String, _ url: URL) -> CarnetError {
-        if response.status == 403 { return .sync(.unauthorized(server: server)) }
-        return .sync(.server("\(method) \(url.path) answered \(response.status)"))
+        let path = Self.canonical(url.absoluteString)
+        switch response.status {
+        case 403: return .sync(.forbidden(server: server, path: path))
+        case 404 where path == collectionHref:
+            return .sync(.server("\(server) has no address book at \(path) (404 Not Found): deleted or moved? run carnet sync setup again"))
+        default: return .sync(.server("\(method) \(path) answered \(Self.status(response.status))"))
+        }
+    }
+
+    /// "500 (Internal Server Error)": the code with the words a person looks up.
+    static func status(_ code: Int) -> String {
+        let words = [
+            400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict", 410: "Gone", 413: "Content Too Large",
+            415: "Unsupported Media Type", 423: "Locked", 429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented",
+            502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout", 507: "Insufficient Storage",
+        ][code]
+        return words.map { "\(code) (\($0))" } ?? "\(code)"
     }
 
     func propfind(_ url: URL, depth: String, props: String) throws(CarnetError) -> Multistatus {

@@ -1,11 +1,8 @@
 import CarnetModels
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// An element of a WebDAV answer: its namespace and local name, its children, its text.
-struct XMLNode {
+struct XMLNode: Equatable {
     var namespace: String
     var name: String
     var children: [XMLNode] = []
@@ -80,7 +77,7 @@ struct Multistatus {
 
     /// Reads a 207 body; throws when it is not a multistatus.
     init(_ data: Data, from url: URL) throws(CarnetError) {
-        guard let root = XMLTree.parse(data), root.namespace == DAV.dav, root.name == "multistatus" else {
+        guard let root = XMLReader.parse(data), root.namespace == DAV.dav, root.name == "multistatus" else {
             throw .sync(.server("\(url.absoluteString) answered with something that is not a WebDAV multistatus"))
         }
         syncToken = root.child(DAV.dav, "sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -101,46 +98,5 @@ struct Multistatus {
     static func status(_ line: String) -> Int? {
         let parts = line.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
         return parts.count >= 2 ? Int(parts[1]) : nil
-    }
-}
-
-/// Builds an ``XMLNode`` tree with Foundation's XMLParser (libxml2 underneath), namespaces resolved.
-final class XMLTree: NSObject, XMLParserDelegate {
-    private var stack: [XMLNode] = []
-    private var root: XMLNode?
-
-    static func parse(_ data: Data) -> XMLNode? {
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        let tree = XMLTree()
-        parser.delegate = tree
-        guard parser.parse() else { return nil }
-        return tree.root
-    }
-
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
-        stack.append(XMLNode(namespace: namespaceURI ?? "", name: elementName))
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += string
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        guard let node = stack.popLast() else { return }
-        if stack.isEmpty {
-            root = node
-        } else {
-            stack[stack.count - 1].children.append(node)
-        }
     }
 }

@@ -1,8 +1,6 @@
 import CarnetModels
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import CCurl
 
 /// One HTTP request of the CardDAV conversation.
 public struct HTTPRequest: Sendable {
@@ -34,7 +32,7 @@ public struct HTTPResponse: Sendable {
     public var isSuccess: Bool { (200..<300).contains(status) }
 }
 
-/// How the sync sends requests: ``URLSessionTransport`` in the program, a wrapper in tests that
+/// How the sync sends requests: ``CurlTransport`` in the program, a wrapper in tests that
 /// stops it midway (as a kill would).
 public protocol HTTPTransport: AnyObject {
     /// The response, whatever its status; throws only when no response came
@@ -42,100 +40,118 @@ public protocol HTTPTransport: AnyObject {
     func send(_ request: HTTPRequest) throws(CarnetError) -> HTTPResponse
 }
 
-/// Foundation's URLSession (libcurl underneath on Linux): ships with the toolchain, speaks
-/// HTTP/1.1 and TLS with the system's certificates, keeps connections open between requests.
-/// Carnet's commands are synchronous, so each request waits for its answer on a semaphore (the
-/// session calls back on its own queue, never on the waiting thread).
-public final class URLSessionTransport: HTTPTransport {
-    private let session: URLSession
+/// HTTP/1.1 and TLS through the system's libcurl, with the system's certificates; one connection
+/// kept open between requests. libcurl is loaded the first time a request is sent (see CCurl.h:
+/// linking it, as Foundation's URLSession does, cost every `carnet` command 8 ms of start-up).
+/// Synchronous, as Carnet's commands are; one transport serves one thread at a time.
+public final class CurlTransport: HTTPTransport {
     private let timeout: TimeInterval
-    private let challenges = ChallengeRefuser()
+    private var http: OpaquePointer?
 
     public init(timeout: TimeInterval = 30) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCredentialStorage = nil
-        session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
         self.timeout = timeout
     }
 
-    deinit { session.finishTasksAndInvalidate() }
-
-    /// What the callback hands back to the waiting thread: written before `signal`, read after `wait`.
-    private final class Outcome: @unchecked Sendable {
-        var data: Data?
-        var response: URLResponse?
-        var error: (any Error)?
-    }
+    deinit { carnet_http_close(http) }
 
     public func send(_ request: HTTPRequest) throws(CarnetError) -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url, timeoutInterval: timeout)
-        urlRequest.httpMethod = request.method
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        urlRequest.httpBody = request.body
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: urlRequest) { data, response, error in
-            outcome.data = data
-            outcome.response = response
-            outcome.error = error
-            done.signal()
-        }
-        task.resume()
-        done.wait()
         let server = request.url.host.map { host in request.url.port.map { "\(host):\($0)" } ?? host } ?? request.url.absoluteString
-        if let error = outcome.error {
-            // The login was refused: the session was told not to answer the challenge itself.
-            if challenges.wasChallenged(task.taskIdentifier) { return HTTPResponse(status: 401) }
-            throw .sync(Self.failure(error, server: server))
+        if http == nil {
+            var error = [CChar](repeating: 0, count: 256)
+            http = carnet_http_open(&error, error.count)
+            guard http != nil else { throw .sync(.unreachable(server: server, reason: Self.text(error))) }
         }
-        guard let http = outcome.response as? HTTPURLResponse else {
-            throw .sync(.server("\(server) sent no HTTP response"))
+        var response = carnet_http_response()
+        defer { carnet_http_response_free(&response) }
+        // Header values come from Carnet and the server's ETags; a line break in one would start
+        // another header, so none is sent.
+        let lines = request.headers.sorted { $0.key < $1.key }.map { name, value in
+            "\(name): \(value.filter { $0 != "\r" && $0 != "\n" })"
         }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        let timeoutMS = Int(max(timeout, 0.001) * 1000)
+        withCStrings(lines) { headers in
+            let body = request.body ?? Data()
+            body.withUnsafeBytes { bytes in
+                carnet_http_perform(
+                    http, request.method, request.url.absoluteString, headers, Int32(lines.count),
+                    request.body == nil ? nil : (bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)), body.count, timeoutMS, &response)
+            }
         }
-        return HTTPResponse(status: http.statusCode, headers: headers, body: outcome.data ?? Data())
+        guard response.code == 0 else {
+            let reason = Self.text(withUnsafeBytes(of: response.error) { Array($0.bindMemory(to: CChar.self)) })
+            throw .sync(Self.failure(code: response.code, reason: reason, osError: response.os_error, server: server))
+        }
+        let headerText = response.headers.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: response.headers_length), as: UTF8.self) } ?? ""
+        let body = response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data()
+        return HTTPResponse(status: response.status, headers: Self.headers(headerText), body: body)
     }
 
-    private static func failure(_ error: any Error, server: String) -> SyncFailure {
-        let nsError = error as NSError
-        let reason = nsError.localizedDescription
-        guard nsError.domain == NSURLErrorDomain else { return .unreachable(server: server, reason: reason) }
-        switch nsError.code {
-        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateHasBadDate, NSURLErrorServerCertificateUntrusted,
-             NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid, NSURLErrorClientCertificateRejected,
-             NSURLErrorClientCertificateRequired:
-            return .tls(server: server, reason: reason)
-        case NSURLErrorCannotConnectToHost: return .unreachable(server: server, reason: "connection refused")
-        case NSURLErrorTimedOut: return .unreachable(server: server, reason: "timed out")
-        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed: return .unreachable(server: server, reason: "no such host")
-        default: return .unreachable(server: server, reason: reason)
+    /// The last response's header lines, names lowercased; a repeated header's values joined by ", ".
+    static func headers(_ text: String) -> [String: String] {
+        var headers: [String: String] = [:]
+        for line in text.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }).dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
+        return headers
+    }
+
+    private static func text(_ characters: [CChar]) -> String {
+        String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// libcurl's result codes (curl/curl.h's CURLcode, a stable ABI) that Carnet tells apart.
+    enum Code {
+        static let couldNotResolveProxy: Int32 = 5, couldNotResolveHost: Int32 = 6, couldNotConnect: Int32 = 7
+        static let weirdServerReply: Int32 = 8, http2: Int32 = 16, timedOut: Int32 = 28, sslConnect: Int32 = 35
+        static let gotNothing: Int32 = 52, send: Int32 = 55, receive: Int32 = 56, peerFailedVerification: Int32 = 60
+        static let badContentEncoding: Int32 = 61, http2Stream: Int32 = 92
+        /// Certificate files, ciphers, engines, revocation lists, pinning: TLS, said in curl's words.
+        static let otherTLS: Set<Int32> = [53, 54, 58, 59, 64, 66, 77, 80, 82, 83, 90, 91]
+    }
+
+    /// curl's failure as one plain line: what went wrong, in words, not OpenSSL's error stack.
+    static func failure(code: Int32, reason: String, osError: Int = 0, server: String) -> SyncFailure {
+        switch code {
+        case Code.couldNotConnect:
+            return .unreachable(server: server, reason: osError == Int(ECONNREFUSED) || osError == 0 ? "connection refused" : plain(reason))
+        case Code.couldNotResolveHost, Code.couldNotResolveProxy: return .unreachable(server: server, reason: "no such host")
+        case Code.timedOut: return .unreachable(server: server, reason: "timed out")
+        case Code.gotNothing, Code.send, Code.receive:
+            return .unreachable(server: server, reason: "the connection closed before an answer came")
+        case Code.peerFailedVerification:
+            // "SSL certificate problem: self-signed certificate", "SSL: no alternative certificate subject name matches …"
+            var detail = plain(reason)
+            for prefix in ["SSL certificate problem: ", "SSL: "] where detail.hasPrefix(prefix) { detail = String(detail.dropFirst(prefix.count)) }
+            return .tls(server: server, reason: "its certificate is not trusted: \(detail)")
+        case Code.sslConnect:
+            return .tls(server: server, reason: "the TLS handshake failed: \(plain(reason)); is it an https server on that port?")
+        case _ where Code.otherTLS.contains(code):
+            return .tls(server: server, reason: plain(reason))
+        case Code.weirdServerReply, Code.http2, Code.http2Stream, Code.badContentEncoding:
+            return .server("\(server) did not answer in HTTP (\(plain(reason)))")
+        default:
+            return .unreachable(server: server, reason: plain(reason))
+        }
+    }
+
+    /// An error text of curl's or OpenSSL's as a short plain phrase: "OpenSSL/3.0.19:
+    /// error:0A00010B:SSL routines::wrong version number" is "wrong version number".
+    static func plain(_ text: String) -> String {
+        var text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let last = text.range(of: "::", options: .backwards) { text = String(text[last.upperBound...]) }
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let printable = String(String.UnicodeScalarView(line.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
+        return printable.count <= 200 ? printable : String(printable.prefix(199)) + "…"
     }
 }
 
-/// Answers a server's 401 challenge by giving up on it, so the request ends and the sync can
-/// say the login was refused. (The Authorization header already went with the request; without
-/// a delegate, Foundation on Linux before 6.3.2 waits forever on a challenge it has no
-/// credential for: swift-corelibs-foundation issue 5456.)
-private final class ChallengeRefuser: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var challenged = Set<Int>()
-
-    func wasChallenged(_ task: Int) -> Bool {
-        lock.withLock { challenged.remove(task) != nil }
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        _ = lock.withLock { challenged.insert(task.taskIdentifier) }
-        completionHandler(.cancelAuthenticationChallenge, nil)
-    }
+/// Calls `body` with the strings as a C array of NUL-terminated UTF-8, valid only inside.
+private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    let pointers = copies.map { UnsafePointer($0) }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress ?? UnsafePointer(bitPattern: 8)!) }
 }

@@ -136,9 +136,8 @@ struct AddCommand: StateCommand {
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let edit = EditContactViewModel(state: state)
         if fields.isEmpty {
-            guard terminal.stdinIsTerminal || forcePrompt else {
-                throw CLIError.usage("nothing to add: give at least --name NAME, or --given and --family (see carnet add --help)")
-            }
+            try terminal.requirePrompts(
+                forced: forcePrompt, else: "nothing to add: give at least --name NAME, or --given and --family (see carnet add --help)")
             try FieldPrompts(contactsOn: terminal).fillContact(edit)
         } else {
             try fields.apply(to: &edit.draft)
@@ -215,9 +214,8 @@ struct EditCommand: StateCommand {
             editedText = try EditorSession(terminal: terminal).edit(edit)
             guard editedText != nil else { throw CLIError.cancelled("cancelled; contact \(contact.id) unchanged") }
         } else if !hasChanges {
-            guard terminal.stdinIsTerminal || forcePrompt else {
-                throw CLIError.usage("nothing to change: give a field flag such as --name, or --editor (see carnet edit --help)")
-            }
+            try terminal.requirePrompts(
+                forced: forcePrompt, else: "nothing to change: give a field flag such as --name, or --editor (see carnet edit --help)")
             guard try FieldPrompts(contactsOn: terminal)
                 .fillContactAndConfirm(edit, subject: "contact \(contact.id)") else { return }
         } else {

@@ -41,7 +41,7 @@ extension ExitCode {
             switch failure {
             case .unreachable: self = .serverUnreachable
             case .server, .tls: self = .serverProtocol
-            case .unauthorized: self = .serverRefusedLogin
+            case .unauthorized, .forbidden: self = .serverRefusedLogin
             case .notConfigured, .password: self = .syncConfiguration
             case .badURL: self = .usage
             }
@@ -72,7 +72,8 @@ let exitCodeHelp = """
       75  sync: the server cannot be reached (down, timed out); nothing changed
       76  sync: the server answered what a CardDAV server should not, or TLS
           failed; nothing changed
-      77  sync: the server refused the user name or password; nothing changed
+      77  sync: the server refused the user name or password, or refused this
+          user the address book (403); nothing changed
       78  sync: not set up (carnet sync setup URL), or no password
     """
 

@@ -2,6 +2,15 @@ import CarnetModels
 import CarnetViewModels
 import Foundation
 
+extension Terminal {
+    /// With no field flags a command asks field by field, but only a person can answer: on a
+    /// terminal, or where `--prompt` (`forced`) says one is there anyway. Elsewhere the command
+    /// has nothing to go on and says so with `refusal`, a usage error.
+    func requirePrompts(forced: Bool, else refusal: String) throws(CLIError) {
+        guard stdinIsTerminal || forced else { throw CLIError.usage(refusal) }
+    }
+}
+
 /// Field-by-field prompts over an edit screen's draft, in the order of the draft's field
 /// description: Enter keeps the shown value, a lone `-` clears it. A list is asked entry by entry:
 /// each entry it has (Enter keeps it, `-` removes it, text replaces it), then new ones until an

@@ -82,9 +82,8 @@ struct QuoteEdit: StateCommand {
         let quote = try id.map { id throws(CarnetError) in try screen.quote(id: id) } ?? screen.quote
         let edit = screen.edit(quote)
         if fields.isEmpty {
-            guard terminal.stdinIsTerminal || fields.forcePrompt else {
-                throw CLIError.usage("nothing to change: give --text or --author (see carnet quote edit --help)")
-            }
+            try terminal.requirePrompts(
+                forced: fields.forcePrompt, else: "nothing to change: give --text or --author (see carnet quote edit --help)")
             guard try FieldPrompts<Quote>(terminal: terminal)
                 .fillAndConfirm(edit, subject: "quote \(edit.original?.id ?? 0)") else { return }
         } else {
@@ -110,9 +109,8 @@ struct QuoteAdd: StateCommand {
         let edit = QuoteViewModel(state: state).add()
         edit.makesCurrent = use
         if fields.isEmpty {
-            guard terminal.stdinIsTerminal || fields.forcePrompt else {
-                throw CLIError.usage("nothing to add: give --text TEXT (see carnet quote add --help)")
-            }
+            try terminal.requirePrompts(
+                forced: fields.forcePrompt, else: "nothing to add: give --text TEXT (see carnet quote add --help)")
             try FieldPrompts<Quote>(terminal: terminal).fill(edit)
         } else {
             fields.apply(to: &edit.draft)

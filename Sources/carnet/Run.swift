@@ -39,7 +39,7 @@ func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
         defer { try? storage.close() }
         let state = try StateController(storage: storage)
         if let syncing = stateful as? SyncingCommand {
-            let engine = CardDAVSync(storage: storage, transport: URLSessionTransport(), environment: terminal.environment)
+            let engine = CardDAVSync(storage: storage, transport: CurlTransport(), environment: terminal.environment)
             try syncing.run(sync: SyncViewModel(state: state, engine: engine), terminal: terminal)
         } else {
             try stateful.run(state: state, terminal: terminal)

@@ -63,7 +63,7 @@ struct SyncRunCommand: SyncingCommand {
         let showsProgress = terminal.stderrIsTerminal && terminal.environment["NO_COLOR"] == nil
         let progress: ((SyncProgress) -> Void)? = showsProgress ? { step in
             let count = step.total.map { "\(step.done)/\($0)" } ?? (step.done > 0 ? "\(step.done)" : "")
-            console.writeError("\r\u{1B}[Ksyncing… \(step.phase.rawValue) \(count)")
+            console.writeError("\r\u{1B}[Ksyncing… \(step.phase.rawValue)" + (count.isEmpty ? "" : " \(count)"))
         } : nil
         let report = try sync.sync(options: SyncOptions(dryRun: dryRun, prefer: prefer), progress: progress)
         if showsProgress { console.writeError("\r\u{1B}[K") }

@@ -23,6 +23,7 @@ public final class RadicaleServer: @unchecked Sendable {
     public let users: [String: String]
     private let folder: URL
     private let process: Process
+    private let log: URL
     private let lock = NSLock()
     private var stopped = false
 
@@ -33,7 +34,14 @@ public final class RadicaleServer: @unchecked Sendable {
     public static let executable = "/usr/bin/radicale"
 
     /// Starts a server where each of `users` (name → password) may log in and owns `/NAME/`.
-    public init(users: [String: String] = ["carnet": "secret"]) throws {
+    /// With `logRequests`, Radicale logs every request it receives (``requests(_:)`` counts them).
+    /// With `tls` (PEM files), it speaks only HTTPS, with that certificate. `storageHook` is run
+    /// by `/bin/sh` after each change to the storage: when it fails, the request that wrote
+    /// answers 500.
+    public init(
+        users: [String: String] = ["carnet": "secret"], logRequests: Bool = false, tls: (certificate: String, key: String)? = nil,
+        storageHook: String? = nil
+    ) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw Failure(description: "\(Self.executable) is missing; run `make deps` (apt-get install radicale)")
         }
@@ -51,8 +59,10 @@ public final class RadicaleServer: @unchecked Sendable {
                 "--config", "", "--server-hosts", "127.0.0.1:\(port)",
                 "--storage-filesystem-folder", folder.appendingPathComponent("collections").path,
                 "--auth-type", "htpasswd", "--auth-htpasswd-filename", htpasswd.path, "--auth-htpasswd-encryption", "plain",
-                "--auth-delay", "0", "--rights-type", "owner_only", "--logging-level", "warning",
+                "--auth-delay", "0", "--rights-type", "owner_only", "--logging-level", logRequests ? "info" : "warning",
             ]
+            if let tls { process.arguments! += ["--server-ssl", "True", "--server-certificate", tls.certificate, "--server-key", tls.key] }
+            if let storageHook { process.arguments! += ["--storage-hook", storageHook] }
             let log = folder.appendingPathComponent("radicale-\(port).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let handle = try FileHandle(forWritingTo: log)
@@ -63,7 +73,8 @@ public final class RadicaleServer: @unchecked Sendable {
             if Self.waitUntilAnswering(port: port, process: process) {
                 self.port = port
                 self.process = process
-                url = URL(string: "http://127.0.0.1:\(port)/")!
+                self.log = log
+                url = URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)/")!
                 return
             }
             kill(process.processIdentifier, SIGKILL)
@@ -79,6 +90,29 @@ public final class RadicaleServer: @unchecked Sendable {
 
     /// `http://127.0.0.1:PORT/USER/`: where `user`'s address books are.
     public func home(_ user: String) -> URL { url.appendingPathComponent(user + "/") }
+
+    /// The names of the cards stored in `user`'s address book `collection`, read from Radicale's
+    /// folder (a card is there once its PUT has been written, whether or not the client heard back).
+    public func storedCards(user: String, collection: String) -> [String] {
+        let path = folder.appendingPathComponent("collections/collection-root/\(user)/\(collection)").path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".vcf") }.sorted()
+    }
+
+    /// Removes `user`'s address book `collection` behind the server's back, as an administrator would.
+    public func removeCollection(user: String, collection: String) throws {
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("collections/collection-root/\(user)/\(collection)"))
+    }
+
+    /// The text of a stored card (see ``storedCards(user:collection:)``).
+    public func storedCard(user: String, collection: String, name: String) -> String? {
+        try? String(contentsOf: folder.appendingPathComponent("collections/collection-root/\(user)/\(collection)/\(name)"), encoding: .utf8)
+    }
+
+    /// How many `method` requests the server has received so far (started with `logRequests`).
+    public func requests(_ method: String) -> Int {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.components(separatedBy: "] \(method) request for ").count - 1
+    }
 
     /// Ends the server and removes its folder. SIGKILL: a process started from a test's worker
     /// thread inherits that thread's blocked signals, SIGTERM among them (and the server keeps

@@ -29,6 +29,22 @@ final class Sandbox {
 
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
 
+    /// Writes `text` to `name` in the sandbox (making its folders) and returns the file's path.
+    @discardableResult
+    func write(_ name: String, _ text: String) -> String {
+        let path = path(name)
+        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+
+    /// The corpus of real exports from other programs (Tests/Fixtures/RealExports).
+    static let realExports = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/RealExports")
+
+    /// The path of one file of ``realExports``.
+    static func realExport(_ name: String) -> String { realExports.appendingPathComponent(name).path }
+
     /// The binary SwiftPM built beside this test bundle.
     static let binary: String = {
         let candidates = [

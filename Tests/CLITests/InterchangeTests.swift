@@ -38,9 +38,7 @@ import Testing
     ].joined(separator: "\r\n")
 
     @Test func importsHandWrittenCardsOfBothVersions() throws {
-        let file = box.path("contacts.vcf")
-        _ = FileManager.default.createFile(atPath: file, contents: Data(Self.fixture.utf8))
-        let run = box.carnetInProcess(["import", file])
+        let run = box.carnetInProcess(["import", box.write("contacts.vcf", Self.fixture)])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout == "saved import: added 2, updated 0, unchanged 0, skipped 0\n")
         let list = box.carnetInProcess(["list"]).lines
@@ -53,14 +51,13 @@ import Testing
     }
 
     @Test func reimportUpdatesInsteadOfDuplicating() {
-        let file = box.path("contacts.vcf")
-        _ = FileManager.default.createFile(atPath: file, contents: Data(Self.fixture.utf8))
+        let file = box.write("contacts.vcf", Self.fixture)
         box.carnetInProcess(["import", file])
         let again = box.carnetInProcess(["import", file])
         #expect(again.stdout == "saved import: added 0, updated 0, unchanged 2, skipped 0\n")
         let changed = Self.fixture.replacingOccurrences(of: "tyler@example.com", with: "tyler@prophecy.example.com")
             .replacingOccurrences(of: "REV:20261101T120000Z", with: "REV:20301101T120000Z")
-        _ = FileManager.default.createFile(atPath: file, contents: Data(changed.utf8))
+        box.write("contacts.vcf", changed)
         let dry = box.carnetInProcess(["import", file, "--dry-run"])
         // Madison's card has no UID: it gets one derived from its values, so it matches again.
         #expect(dry.stdout.contains("would add 0, would update 1, unchanged 1"), "\(dry)")
@@ -71,9 +68,8 @@ import Testing
     }
 
     @Test func anOlderCardIsAConflictNotAnOverwrite() {
-        let file = box.path("tyler.vcf")
         let card = Self.fixture.components(separatedBy: "BEGIN:VCARD").last.map { "BEGIN:VCARD" + $0 } ?? ""
-        _ = FileManager.default.createFile(atPath: file, contents: Data(card.utf8))
+        let file = box.write("tyler.vcf", card)
         box.carnetInProcess(["import", file])
         box.carnetInProcess(["edit", "1", "--phone", "555 7777"])  // edited after the card's REV
         let before = box.snapshot()
@@ -87,24 +83,20 @@ import Testing
     @Test func malformedFilesAreRefusedWithFileAndLineAndWriteNothing() {
         box.carnetInProcess(["add", "--name", "Existing"])
         let before = box.snapshot()
-        let broken = box.path("broken.vcf")
-        _ = FileManager.default.createFile(atPath: broken, contents: Data("BEGIN:VCARD\nVERSION:4.0\nFN:Ok One\nEND:VCARD\nBEGIN:VCARD\nVERSION:4.0\nFN:Never Ends\n".utf8))
+        let broken = box.write("broken.vcf", "BEGIN:VCARD\nVERSION:4.0\nFN:Ok One\nEND:VCARD\nBEGIN:VCARD\nVERSION:4.0\nFN:Never Ends\n")
         let run = box.carnetInProcess(["import", broken])
         #expect(run.status == 65)
         #expect(run.stderr.hasPrefix("carnet: \(broken):"), "\(run)")
         #expect(run.stderr.contains("nothing was imported"))
-        let invalid = box.path("invalid.csv")
-        _ = FileManager.default.createFile(atPath: invalid, contents: Data("name,email\nFine,fine@example.com\nBad,not-an-email\n".utf8))
+        let invalid = box.write("invalid.csv", "name,email\nFine,fine@example.com\nBad,not-an-email\n")
         let csv = box.carnetInProcess(["import", invalid])
         #expect(csv.stderr == "carnet: \(invalid):3: invalid email: 1 (not-an-email) must look like name@example.com (no spaces or invisible characters); nothing was imported\n")
-        let nul = box.path("nul.csv")
-        _ = FileManager.default.createFile(atPath: nul, contents: Data("name\nA\u{0}B\n".utf8))
+        let nul = box.write("nul.csv", "name\nA\u{0}B\n")
         #expect(box.carnetInProcess(["import", nul]).status == 65)
         #expect(box.snapshot() == before)
         #expect(box.carnetInProcess(["import", box.path("missing.vcf")]).status == 66)
         // A file that is there but of no known format is a usage error; a missing one is 66.
-        let text = box.path("file.txt")
-        _ = FileManager.default.createFile(atPath: text, contents: Data("hello\n".utf8))
+        let text = box.write("file.txt", "hello\n")
         #expect(box.carnetInProcess(["import", text]).status == 64)
         #expect(box.carnetInProcess(["import", box.path("other.txt")]).status == 66)
     }
@@ -142,9 +134,7 @@ import Testing
     ].joined(separator: "\r\n")
 
     @Test func importsEveryFieldOfAMacOSCard() throws {
-        let file = box.path("john.vcf")
-        _ = FileManager.default.createFile(atPath: file, contents: Data(Self.macCard.utf8))
-        let run = box.carnetInProcess(["import", file])
+        let run = box.carnetInProcess(["import", box.write("john.vcf", Self.macCard)])
         #expect(run.status == 0, "\(run)")
         let john = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
         #expect(john["name"] as? String == "Dr. John Q. Appleseed Jr.")
@@ -179,9 +169,7 @@ import Testing
     @Test func importsAGoogleContactsCSV() throws {
         let header = "Name,Given Name,Family Name,Group Membership,E-mail 1 - Type,E-mail 1 - Value,Phone 1 - Type,Phone 1 - Value,Gender"
         let row = "Marc Dupont,Marc,Dupont,* myContacts ::: Friends,* Home,marc@home.example ::: marc@other.example,Mobile,+33 6 12 34 56 78,male"
-        let file = box.path("google.csv")
-        _ = FileManager.default.createFile(atPath: file, contents: Data((header + "\r\n" + row + "\r\n").utf8))
-        let run = box.carnetInProcess(["import", file])
+        let run = box.carnetInProcess(["import", box.write("google.csv", header + "\r\n" + row + "\r\n")])
         #expect(run.status == 0, "\(run)")
         let marc = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
         #expect((marc["emails"] as? [[String: Any]])?.map { $0["value"] as? String } == ["marc@home.example", "marc@other.example"])
@@ -192,13 +180,11 @@ import Testing
 
     /// Every file of the corpus of real exports imports whole: no card refused or skipped.
     @Test func everyRealExportImports() throws {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/RealExports")
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".vcf") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: Sandbox.realExports.path).filter { $0.hasSuffix(".vcf") }.sorted()
         #expect(files.count == 28)
         for (index, file) in files.enumerated() {
             let db = box.path("corpus-\(index).sqlite")
-            let run = box.carnetInProcess(["import", directory.appendingPathComponent(file).path, "--db", db], useDB: false)
+            let run = box.carnetInProcess(["import", Sandbox.realExport(file), "--db", db], useDB: false)
             #expect(run.status == 0, "\(file): \(run)")
             #expect(run.stdout.hasPrefix("saved import: added "), "\(file): \(run)")
             #expect(run.stdout.contains("skipped 0"), "\(file): \(run)")
@@ -207,9 +193,7 @@ import Testing
 
     /// A value Carnet's rules refuse is kept verbatim and said, with the file and line.
     @Test func whatIsKeptVerbatimIsNamedWithFileAndLine() throws {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/RealExports")
-        let file = directory.appendingPathComponent("ezvcard-outlook-2003-2.1.vcf").path
+        let file = Sandbox.realExport("ezvcard-outlook-2003-2.1.vcf")
         let run = box.carnetInProcess(["import", file])
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("carnet: \(file):10: TEL;WORK;VOICE:BusinessPhone kept as an unmodelled property: phone 1 (BusinessPhone) may hold only digits"), "\(run)")
@@ -223,37 +207,31 @@ import Testing
         _ = FileManager.default.createFile(atPath: photo, contents: tinyPNG)
         box.carnetInProcess(["edit", "2", "--photo", photo, "--name", "Tyler \"TJ\" Porter; Jr., PhD", "--position", "Lead, R&D, Prophecy"])
         box.carnetInProcess(["favorite", "3"])
-        let mac = box.path("john.vcf")
-        _ = FileManager.default.createFile(atPath: mac, contents: Data(Self.macCard.utf8))
-        #expect(box.carnetInProcess(["import", mac]).status == 0)
-        let first = box.path("first.\(format)")
-        #expect(box.carnetInProcess(["export", "--output", first]).status == 0)
-        let copy = box.path("copy.sqlite")
-        let imported = box.carnetInProcess(["import", first, "--db", copy], useDB: false)
-        #expect(imported.stdout.hasPrefix("saved import: added 6"), "\(imported)")
-        let second = box.path("second.\(format)")
-        #expect(box.carnetInProcess(["export", "--output", second, "--db", copy], useDB: false).status == 0)
-        let a = try #require(FileManager.default.contents(atPath: first))
-        let b = try #require(FileManager.default.contents(atPath: second))
+        #expect(box.carnetInProcess(["import", box.write("john.vcf", Self.macCard)]).status == 0)
+        let (a, b) = try exportImportExport([], fileExtension: format)
         #expect(a == b)
         #expect(a.count > 500)
     }
 
     @Test(arguments: ["2.1", "3.0"]) func olderVCardVersionsRoundTripToo(version: String) throws {
         box.carnetInProcess(["sample"])
-        let mac = box.path("john.vcf")
-        _ = FileManager.default.createFile(atPath: mac, contents: Data(Self.macCard.utf8))
-        #expect(box.carnetInProcess(["import", mac]).status == 0)
-        let first = box.path("first.vcf")
-        #expect(box.carnetInProcess(["export", "--vcard-version", version, "--output", first]).status == 0)
+        #expect(box.carnetInProcess(["import", box.write("john.vcf", Self.macCard)]).status == 0)
+        let (a, b) = try exportImportExport(["--vcard-version", version], fileExtension: "vcf")
+        #expect(a == b)
+        #expect(String(decoding: a, as: UTF8.self).contains("VERSION:\(version)\r\n"))
+    }
+
+    /// Exports the book (the six contacts the round trips make) with `arguments` to a file of that
+    /// extension, imports it into a new file and exports that the same way: both exports' bytes.
+    func exportImportExport(_ arguments: [String], fileExtension: String) throws -> (first: Data, second: Data) {
+        let first = box.path("first.\(fileExtension)")
+        #expect(box.carnetInProcess(["export"] + arguments + ["--output", first]).status == 0)
         let copy = box.path("copy.sqlite")
         let imported = box.carnetInProcess(["import", first, "--db", copy], useDB: false)
         #expect(imported.stdout.hasPrefix("saved import: added 6"), "\(imported)")
-        let second = box.path("second.vcf")
-        #expect(box.carnetInProcess(["export", "--vcard-version", version, "--output", second, "--db", copy], useDB: false).status == 0)
-        let a = try #require(FileManager.default.contents(atPath: first))
-        #expect(a == FileManager.default.contents(atPath: second))
-        #expect(String(decoding: a, as: UTF8.self).contains("VERSION:\(version)\r\n"))
+        let second = box.path("second.\(fileExtension)")
+        #expect(box.carnetInProcess(["export"] + arguments + ["--output", second, "--db", copy], useDB: false).status == 0)
+        return (try #require(FileManager.default.contents(atPath: first)), try #require(FileManager.default.contents(atPath: second)))
     }
 
     @Test func stdinImportAndFavoritesExport() {

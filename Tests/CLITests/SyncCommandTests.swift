@@ -73,11 +73,16 @@ import Testing
     }
 
     @Test func progressShowsOnATerminal() throws {
+        let other = Sandbox()
+        other.carnetInProcess(["add", "--name", "Grace Hopper"])
+        other.carnetInProcess(["sync", "setup", server.url.absoluteString, "--user", "ada"], environment: password)
+        #expect(other.carnetInProcess(["sync"], environment: password).status == 0)
         box.carnet(["add", "--name", "Ada Lovelace"])
         box.carnet(["sync", "setup", server.url.absoluteString, "--user", "ada"], environment: password)
         let run = box.carnetOnTerminal(["sync"], environment: password.merging(["NO_COLOR": ""]) { $1 })
         #expect(run.status == 0, "\(run)")
-        #expect(run.stdout.contains("syncing… asking what changed"))
-        #expect(run.stdout.contains("synced with 127.0.0.1:\(server.port): 0 down, 1 up (1 sent)"))
+        // One line, rewritten in place (carriage return, erase line) and erased at the end.
+        #expect(run.stdout.contains("\r\u{1B}[Ksyncing… asking what changed\r\u{1B}[Ksyncing… downloading 1/1\r\u{1B}[Ksyncing… uploading 1\r\u{1B}[K"), "\(run)")
+        #expect(run.stdout.contains("synced with 127.0.0.1:\(server.port): 1 down, 1 up (1 added here; 1 sent)"))
     }
 }

@@ -16,13 +16,6 @@ import Testing
         (try? FileManager.default.attributesOfItem(atPath: path))?[.systemFileNumber] as? UInt64
     }
 
-    func write(_ name: String, _ text: String) -> String {
-        let path = box.path(name)
-        try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
-        return path
-    }
-
     /// A rich contact (every kind of field, characters to escape) and the five samples.
     func fillBook() {
         box.carnetInProcess(["sample"])
@@ -100,7 +93,7 @@ import Testing
         #expect(box.carnetInProcess(["export", "--format", "vdir"]).status == 64)
         #expect(box.carnetInProcess(["export", box.path("dir")]).status == 64)
         #expect(box.carnetInProcess(["export", "--delete"]).status == 64)
-        let file = write("plain", "x")
+        let file = box.write("plain", "x")
         let notADirectory = box.carnetInProcess(["export", "--format", "vdir", file])
         #expect(notADirectory.status == 1)
         #expect(notADirectory.stderr == "carnet: cannot write \(file): it is not a directory\n")
@@ -109,11 +102,11 @@ import Testing
     @Test func vdirImportNamesEachFileAndSkipsOneBrokenCard() throws {
         box.carnetInProcess(["add", "--name", "Existing"])
         let vdir = box.path("cards")
-        let good = write("cards/a.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:a\r\nFN:Ann\r\nEND:VCARD\r\n")
-        let broken = write("cards/b.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:b\r\nFN:Never Ends\r\n")
-        let nameless = write("cards/c.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:c\r\nNOTE:no name at all\r\nEND:VCARD\r\n")
-        _ = write("cards/notes.txt", "not a card")
-        _ = write("cards/.hidden.vcf", "not read")
+        let good = box.write("cards/a.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:a\r\nFN:Ann\r\nEND:VCARD\r\n")
+        let broken = box.write("cards/b.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:b\r\nFN:Never Ends\r\n")
+        let nameless = box.write("cards/c.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:c\r\nNOTE:no name at all\r\nEND:VCARD\r\n")
+        box.write("cards/notes.txt", "not a card")
+        box.write("cards/.hidden.vcf", "not read")
         let before = box.snapshot()
         let refused = box.carnetInProcess(["import", vdir])
         #expect(refused.status == 65, "\(refused)")
@@ -134,19 +127,17 @@ import Testing
     }
 
     @Test func importSaysTheCSVDialectItRead() throws {
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/RealExports")
-        let google = corpus.appendingPathComponent("contacts2js-google-contacts.csv").path
+        let google = Sandbox.realExport("contacts2js-google-contacts.csv")
         let run = box.carnetInProcess(["import", google])
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.hasPrefix("carnet: \(google): read as Google Contacts CSV\n"), "\(run)")
         #expect(run.stderr.contains("carnet: \(google): 3 properties kept verbatim (--verbose names each)\n"), "\(run)")
-        let outlook = corpus.appendingPathComponent("contactcsv-outlook-dos.csv").path
+        let outlook = Sandbox.realExport("contactcsv-outlook-dos.csv")
         #expect(box.carnetInProcess(["import", outlook, "--dry-run"]).stderr.hasPrefix("carnet: \(outlook): read as Outlook CSV\n"))
-        let gmail = corpus.appendingPathComponent("blackbook-gmail-first-format.csv").path
+        let gmail = Sandbox.realExport("blackbook-gmail-first-format.csv")
         #expect(box.carnetInProcess(["import", gmail, "--dry-run"]).stderr == "carnet: \(gmail): read as Gmail CSV (first format)\n")
         // Carnet's own CSV goes unsaid.
-        let own = write("own.csv", "name,emails\nAda,ada@example.com\n")
+        let own = box.write("own.csv", "name,emails\nAda,ada@example.com\n")
         #expect(box.carnetInProcess(["import", own]).stderr == "")
     }
 
@@ -157,7 +148,7 @@ import Testing
             "END:VCARD", "",
         ].joined(separator: "\r\n")
         box.carnetInProcess(["add", "--name", "Existing"])
-        let file = write("john.vcf", card)
+        let file = box.write("john.vcf", card)
         let plain = box.carnetInProcess(["import", file, "--dry-run"])
         #expect(plain.status == 0, "\(plain)")
         #expect(plain.stderr == """
@@ -176,7 +167,7 @@ import Testing
 
             """, "\(verbose)")
         // A file name with a control character reaches the terminal escaped, in notes and errors.
-        let odd = write("odd\u{1B}[2J.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Odd\r\nX-A:b\r\nEND:VCARD\r\nBEGIN:VCARD\r\n")
+        let odd = box.write("odd\u{1B}[2J.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Odd\r\nX-A:b\r\nEND:VCARD\r\nBEGIN:VCARD\r\n")
         let escaped = box.carnetInProcess(["import", odd, "--verbose"])
         #expect(escaped.status == 65)
         #expect(!escaped.stderr.contains("\u{1B}"), "\(escaped)")

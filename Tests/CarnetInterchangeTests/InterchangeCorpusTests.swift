@@ -111,16 +111,11 @@ import Testing
 
     /// The number that goes into the issue: files read, and properties kept over the corpus.
     @Test func corpusSummary() throws {
-        var files = 0
-        var cards = 0
-        var total = 0
-        var kept = 0
-        var unmodelled = 0
+        var sum = CorpusTally()
         var refused = 0
         var lost: [String: Int] = [:]
         // The same tally for the 3.0 and 2.1 exports of every card.
         var keptIn: [VCardVersion: Int] = [:]
-        var table: [String] = []
         for file in Self.files {
             let data = try Data(contentsOf: Self.directory.appendingPathComponent(file))
             guard let read = try? VCardReader.parse(data), read.allSatisfy({ $0.draft.issues().isEmpty }) else { continue }
@@ -136,26 +131,25 @@ import Testing
                     keptIn[version, default: 0] += converted.total - converted.lost.values.reduce(0, +)
                 }
                 fileTotal += tally.total
-                kept += tally.total - tally.lost.values.reduce(0, +)
+                sum.kept += tally.total - tally.lost.values.reduce(0, +)
                 lost.merge(tally.lost, uniquingKeysWith: +)
                 // The extras that count as properties (a kept X-ABLabel with its property is part of it).
                 let extras = Data(("BEGIN:VCARD\r\n" + record.draft.extras.map { $0 + "\r\n" }.joined() + "END:VCARD\r\n").utf8)
                 fileExtras += VCardLines.counted(VCardLines.cards(extras).first ?? []).values.reduce(0, +)
             }
             let fileNotes = read.reduce(0) { $0 + $1.notes.count }
-            table.append("  \(file): \(records.count) cards, \(fileTotal) properties, \(fileTotal - fileExtras) mapped, \(fileExtras) kept verbatim (\(fileNotes) of them modelled properties Carnet could not take)")
-            files += 1
-            cards += records.count
-            total += fileTotal
-            unmodelled += fileExtras
+            sum.lines.append("  \(file): \(records.count) cards, \(fileTotal) properties, \(fileTotal - fileExtras) mapped, \(fileExtras) kept verbatim (\(fileNotes) of them modelled properties Carnet could not take)")
+            sum.files += 1
+            sum.records += records.count
+            sum.total += fileTotal
+            sum.verbatim += fileExtras
             refused += fileNotes
         }
-        let percent = total == 0 ? 0 : Double(kept) * 100 / Double(total)
-        print("vCard corpus: \(files) of \(Self.files.count) files read (\(cards) cards); kept \(kept) of \(total) properties (\(String(format: "%.1f", percent))%): \(total - unmodelled) mapped onto fields, \(unmodelled) kept verbatim, \(refused) of these modelled properties kept verbatim with a note")
+        print(sum.summary("vCard", of: Self.files.count, records: "cards") + ", \(refused) of these modelled properties kept verbatim with a note")
         for version in [VCardVersion.v3, .v21] {
-            print("vCard corpus exported as \(version.rawValue): kept \(keptIn[version, default: 0]) of \(total) properties")
+            print("vCard corpus exported as \(version.rawValue): kept \(keptIn[version, default: 0]) of \(sum.total) properties")
         }
-        print(table.joined(separator: "\n"))
+        print(sum.lines.joined(separator: "\n"))
         if ProcessInfo.processInfo.environment["CARNET_CORPUS_NOTES"] != nil {
             for file in Self.files {
                 for record in (try? Self.records(file)) ?? [] {
@@ -164,36 +158,47 @@ import Testing
             }
         }
         if !lost.isEmpty { print("lost: \(lost.sorted { $0.key < $1.key })") }
-        #expect(files == Self.files.count)
-        #expect(kept == total)
-        #expect(keptIn[.v3] == total && keptIn[.v21] == total)
+        #expect(sum.files == Self.files.count)
+        #expect(sum.kept == sum.total)
+        #expect(keptIn[.v3] == sum.total && keptIn[.v21] == sum.total)
     }
 
     /// The same for the CSV files: every non-empty cell is a property.
     @Test func csvCorpusSummary() throws {
-        var files = 0
-        var rows = 0
-        var total = 0
-        var kept = 0
-        var verbatim = 0
-        var lines: [String] = []
+        var sum = CorpusTally()
         for file in Self.csvFiles {
             guard let (dialect, records) = try? Self.csvRecords(file), let dialect, dialect != .carnet,
                   records.allSatisfy({ $0.draft.issues().isEmpty })
             else { continue }
             let tally = try CSVCells.tally(Data(contentsOf: Self.directory.appendingPathComponent(file)), records)
-            lines.append("  \(file): \(dialect.displayName), \(records.count) rows, \(tally.total) properties, \(tally.kept - tally.verbatim) mapped, \(tally.verbatim) kept verbatim")
-            files += 1
-            rows += records.count
-            total += tally.total
-            kept += tally.kept
-            verbatim += tally.verbatim
+            sum.lines.append("  \(file): \(dialect.displayName), \(records.count) rows, \(tally.total) properties, \(tally.kept - tally.verbatim) mapped, \(tally.verbatim) kept verbatim")
+            sum.files += 1
+            sum.records += records.count
+            sum.total += tally.total
+            sum.kept += tally.kept
+            sum.verbatim += tally.verbatim
         }
-        let percent = total == 0 ? 0 : Double(kept) * 100 / Double(total)
-        print("CSV corpus: \(files) of \(Self.csvFiles.count) files read (\(rows) rows); kept \(kept) of \(total) properties (\(String(format: "%.1f", percent))%): \(kept - verbatim) mapped onto fields, \(verbatim) kept verbatim")
-        print(lines.joined(separator: "\n"))
-        #expect(files == Self.csvFiles.count)
-        #expect(kept == total)
+        print(sum.summary("CSV", of: Self.csvFiles.count, records: "rows"))
+        print(sum.lines.joined(separator: "\n"))
+        #expect(sum.files == Self.csvFiles.count)
+        #expect(sum.kept == sum.total)
+    }
+
+    /// What a corpus summary adds up over the files it reads, and its line for the issue.
+    struct CorpusTally {
+        var files = 0
+        var records = 0
+        /// Properties in the sources; of them, kept (mapped or verbatim), and kept verbatim.
+        var total = 0
+        var kept = 0
+        var verbatim = 0
+        /// One line a file.
+        var lines: [String] = []
+
+        func summary(_ format: String, of fileCount: Int, records noun: String) -> String {
+            let percent = total == 0 ? 0 : Double(kept) * 100 / Double(total)
+            return "\(format) corpus: \(files) of \(fileCount) files read (\(records) \(noun)); kept \(kept) of \(total) properties (\(String(format: "%.1f", percent))%): \(kept - verbatim) mapped onto fields, \(verbatim) kept verbatim"
+        }
     }
 
     // MARK: What specific exporters' cards become

@@ -517,16 +517,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         for end in ["\n", "\r\n", "\r", "\r\r\n"] {
             let text = lines.joined(separator: end) + end
             for size in [1, 3, 1000] {
-                var reader = VCardReader()
-                var records: [InterchangeRecord] = []
-                let data = Data(text.utf8)
-                var start = 0
-                while start < data.count {
-                    let stop = min(data.count, start + size)
-                    records += try reader.feed(data.subdata(in: start..<stop)).map { try $0.get() }
-                    start = stop
-                }
-                if let last = try reader.finish() { records.append(last) }
+                let records = try recordsRead(VCardReader.self, Data(text.utf8), inChunksOf: size)
                 #expect(records.map(\.draft.name) == ["LineEnds"], "\(end.debugDescription) in chunks of \(size)")
                 #expect(records.map(\.draft.note) == ["a\nb"])
             }

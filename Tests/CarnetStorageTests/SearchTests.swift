@@ -75,22 +75,15 @@ import Testing
 
     @Test func everyTextAContactHoldsIsSearched() throws {
         let storage = try StorageController.inMemory()
-        var draft = ContactDraft(name: "Augusta King")
-        draft.nickname = "Enchantress"
-        draft.organization = "Royal Society"
-        draft.department = "Mathematics"
-        draft.title = "Countess"
-        draft.role = "Patron"
-        draft.emails = [LabeledValue("augusta@kings.example", label: "home")]
-        draft.phones = [LabeledValue("+44 20 7946 0000", label: "cell")]
-        draft.addresses = [PostalAddress(label: "home", street: "12 St James Square", locality: "London", country: "England")]
-        draft.urls = [LabeledValue("https://numbers.example/ada", label: "work")]
-        draft.handles = [LabeledValue("@countess@math.social", label: "mastodon")]
-        draft.note = "Notes on the\nAnalytical Engine"
-        draft.categories = ["pioneers"]
-        draft.dates = [ContactDate(label: "birthday", year: 1815, month: 12, day: 10)]
-        draft.extras = ["X-ABLabel:Secretive"]
-        try storage.insertContact(draft)
+        try storage.insertContact(ContactDraft(
+            name: "Augusta King", nickname: "Enchantress", organization: "Royal Society", department: "Mathematics",
+            title: "Countess", role: "Patron", emails: [LabeledValue("augusta@kings.example", label: "home")],
+            phones: [LabeledValue("+44 20 7946 0000", label: "cell")],
+            addresses: [PostalAddress(label: "home", street: "12 St James Square", locality: "London", country: "England")],
+            urls: [LabeledValue("https://numbers.example/ada", label: "work")],
+            handles: [LabeledValue("@countess@math.social", label: "mastodon")],
+            dates: [ContactDate(label: "birthday", year: 1815, month: 12, day: 10)], note: "Notes on the\nAnalytical Engine",
+            categories: ["pioneers"], extras: ["X-ABLabel:Secretive"]))
         try storage.insertContact(ContactDraft(name: "Somebody Else"))
         for search in ["augusta", "king", "enchant", "royal", "mathem", "countess", "patron", "kings.example", "7946",
                        "james square", "london", "england", "numbers.example", "math.social", "analytical engine", "pioneers"] {
@@ -269,8 +262,7 @@ import Testing
         let count = try storage.contactCount()
         #expect(!held.isEmpty || count == 0, sourceLocation: sourceLocation)
         let (indexed, contacts) = try storage.writer.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM contact_search_docsize") ?? -1,
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? -2)
+            (try SearchIndex.documentCount(db), try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? -2)
         }
         #expect(indexed == contacts, sourceLocation: sourceLocation)
     }
@@ -372,6 +364,60 @@ import Testing
         #expect(try storage.integrityCheck() == ["ok"])
     }
 
+    /// A file made by the previous release (schema 7: 0006's index in eight columns, kept by its
+    /// triggers here, as sqlite3 would write) gets the two-column index of migration 8, rebuilt
+    /// from its contacts: every search finds what it found, ranked as before, and the index
+    /// keeps no per-document sizes and a 4 MiB pending buffer.
+    @Test func aSchema7FileIsReindexedInTwoColumnsByMigration8() throws {
+        let path = dir.path("seven.sqlite")
+        let seven = Migration.embedded.filter { $0.version <= 7 }
+        #expect(seven.last?.version == 7)
+        try StorageController(path: path, options: StorageOptions(), migrations: seven).close()
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        let previous = try DatabaseQueue(path: path, configuration: config)  // triggers on
+        let searches = ["elodie", "martin élodie", "5551234567", "+1 555 123 4567", "gale", "strasse", "ada@analyt", "program ada", "ada"]
+        var before: [String: [String]] = [:]
+        try previous.write { db in
+            let stamp = "2026-01-02T03:04:05.678Z"
+            let rows: [(String, String, String)] = [("Élodie Martin", "Gale Foods", ""), ("Ada Lovelace", "", "Wrote the first program"),
+                                                    ("Zed Adams", "Ada Systems", ""), ("Hans Weiß", "Hauptstraße GmbH", "")]
+            for (i, (name, organization, note)) in rows.enumerated() {
+                try db.execute(sql: "INSERT INTO contacts (id, uid, name, organization, note, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               arguments: [i + 1, "uid-\(i)", name, organization, note, stamp, stamp])
+            }
+            try db.execute(sql: "INSERT INTO contact_phones (contact_id, position, value) VALUES (1, 1, '+1 555 123 4567')")
+            try db.execute(sql: "INSERT INTO contact_emails (contact_id, position, value) VALUES (2, 1, 'ada@analytical.example')")
+            #expect(try db.columns(in: "contact_search").count == 8)
+            for search in searches {
+                let expression = SearchIndex.matchExpression(try SearchQuery(search))
+                before[search] = try String.fetchAll(db, sql: """
+                    SELECT name FROM contacts WHERE id IN (SELECT rowid FROM contact_search WHERE contact_search MATCH ?) ORDER BY name
+                    """, arguments: [expression])
+            }
+        }
+        try previous.close()
+        #expect(before["elodie"] == ["Élodie Martin"] && before["ada"] == ["Ada Lovelace", "Zed Adams"])
+
+        let storage = try StorageController(path: path)
+        #expect(try storage.info().schemaVersion == StorageController.supportedSchemaVersion)
+        for search in searches {
+            #expect(try names(storage, search) == before[search], "\(search)")
+        }
+        #expect(try names(storage, "ada", order: .relevance) == ["Ada Lovelace", "Zed Adams"])
+        try indexIsSound(storage)
+        #expect(try storage.integrityCheck() == ["ok"])
+        let (columns, docsize, hashsize) = try storage.writer.read { db in
+            (try db.columns(in: "contact_search").map(\.name), try db.tableExists("contact_search_docsize"),
+             try Int.fetchOne(db, sql: "SELECT v FROM contact_search_config WHERE k = 'hashsize'"))
+        }
+        #expect(columns == ["names", "other"] && !docsize && hashsize == 4 * 1024 * 1024)
+        // Carnet's own writes index in the new columns too.
+        try storage.insertContact(ContactDraft(name: "Grace Hopper", email: "grace@navy.example"))
+        #expect(try names(storage, "navy grace") == ["Grace Hopper"])
+        try indexIsSound(storage)
+    }
+
     /// An undo or redo is applied inside SQLite, row by row, past Carnet's own indexing: the
     /// documents of the contacts it touches are taken out before and put back after, so search
     /// finds what the undo restored, and not what it took back.
@@ -401,17 +447,13 @@ import Testing
     /// so the Swift matcher and the index decide alike.
     @Test func theSwiftDocumentIsTheViewsRow() throws {
         let storage = try StorageController.inMemory()
-        var rich = ContactDraft(name: "Dr. Zoë Ångström-Weiß Jr.")
-        rich.nickname = "Zo"
-        rich.organization = "Straße AG"
-        rich.title = "Physicist"
-        rich.emails = [LabeledValue("zoe@example.com"), LabeledValue("z@straße.example", preferred: true)]
-        rich.phones = [LabeledValue("+46 8 123 456"), LabeledValue("(0)8-123.456"), LabeledValue("+1 555 0101"), LabeledValue("+358 9 123")]
-        rich.addresses = [PostalAddress(poBox: "PO 1", extended: "c/o", street: "Kungsgatan 1", locality: "Stockholm", region: "", postalCode: "111 43", country: "Sweden")]
-        rich.urls = [LabeledValue("https://zoe.example")]
-        rich.handles = [LabeledValue("@zoe@physics.social", label: "mastodon")]
-        rich.note = "Line one\nLine two with ẞ"
-        rich.categories = ["science", "friends"]
+        let rich = ContactDraft(
+            name: "Dr. Zoë Ångström-Weiß Jr.", nickname: "Zo", organization: "Straße AG", title: "Physicist",
+            emails: [LabeledValue("zoe@example.com"), LabeledValue("z@straße.example", preferred: true)],
+            phones: [LabeledValue("+46 8 123 456"), LabeledValue("(0)8-123.456"), LabeledValue("+1 555 0101"), LabeledValue("+358 9 123")],
+            addresses: [PostalAddress(poBox: "PO 1", extended: "c/o", street: "Kungsgatan 1", locality: "Stockholm", region: "", postalCode: "111 43", country: "Sweden")],
+            urls: [LabeledValue("https://zoe.example")], handles: [LabeledValue("@zoe@physics.social", label: "mastodon")],
+            note: "Line one\nLine two with ẞ", categories: ["science", "friends"])
         let drafts = [rich, ContactDraft(name: "Plain"), ContactDraft(name: "Only Phone", phone: "555")]
         for draft in drafts {
             let contact = try storage.insertContact(draft)

@@ -20,7 +20,7 @@ final class SyncFixture {
     }
 
     /// A Carnet file named `name`, set up to sync with the user's address book (made by the first).
-    func book(_ name: String, transport: HTTPTransport = URLSessionTransport(), setUp: Bool = true) throws -> Book {
+    func book(_ name: String, transport: HTTPTransport = CurlTransport(), setUp: Bool = true) throws -> Book {
         let storage = try StorageController(path: dir.path(name + ".sqlite"))
         let book = Book(storage: storage, engine: CardDAVSync(storage: storage, transport: transport, environment: environment))
         if setUp { _ = try book.engine.setup(url: server.url.absoluteString, username: Self.user, passwordCommand: "") }
@@ -46,6 +46,19 @@ final class SyncFixture {
             cards[href] = String(decoding: card.body, as: UTF8.self)
         }
         return cards
+    }
+
+    /// A transport through which this side's first `method` with If-Match finds the card at
+    /// `href` changed by another client just before (`line` added to it), so Radicale answers 412.
+    func otherClientAdds(_ line: String, to href: String, before method: String) throws -> InterleavingTransport {
+        let raw = RawClient(user: Self.user, password: Self.password)
+        let url = try #require(URL(string: href, relativeTo: server.url)).absoluteURL
+        return InterleavingTransport(before: method) {
+            let card = String(decoding: try raw.send("GET", url).body, as: UTF8.self)
+            let edited = card.replacingOccurrences(of: "END:VCARD", with: line + "\r\nEND:VCARD")
+            let stored = try raw.send("PUT", url, headers: ["Content-Type": "text/vcard"], body: edited)
+            guard stored.isSuccess else { throw CarnetError.sync(.server("the other client's PUT answered \(stored.status)")) }
+        }
     }
 }
 
@@ -90,7 +103,7 @@ struct Book {
 struct RawClient {
     let user: String
     let password: String
-    let transport = URLSessionTransport()
+    let transport = CurlTransport()
 
     func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil) throws -> HTTPResponse {
         var headers = headers
@@ -102,7 +115,7 @@ struct RawClient {
 /// The real transport that stops answering after `limit` requests, as a sync killed at that
 /// moment would stop: the request is never sent, the sync ends with an error.
 final class StoppingTransport: HTTPTransport {
-    let inner = URLSessionTransport()
+    let inner = CurlTransport()
     let limit: Int
     private(set) var sent = 0
 
@@ -118,7 +131,7 @@ final class StoppingTransport: HTTPTransport {
 /// The real transport, in front of a server that pretends not to know sync-collection (RFC
 /// 6578 is optional): the sync must fall back to comparing ETags.
 final class NoSyncCollectionTransport: HTTPTransport {
-    let inner = URLSessionTransport()
+    let inner = CurlTransport()
     private(set) var refused = 0
 
     func send(_ request: HTTPRequest) throws(CarnetError) -> HTTPResponse {
@@ -127,5 +140,30 @@ final class NoSyncCollectionTransport: HTTPTransport {
             return HTTPResponse(status: 501)
         }
         return try inner.send(request)
+    }
+}
+
+/// The real transport, with another client's change made on the server just before the first
+/// `method` request that carries `If-Match`: the version this side last saw is then stale, and
+/// Radicale answers 412.
+final class InterleavingTransport: HTTPTransport {
+    let inner = CurlTransport()
+    let method: String
+    private var meanwhile: (() throws -> Void)?
+    private(set) var preconditionFailures = 0
+
+    init(before method: String, _ meanwhile: @escaping () throws -> Void) {
+        self.method = method
+        self.meanwhile = meanwhile
+    }
+
+    func send(_ request: HTTPRequest) throws(CarnetError) -> HTTPResponse {
+        if request.method == method, request.headers["If-Match"] != nil, let change = meanwhile {
+            meanwhile = nil
+            do { try change() } catch { throw .sync(.server("the other client's change failed: \(error)")) }
+        }
+        let response = try inner.send(request)
+        if response.status == 412 { preconditionFailures += 1 }
+        return response
     }
 }

@@ -216,14 +216,80 @@ import Testing
         let fixture = try SyncFixture()
         let a = try fixture.book("a")
         try a.add("Ada Lovelace")
-        let wrong = fixture.reopen(a, transport: URLSessionTransport(), environment: ["CARNET_SYNC_PASSWORD": "wrong"])
+        let wrong = fixture.reopen(a, transport: CurlTransport(), environment: ["CARNET_SYNC_PASSWORD": "wrong"])
         #expect(carnetError { try wrong.sync() } == .sync(.unauthorized(server: "127.0.0.1:\(fixture.server.port)")))
-        let noPassword = fixture.reopen(a, transport: URLSessionTransport(), environment: [:])
+        let noPassword = fixture.reopen(a, transport: CurlTransport(), environment: [:])
         guard case .sync(.password) = carnetError({ try noPassword.sync() }) else { Issue.record("expected no password"); return }
         #expect(try a.storage.syncStatus()?.linked == 0)
         fixture.server.stop()
         guard case .sync(.unreachable) = carnetError({ try a.sync() }) else { Issue.record("expected unreachable"); return }
         #expect(try a.storage.syncStatus()?.account.lastSyncAt == nil)
         #expect(try a.storage.history(limit: 10).count == 1)
+    }
+
+    /// Another client changes the card between this side's download and its upload: Radicale
+    /// answers 412 to the PUT (If-Match the old ETag), and the sync fetches, merges, sends again.
+    @Test func aPreconditionFailedUploadIsFetchedMergedAndSentAgain() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.book("a")
+        try a.add("Ada Lovelace", phone: "555 0100")
+        try a.sync()
+        let href = try #require(try fixture.serverCards().keys.first)
+        let transport = try fixture.otherClientAdds("NOTE:from the other client", to: href, before: "PUT")
+        let racing = fixture.reopen(a, transport: transport)
+        try a.edit("Ada Lovelace") { $0.title = "Countess" }
+        let report = try racing.sync()
+        #expect(transport.preconditionFailures == 1)
+        #expect(report.uploaded == 1 && report.clashes.isEmpty && report.skipped.isEmpty, "\(report)")
+        let ada = try a.contact(named: "Ada Lovelace")
+        #expect(ada.title == "Countess" && ada.note == "from the other client")
+        let stored = try #require(try fixture.serverCards()[href])
+        #expect(stored.contains("TITLE:Countess") && stored.contains("NOTE:from the other client"))
+        #expect(try a.sync().changedNothing)
+        let b = try fixture.book("b")
+        try b.sync()
+        #expect(try b.byUID() == a.byUID())
+    }
+
+    /// A deletion sent with If-Match an ETag the card no longer has (changed there meanwhile):
+    /// 412, and the change wins over the deletion, on both sides.
+    @Test func aPreconditionFailedDeleteBringsTheChangedCardBack() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.book("a")
+        try a.add("Ada Lovelace")
+        try a.sync()
+        let href = try #require(try fixture.serverCards().keys.first)
+        let transport = try fixture.otherClientAdds("TITLE:Kept", to: href, before: "DELETE")
+        try a.storage.deleteContact(try a.contact(named: "Ada Lovelace"))
+        let report = try fixture.reopen(a, transport: transport).sync()
+        #expect(transport.preconditionFailures == 1)
+        #expect(report.deletedRemotely == 0 && report.added == 1, "\(report)")
+        #expect(try a.contact(named: "Ada Lovelace").title == "Kept")
+        #expect(try fixture.serverCards().count == 1)
+        #expect(try a.storage.syncStatus()?.pendingDeletes == 0)
+        #expect(try a.sync().changedNothing)
+    }
+
+    /// Favorites and quotes are this file's own: nothing of them goes to the server, and a sync
+    /// that changes a favorite contact keeps it a favorite.
+    @Test func favoritesAndQuotesStayInTheirFile() throws {
+        let fixture = try SyncFixture()
+        let a = try fixture.book("a"), b = try fixture.book("b")
+        let ada = try a.add("Ada Lovelace")
+        _ = try a.storage.addFavorite(contactID: ada.id)
+        _ = try a.storage.addQuote(QuoteDraft(text: "Imagination is the discovering faculty", author: "Ada Lovelace"), makeCurrent: true)
+        let bQuotes = try b.storage.quotes()
+        try a.sync()
+        try b.sync()
+        #expect(try b.storage.favorites().isEmpty)
+        #expect(try b.storage.quotes() == bQuotes)
+        #expect(try fixture.serverCards().count == 1)
+        #expect(try fixture.serverCards().values.allSatisfy { !$0.contains("Imagination") })
+        try b.edit("Ada Lovelace") { $0.title = "Countess" }
+        try b.sync()
+        #expect(try a.sync().updated == 1)
+        #expect(try a.storage.favorites().map(\.contact.name) == ["Ada Lovelace"])
+        #expect(try a.storage.favorites().first?.contact.title == "Countess")
+        #expect(try a.storage.quotes().contains { $0.text.hasPrefix("Imagination") })
     }
 }

@@ -131,8 +131,7 @@ import Testing
     }
 
     @Test func refreshPicksUpAnotherConnectionsWrite() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
+        let (state, people) = try seededState(dir.database)
         let all = ContactsViewModel(state: state)
         let favorites = ContactsViewModel(state: state, favoritesOnly: true)
         let quote = QuoteViewModel(state: state)
@@ -156,8 +155,7 @@ import Testing
     }
 
     @Test func detailNoticesDeletionElsewhere() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
+        let (state, people) = try seededState(dir.database)
         let detail = ContactsViewModel(state: state).detail(for: people[0])
         try StorageController(path: dir.database).deleteContact(id: people[0].id)
         try detail.onAppear()

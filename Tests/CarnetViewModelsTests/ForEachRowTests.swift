@@ -18,8 +18,7 @@ import Testing
     }
 
     @Test func theSameRowsAsTheScreenShows() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
+        let (state, people) = try seededState(dir.database)
         try state.favorite(people[4].id)
         try state.favorite(people[1].id)
         let all = ContactsViewModel(state: state)
@@ -40,8 +39,7 @@ import Testing
 
     /// `forEachSummaryRow` (what `carnet list` prints from): the rows' summaries, favorites marked.
     @Test func summaryRowsSummarizeTheRows() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
+        let (state, people) = try seededState(dir.database)
         try state.favorite(people[4].id)
         try state.favorite(people[1].id)
         func summarized(_ rows: [ContactRow]) -> [ContactSummaryRow] {
@@ -63,8 +61,7 @@ import Testing
     }
 
     @Test func itPicksUpOthersChangesAsOnAppearDoes() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
+        let (state, people) = try seededState(dir.database)
         let all = ContactsViewModel(state: state, pageSize: 2, maxRows: 4)
         try all.onAppear()
         let shown = all.rows

@@ -12,8 +12,7 @@ import Testing
     let dir = TempDirectory()
 
     @Test func dataPassesForwardThroughInitializers() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
+        let (state, people) = try seededState(dir.database)
         let list = ContactsViewModel(state: state)
         try list.onAppear()
         #expect(list.rows.map(\.contact.name) == ["Gary Edwards", "Katherine Price", "Madison Thompson", "Rebecca Rogers", "Tyler Porter"])
@@ -26,8 +25,7 @@ import Testing
     }
 
     @Test func editSavesBackThroughClosureAndDetailTellsListThroughDelegate() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
+        let (state, people) = try seededState(dir.database)
         let list = ContactsViewModel(state: state)
         try list.onAppear()
         let detail = list.detail(for: people[1])
@@ -49,8 +47,7 @@ import Testing
     }
 
     @Test func renamingKeepsIdentityAndFavorite() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
+        let (state, people) = try seededState(dir.database)
         let favorites = ContactsViewModel(state: state, favoritesOnly: true)
         try state.favorite(people[2].id)
         let edit = EditContactViewModel(state: state, contact: people[2])
@@ -64,12 +61,8 @@ import Testing
     }
 
     @Test func twoListsSharingStateStayInStep() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
-        let all = ContactsViewModel(state: state)
-        let favorites = ContactsViewModel(state: state, favoritesOnly: true)
-        try all.onAppear()
-        try favorites.onAppear()
+        let (state, people) = try seededState(dir.database)
+        let (all, favorites) = try shownTabs(state)
         #expect(favorites.rows.isEmpty)
 
         let favoritesTabChanged = observeChange { _ = favorites.rows }
@@ -84,8 +77,7 @@ import Testing
     }
 
     @Test func theContactCountIsObservedAndKeptCurrent() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
+        let (state, people) = try seededState(dir.database)
         let list = ContactsViewModel(state: state)
         #expect(list.totalCount == 5)
         let changed = observeChange { _ = list.totalCount }
@@ -110,8 +102,7 @@ import Testing
     }
 
     @Test func cancellingADraftLeavesTheDatabaseByteForByteTheSame() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
+        let (state, people) = try seededState(dir.database)
         let before = fileState(dir.database)
         var cancelled = false
         let edit = ContactsViewModel(state: state).detail(for: people[0]).edit()
@@ -187,8 +178,7 @@ import Testing
     let dir = TempDirectory()
 
     @Test func draftAndOriginalObserversHearEveryChange() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
+        let (state, people) = try seededState(dir.database)
         let edit = EditContactViewModel(state: state, contact: people[0])
 
         let typed = observeChange { _ = edit.draft }
@@ -213,8 +203,7 @@ import Testing
     }
 
     @Test func aSaveWithoutAConflictDoesNotDisturbConflictObservers() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
+        let (state, people) = try seededState(dir.database)
         let edit = EditContactViewModel(state: state, contact: people[1])
         let conflictChanged = observeChange { _ = edit.conflict; _ = edit.clashes }
         edit.draft.nickname = "Kat"

@@ -2,6 +2,7 @@ import CarnetModels
 @_exported import CarnetTestSupport
 import CarnetState
 import CarnetStorage
+import CarnetViewModels
 import Foundation
 
 
@@ -21,6 +22,22 @@ func fileState(_ path: String) -> [Data?] {
 @MainActor
 func seed(_ state: StateController) throws -> [Contact] {
     try classicContacts.map { try state.addContact($0) }
+}
+
+/// ``makeState(_:)`` holding the classic contacts, and those contacts as saved.
+@MainActor
+func seededState(_ path: String) throws -> (StateController, [Contact]) {
+    let state = try makeState(path)
+    return (state, try seed(state))
+}
+
+/// The app's two tabs over one state controller, both shown: all contacts, and the favorites.
+@MainActor
+func shownTabs(_ state: StateController) throws -> (all: ContactsViewModel, favorites: ContactsViewModel) {
+    let tabs = (all: ContactsViewModel(state: state), favorites: ContactsViewModel(state: state, favoritesOnly: true))
+    try tabs.all.onAppear()
+    try tabs.favorites.onAppear()
+    return tabs
 }
 
 /// Ada, saved with two emails, a phone, a date and a category.

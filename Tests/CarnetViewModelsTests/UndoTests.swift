@@ -50,12 +50,8 @@ import Testing
     }
 
     @Test func everyScreenSeesAnUndoAtOnce() throws {
-        let state = try makeState(dir.database)
-        let people = try seed(state)
-        let contacts = ContactsViewModel(state: state)
-        let favorites = ContactsViewModel(state: state, favoritesOnly: true)
-        try contacts.onAppear()
-        try favorites.onAppear()
+        let (state, people) = try seededState(dir.database)
+        let (contacts, favorites) = try shownTabs(state)
         let gary = people[3]
         try contacts.favorite(gary.id)
         let detail = contacts.detail(for: gary)

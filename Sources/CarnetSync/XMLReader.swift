@@ -1,0 +1,249 @@
+import Foundation
+
+/// Reads a WebDAV answer into an ``XMLNode`` tree, namespaces resolved: elements, text, CDATA,
+/// comments and processing instructions, and the predefined and numeric character references.
+/// A DOCTYPE is skipped (an entity it would declare is not known, so a reference to one makes the
+/// document unreadable, as it does for a reader that refuses external entities). Attributes
+/// other than `xmlns` declarations are not kept: no WebDAV property Carnet reads has any.
+///
+/// Carnet's own rather than FoundationXML's XMLParser: that links libxml2 and ICU into every
+/// `carnet` command, about 1.5 ms of each start, for the few kilobytes of XML a sync reads.
+enum XMLReader {
+    /// The root element, or nil when `data` is not well-formed XML (UTF-8).
+    static func parse(_ data: Data) -> XMLNode? {
+        var scanner = Scanner(bytes: [UInt8](data))
+        return scanner.document()
+    }
+
+    private struct Open {
+        var node: XMLNode
+        var qualifiedName: ArraySlice<UInt8>
+        /// The prefixes this element declares (`""` for the default namespace).
+        var declarations: [String: String]
+        var text: [UInt8] = []
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var index = 0
+        var open: [Open] = []
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        }
+
+        mutating func document() -> XMLNode? {
+            var root: XMLNode?
+            while index < bytes.count {
+                if bytes[index] != UInt8(ascii: "<") {
+                    let start = index
+                    while index < bytes.count, bytes[index] != UInt8(ascii: "<") { index += 1 }
+                    if open.isEmpty {
+                        // Outside the root only white space may stand.
+                        guard bytes[start..<index].allSatisfy(Self.isSpace) else { return nil }
+                    } else {
+                        guard Self.decode(bytes[start..<index], into: &open[open.count - 1].text) else { return nil }
+                    }
+                } else if starts(with: "<?") {
+                    guard skip(past: "?>") else { return nil }
+                } else if starts(with: "<!--") {
+                    guard skip(past: "-->") else { return nil }
+                } else if starts(with: "<![CDATA[") {
+                    guard !open.isEmpty else { return nil }
+                    let start = index + 9
+                    guard skip(past: "]]>") else { return nil }
+                    open[open.count - 1].text += bytes[start..<(index - 3)]
+                } else if starts(with: "<!") {
+                    guard root == nil, open.isEmpty, skipDeclaration() else { return nil }
+                } else if starts(with: "</") {
+                    index += 2
+                    let name = self.name()
+                    skipSpace()
+                    guard !name.isEmpty, consume(">"), let last = open.popLast(), last.qualifiedName.elementsEqual(name) else { return nil }
+                    guard close(last, root: &root) else { return nil }
+                } else {
+                    guard root == nil, startTag(root: &root) else { return nil }
+                }
+            }
+            return open.isEmpty ? root : nil
+        }
+
+        /// `<name attributes…>` or `<name …/>`, at `<`.
+        private mutating func startTag(root: inout XMLNode?) -> Bool {
+            index += 1
+            let name = self.name()
+            guard !name.isEmpty else { return false }
+            var declarations: [String: String] = [:]
+            while true {
+                let hadSpace = skipSpace()
+                if consume("/") {
+                    guard consume(">") else { return false }
+                    guard let element = resolve(name, declarations) else { return false }
+                    return close(element, root: &root)
+                }
+                if consume(">") {
+                    guard let element = resolve(name, declarations) else { return false }
+                    open.append(element)
+                    return true
+                }
+                let attribute = self.name()
+                guard hadSpace, !attribute.isEmpty else { return false }
+                skipSpace()
+                guard consume("=") else { return false }
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { return false }
+                let quote = bytes[index]
+                index += 1
+                let start = index
+                while index < bytes.count, bytes[index] != quote, bytes[index] != UInt8(ascii: "<") { index += 1 }
+                guard consume(quote) else { return false }
+                var value: [UInt8] = []
+                guard Self.decode(bytes[start..<(index - 1)], into: &value) else { return false }
+                let key = String(decoding: attribute, as: UTF8.self)
+                if key == "xmlns" {
+                    declarations[""] = String(decoding: value, as: UTF8.self)
+                } else if key.hasPrefix("xmlns:") {
+                    declarations[String(key.dropFirst(6))] = String(decoding: value, as: UTF8.self)
+                }
+            }
+        }
+
+        /// The element named `qualifiedName`, its prefix looked up in its own declarations and then
+        /// in those of the elements it is inside; nil for an undeclared prefix.
+        private func resolve(_ qualifiedName: ArraySlice<UInt8>, _ declarations: [String: String]) -> Open? {
+            let colon = qualifiedName.firstIndex(of: UInt8(ascii: ":"))
+            let prefix = colon.map { String(decoding: qualifiedName[..<$0], as: UTF8.self) } ?? ""
+            let local = colon.map { qualifiedName[qualifiedName.index(after: $0)...] } ?? qualifiedName
+            guard !local.isEmpty else { return nil }
+            var namespace = declarations[prefix]
+            for element in open.reversed() where namespace == nil { namespace = element.declarations[prefix] }
+            if namespace == nil, prefix == "xml" { namespace = "http://www.w3.org/XML/1998/namespace" }
+            guard let namespace = namespace ?? (prefix.isEmpty ? "" : nil) else { return nil }
+            return Open(node: XMLNode(namespace: namespace, name: String(decoding: local, as: UTF8.self)), qualifiedName: qualifiedName, declarations: declarations)
+        }
+
+        /// Ends `element`: a child of the element it is in, or the root. A second root is refused.
+        private mutating func close(_ element: Open, root: inout XMLNode?) -> Bool {
+            var node = element.node
+            node.text = String(decoding: element.text, as: UTF8.self)
+            if open.isEmpty {
+                guard root == nil else { return false }
+                root = node
+            } else {
+                open[open.count - 1].node.children.append(node)
+            }
+            return true
+        }
+
+        /// An XML name: letters, digits and `-._:`, and every byte of a multi-byte UTF-8 character.
+        private mutating func name() -> ArraySlice<UInt8> {
+            let start = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                let isNameByte = byte >= 0x80 || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
+                guard isNameByte else { break }
+                index += 1
+            }
+            return bytes[start..<index]
+        }
+
+        /// A `<!DOCTYPE …>` with its internal subset in brackets, if any.
+        private mutating func skipDeclaration() -> Bool {
+            var depth = 0
+            var quote: UInt8?
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                if let open = quote {
+                    if byte == open { quote = nil }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: "[") {
+                    depth += 1
+                } else if byte == UInt8(ascii: "]") {
+                    depth -= 1
+                } else if byte == UInt8(ascii: ">"), depth == 0 {
+                    return true
+                }
+            }
+            return false
+        }
+
+        private func starts(with text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            return (0..<count).allSatisfy { bytes[index + $0] == text.utf8Start[$0] }
+        }
+
+        /// Moves past the next `marker`; false when there is none.
+        private mutating func skip(past marker: StaticString) -> Bool {
+            while index < bytes.count {
+                if starts(with: marker) {
+                    index += marker.utf8CodeUnitCount
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+
+        private mutating func consume(_ character: Unicode.Scalar) -> Bool {
+            consume(UInt8(ascii: character))
+        }
+
+        private mutating func consume(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        @discardableResult
+        private mutating func skipSpace() -> Bool {
+            let start = index
+            while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
+            return index > start
+        }
+
+        static func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
+
+        /// Appends `text` with its character references replaced; false for an unknown or
+        /// malformed one, or a bare `&`.
+        static func decode(_ text: ArraySlice<UInt8>, into output: inout [UInt8]) -> Bool {
+            var index = text.startIndex
+            while index < text.endIndex {
+                guard let ampersand = text[index...].firstIndex(of: UInt8(ascii: "&")) else {
+                    output += text[index...]
+                    return true
+                }
+                output += text[index..<ampersand]
+                guard let semicolon = text[ampersand...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else { return false }
+                let reference = String(decoding: text[(ampersand + 1)..<semicolon], as: UTF8.self)
+                switch reference {
+                case "lt": output.append(UInt8(ascii: "<"))
+                case "gt": output.append(UInt8(ascii: ">"))
+                case "amp": output.append(UInt8(ascii: "&"))
+                case "quot": output.append(UInt8(ascii: "\""))
+                case "apos": output.append(UInt8(ascii: "'"))
+                default:
+                    let number: UInt32?
+                    if reference.hasPrefix("#x") || reference.hasPrefix("#X") {
+                        number = UInt32(reference.dropFirst(2), radix: 16)
+                    } else if reference.hasPrefix("#") {
+                        number = UInt32(reference.dropFirst(), radix: 10)
+                    } else {
+                        number = nil
+                    }
+                    guard let number, number != 0, let scalar = Unicode.Scalar(number) else { return false }
+                    output += Array(String(Character(scalar)).utf8)
+                }
+                index = semicolon + 1
+            }
+            return true
+        }
+    }
+}

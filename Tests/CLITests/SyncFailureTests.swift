@@ -1,0 +1,88 @@
+import Foundation
+import RadicaleServer
+import Testing
+
+/// What a failing server makes of `carnet sync`, with a real Radicale made to fail: one plain
+/// line on stderr, an exit code of its own, and the file as it was.
+@Suite struct SyncFailureTests {
+    let box = Sandbox()
+    static let login = ["--user", "ada", "--password-command", "echo secret"]
+
+    init() {
+        box.carnetInProcess(["add", "--name", "Ada Lovelace"])
+    }
+
+    /// Expects `arguments` refused with exit `code` and the one line `carnet: <line…>` (`line`
+    /// a prefix of it), free of control characters, and the file unchanged.
+    @discardableResult
+    func expectRefused(_ arguments: [String], _ code: Int32, _ line: String, sourceLocation: SourceLocation = #_sourceLocation) -> Run {
+        let before = box.snapshot()
+        let run = box.carnetInProcess(arguments)
+        #expect(run.status == code, "\(run)", sourceLocation: sourceLocation)
+        #expect(run.stderr.hasPrefix("carnet: " + line) && run.stderr.hasSuffix(" nothing was changed\n"), "\(run.stderr)", sourceLocation: sourceLocation)
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)", sourceLocation: sourceLocation)
+        #expect(!run.stderr.dropLast().unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(run.stderr)", sourceLocation: sourceLocation)
+        #expect(run.stdout.isEmpty, sourceLocation: sourceLocation)
+        #expect(box.snapshot() == before, "\(arguments) changed the file", sourceLocation: sourceLocation)
+        return run
+    }
+
+    @Test func anUntrustedCertificateOrAServerWithoutTLSIsExit76() throws {
+        let keys = Sandbox()
+        let certificate = keys.path("cert.pem"), key = keys.path("key.pem")
+        let made = keys.run("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=127.0.0.1",
+        ])
+        #expect(made.status == 0, "\(made)")
+        let secure = try RadicaleServer(users: ["ada": "secret"], tls: (certificate, key))
+        let plain = try RadicaleServer(users: ["ada": "secret"])
+        #expect(secure.url.absoluteString.hasPrefix("https://"))
+
+        // A self-signed certificate ("self signed" before OpenSSL 3).
+        let untrusted = "no secure connection to 127.0.0.1:\(secure.port) (its certificate is not trusted: self"
+        expectRefused(["sync", "setup", secure.url.absoluteString] + Self.login, 76, untrusted)
+        // https:// to a server that speaks plain HTTP.
+        expectRefused(
+            ["sync", "setup", "https://127.0.0.1:\(plain.port)/"] + Self.login, 76,
+            "no secure connection to 127.0.0.1:\(plain.port) (the TLS handshake failed: wrong version number; is it an https server on that port?)")
+
+        // A file that syncs, whose address book is then found behind an untrusted certificate.
+        #expect(box.carnetInProcess(["sync", "setup", plain.url.absoluteString] + Self.login).status == 0)
+        #expect(box.carnetInProcess(["sync"]).status == 0)
+        #expect(box.sqlite("UPDATE sync_accounts SET collection_url = '\(secure.url.absoluteString)ada/carnet/'").status == 0)
+        box.carnetInProcess(["edit", "1", "--title", "Countess"])
+        expectRefused(["sync"], 76, untrusted)
+        #expect(box.carnetInProcess(["sync", "status"]).lines.contains("to send: 0 new, 1 changed, 0 deleted"))
+    }
+
+    @Test func aForbiddenOrDeletedAddressBookOrAServerErrorIsOneLine() throws {
+        let failWrites = box.path("fail-writes")
+        let server = try RadicaleServer(users: ["ada": "secret", "bob": "secret"], storageHook: "test ! -e '\(failWrites)'")
+        let host = "127.0.0.1:\(server.port)"
+
+        // 403: another user's address book.
+        let bob = Sandbox()
+        #expect(bob.carnetInProcess(["sync", "setup", server.url.absoluteString, "--user", "bob", "--password-command", "echo secret"]).status == 0)
+        expectRefused(
+            ["sync", "setup", server.url.absoluteString + "bob/carnet/"] + Self.login, 77,
+            "\(host) refused this user access to /bob/carnet/ (403 Forbidden); check the URL and --user")
+
+        // 500: the server fails to store the card sent.
+        #expect(box.carnetInProcess(["sync", "setup", server.url.absoluteString] + Self.login).status == 0)
+        _ = FileManager.default.createFile(atPath: failWrites, contents: nil)
+        let failed = expectRefused(["sync"], 76, "the server did not sync: PUT /ada/carnet/")
+        #expect(failed.stderr.contains(".vcf answered 500 (Internal Server Error); nothing was changed"), "\(failed)")
+        // Radicale had stored the card before its hook failed: the rerun finds it there (412 to
+        // If-None-Match: *) and links it, sending nothing twice.
+        try FileManager.default.removeItem(atPath: failWrites)
+        #expect(box.carnetInProcess(["sync"]).stdout == "synced with \(host): 0 down, 0 up\n")
+        #expect(server.storedCards(user: "ada", collection: "carnet").count == 1)
+
+        // 404: the address book was deleted on the server.
+        try server.removeCollection(user: "ada", collection: "carnet")
+        expectRefused(
+            ["sync"], 76,
+            "the server did not sync: \(host) has no address book at /ada/carnet/ (404 Not Found): deleted or moved? run carnet sync setup again")
+        #expect(box.carnetInProcess(["sync", "status"]).lines.contains("synced contacts: 1"))
+    }
+}
