@@ -293,6 +293,44 @@ final class RawContactWriter {
     }
 }
 
+/// The benchmark's raw edit as one whole transaction, the same on every edit row: BEGIN
+/// IMMEDIATE, ``RawContactWriter/saveEdit(_:over:list:)`` of a new title, organization and
+/// preferred email's value (the row and the emails list written), COMMIT; ROLLBACK if it fails.
+final class RawEditTransaction {
+    private let db: RawConnection
+    private let writer: RawContactWriter
+    private let begin: OpaquePointer
+    private let commit: OpaquePointer
+    private let emails = RawChildTable.all.firstIndex { $0.name == "contact_emails" }!
+
+    init(_ db: RawConnection) throws {
+        self.db = db
+        writer = try RawContactWriter(db)
+        begin = try db.prepare("BEGIN IMMEDIATE")
+        commit = try db.prepare("COMMIT")
+    }
+
+    deinit { for statement in [begin, commit] { sqlite3_finalize(statement) } }
+
+    func edit(_ base: Contact, title: String, organization: String, email: String) throws {
+        var draft = base.draft
+        draft.title = title
+        draft.organization = organization
+        let preferred = draft.emails.firstIndex(where: \.preferred) ?? 0
+        draft.emails[preferred].value = email
+        guard sqlite3_step(begin) == SQLITE_DONE else { throw BenchError("BEGIN: \(db.lastError)") }
+        sqlite3_reset(begin)
+        do {
+            try writer.saveEdit(draft, over: base, list: emails)
+        } catch {
+            try? db.exec("ROLLBACK")
+            throw error
+        }
+        guard sqlite3_step(commit) == SQLITE_DONE else { throw BenchError("COMMIT: \(db.lastError)") }
+        sqlite3_reset(commit)
+    }
+}
+
 /// The statements that read contacts' lists: per child table, one over a set of ids
 /// (`contact_id IN (?, …)`, `capacity` parameters, as many as a page has rows; unused ones NULL),
 /// or, with a capacity of 0, one over the whole table in key order.
