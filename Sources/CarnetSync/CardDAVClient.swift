@@ -47,7 +47,7 @@ final class CardDAVClient {
         authorization = password.map { "Basic " + Data("\(username):\($0)".utf8).base64EncodedString() }
     }
 
-    var server: String { collection.host.map { host in collection.port.map { "\(host):\($0)" } ?? host } ?? collection.absoluteString }
+    var server: String { collection.serverName }
 
     // MARK: Hrefs
 

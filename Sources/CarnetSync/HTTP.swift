@@ -55,7 +55,7 @@ public final class CurlTransport: HTTPTransport {
     deinit { carnet_http_close(http) }
 
     public func send(_ request: HTTPRequest) throws(CarnetError) -> HTTPResponse {
-        let server = request.url.host.map { host in request.url.port.map { "\(host):\($0)" } ?? host } ?? request.url.absoluteString
+        let server = request.url.serverName
         if http == nil {
             var error = [CChar](repeating: 0, count: 256)
             http = carnet_http_open(&error, error.count)
@@ -154,4 +154,9 @@ private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeP
     defer { copies.forEach { free($0) } }
     let pointers = copies.map { UnsafePointer($0) }
     return pointers.withUnsafeBufferPointer { body($0.baseAddress ?? UnsafePointer(bitPattern: 8)!) }
+}
+
+extension URL {
+    /// The server as messages name it: `host:port`, or the host alone, or the whole URL.
+    var serverName: String { host.map { host in port.map { "\(host):\($0)" } ?? host } ?? absoluteString }
 }
