@@ -28,9 +28,9 @@ enum ImportBaseline {
             let path = "\(directory)/import-\(rep).sqlite"
             defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) } }
             if historyOff { try spawnAndWait(binary, ["--db", path, "history", "--keep", "0"], stderrPath: stderrFile) }
-            let before = childrenCPU()
+            let before = cpuSeconds(children: true)
             let wall = try spawnAndWait(binary, ["--db", path, "import", cards], stderrPath: stderrFile)
-            let cpu = childrenCPU() - before
+            let cpu = cpuSeconds(children: true) - before
             let db = try RawConnection(path: path)
             let count = try rawCount(db, "SELECT count(*) FROM contacts")
             guard count == n else { throw BenchError("\(binary) import of \(cards) kept \(count) of \(n) contacts") }
@@ -63,13 +63,5 @@ enum ImportBaseline {
             }
         }
         return rows
-    }
-
-    /// User + system CPU time of the children waited for so far.
-    private static func childrenCPU() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }

@@ -33,6 +33,19 @@ func median(_ samples: [Double]) -> Double {
 
 /// Runs `carnet` and `raw` `reps` times each, alternating which goes first so that neither side
 /// always runs on the caches the other warmed. Returns both sides' samples in seconds.
+/// User + system CPU time so far: this process's (a child's counts only once waited for), or with
+/// `children` that of the children waited for.
+func cpuSeconds(children: Bool = false) -> Double {
+    var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(__rusage_who_t(children ? RUSAGE_CHILDREN.rawValue : RUSAGE_SELF.rawValue), &usage)
+    #else
+    getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
+    #endif
+    let seconds = { (t: timeval) in Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 func alternating(reps: Int, carnet: (Int) throws -> Double, raw: (Int) throws -> Double) rethrows
     -> (carnet: [Double], raw: [Double])
 {

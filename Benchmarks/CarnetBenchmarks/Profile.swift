@@ -47,14 +47,6 @@ enum Profile {
         }
     }
 
-    /// This process's user and system CPU time so far.
-    static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
-
     /// One repetition: its wall-clock and CPU seconds (the timed part only).
     private static func once(
         workload: String, drafts: [ContactDraft], book: String, directory: String, n: Int, rep: Int, raw: Bool

@@ -106,18 +106,6 @@ enum SyncBench {
             ])
     }
 
-    /// This process's user + system CPU time (not Radicale's: a child's time counts only once waited for).
-    private static func cpuSeconds() -> Double {
-        var usage = rusage()
-        #if canImport(Glibc)
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
-        let seconds = { (t: timeval) in Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
-
     private static func maxRSSMiB() -> Int {
         var usage = rusage()
         #if canImport(Glibc)
