@@ -15,6 +15,8 @@ struct Plan {
     var sizes: [Int] { chosenSizes ?? (quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]) }
     var largest: Int { sizes.last! }
     var smallest: Int { sizes.first! }
+    /// The largest N, then the smallest: the CLI rows run at both ends (once when `--sizes` gives one N).
+    var ends: [Int] { largest == smallest ? [largest] : [largest, smallest] }
 
     func importReps(_ n: Int) -> Int { quick ? 3 : (n >= 1_000_000 ? 3 : 5) }
     func loadReps(_ n: Int) -> Int { quick ? 3 : (n >= 1_000_000 ? 3 : n >= 100_000 ? 5 : 9) }
@@ -677,7 +679,7 @@ final class Benchmark {
         }
         let stderrFile = tempDirectory + "/cli.stderr"
         let query = "SELECT \(Self.listColumns) FROM contacts c ORDER BY c.name, c.id LIMIT 50"
-        for n in [plan.largest, plan.smallest] {
+        for n in plan.ends {
             guard let book = books[n] else { continue }
             try settle(book)
             let runs = plan.cliRuns
@@ -707,7 +709,7 @@ final class Benchmark {
     /// which costs a few milliseconds) against the raw side inserting the same contacts. The peak
     /// RSS of the importing process, measured once by /usr/bin/time, shows that the file streams.
     private func runCLIImport(books: [Int: String], carnet: String, stderrFile: String) throws {
-        for n in [plan.largest, plan.smallest] {
+        for n in plan.ends {
             guard let book = books[n] else { continue }
             let cards = tempDirectory + "/cards-\(n).vcf"
             try spawnAndWait(carnet, ["export", "--db", book, "--output", cards], stdoutPath: "/dev/null", stderrPath: stderrFile)
@@ -790,7 +792,7 @@ final class Benchmark {
             SELECT \(Self.listColumns), (f.contact_id IS NOT NULL) AS favorite
             FROM contacts c LEFT JOIN favorites f ON f.contact_id = c.id ORDER BY c.name, c.id
             """
-        for n in [plan.largest, plan.smallest] {
+        for n in plan.ends {
             guard let book = books[n] else { continue }
             try settle(book)
             let listArguments = ["list", "--db", book]
