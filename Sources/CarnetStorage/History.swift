@@ -8,7 +8,8 @@ import GRDBSQLite
 ///
 /// Every write records, in its own transaction, a changeset of what it changed (SQLite keeps
 /// each row's values from before the first change and builds the changeset from them and the
-/// row as it is at the end): one `history` row and one or more `history_changesets` parts. Undo
+/// row as it is at the end): one `history` row, with the changeset in it for an action of one
+/// part (most), or in `history_changesets` parts for a long one (an import). Undo
 /// applies the inverse of the changesets, newest part first; SQLite checks, row by row, that
 /// what it changes back is as the action left it, and the conflict handler stops at the first
 /// row that is not, rolling back everything the undo wrote. The undo's own changes are recorded
@@ -182,24 +183,31 @@ final class HistoryRecorder {
         guard let session else { return }
         let changes = try session.changeset()
         guard !changes.isEmpty else { return }
-        parts += 1
         bytes += changes.count
-        let id = try ensureRow(last: last)
+        if last && parts == 0 {
+            // An action of one part, as most are: its changeset goes in its row (schema 9), so
+            // it writes no page but the row's.
+            _ = try ensureRow(last: true, changeset: changes)
+            return
+        }
+        parts += 1
+        let id = try ensureRow(last: last, changeset: nil)
         try db.cachedStatement(sql: "INSERT INTO history_changesets (action_id, part, changeset) VALUES (?, ?, ?)")
             .execute(arguments: [id, parts, changes])
     }
 
     /// The action's row, made on its first changes: a new action clears the redo list. Made by
-    /// the last part (an action of one part, as most are), it is made as it stays.
-    private func ensureRow(last: Bool) throws -> Int64 {
+    /// the last part (an action of one part, as most are), it is made as it stays, with the
+    /// changeset of that one part.
+    private func ensureRow(last: Bool, changeset: Data?) throws -> Int64 {
         if let actionID { return actionID }
         // The undone actions are the newest ones: everything after the newest action not undone.
         try db.cachedStatement(sql: """
             DELETE FROM history WHERE id > coalesce((SELECT id FROM history WHERE undone = 0 ORDER BY id DESC LIMIT 1), 0)
             """).execute()
         let note = note ?? HistoryNote(.edit, subject: "", "changed the address book")
-        try db.cachedStatement(sql: "INSERT INTO history (time, kind, subject, summary, undone, bytes) VALUES (?, ?, ?, ?, 0, ?)")
-            .execute(arguments: [Timestamp.string(Timestamp.now()), note.kind.rawValue, note.subject, note.summary, last ? bytes : 0])
+        try db.cachedStatement(sql: "INSERT INTO history (time, kind, subject, summary, undone, bytes, changeset) VALUES (?, ?, ?, ?, 0, ?, ?)")
+            .execute(arguments: [Timestamp.string(Timestamp.now()), note.kind.rawValue, note.subject, note.summary, last ? bytes : 0, changeset])
         actionID = db.lastInsertedRowID
         rowIsFinal = last
         return db.lastInsertedRowID
@@ -661,7 +669,10 @@ extension StorageController {
         var contactIDs = Set<Int64>()
         var done: [HistoryEntry] = []
         for entry in entries {
-            let parts = try Int.fetchAll(
+            // One part in the row (part 0 here), or the parts of a long action in their table.
+            let inline = try Data.fetchOne(db.cachedStatement(sql: "SELECT changeset FROM history WHERE id = ?"), arguments: [entry.id])
+            var recordedInline: Data?
+            let parts = inline != nil ? [0] : try Int.fetchAll(
                 db.cachedStatement(sql: "SELECT part FROM history_changesets WHERE action_id = ? ORDER BY part"), arguments: [entry.id])
             // A done action's parts were made in part order, so undo goes back from the last; an
             // undone one's parts were made from the last part down, so redo goes up from the first.
@@ -672,7 +683,7 @@ extension StorageController {
             var before: [[Int64: Int64]] = bookkeeping.map { _ in [:] }
             var bytes = 0
             for (index, part) in order.enumerated() {
-                guard let changes = try Data.fetchOne(
+                guard let changes = try part == 0 ? inline : Data.fetchOne(
                     db.cachedStatement(sql: "SELECT changeset FROM history_changesets WHERE action_id = ? AND part = ?"),
                     arguments: [entry.id, part])
                 else { continue }
@@ -721,11 +732,15 @@ extension StorageController {
                 }
                 let recorded = try session.changeset()
                 bytes += recorded.count
-                try db.cachedStatement(sql: "UPDATE history_changesets SET changeset = ? WHERE action_id = ? AND part = ?")
-                    .execute(arguments: [recorded, entry.id, part])
+                if part == 0 {
+                    recordedInline = recorded
+                } else {
+                    try db.cachedStatement(sql: "UPDATE history_changesets SET changeset = ? WHERE action_id = ? AND part = ?")
+                        .execute(arguments: [recorded, entry.id, part])
+                }
             }
-            try db.cachedStatement(sql: "UPDATE history SET undone = ?, bytes = ? WHERE id = ?")
-                .execute(arguments: [undoing, bytes, entry.id])
+            try db.cachedStatement(sql: "UPDATE history SET undone = ?, bytes = ?, changeset = ? WHERE id = ?")
+                .execute(arguments: [undoing, bytes, recordedInline, entry.id])
             done.append(HistoryEntry(
                 id: entry.id, time: entry.time, kind: entry.kind, subject: entry.subject, summary: entry.summary,
                 isUndone: undoing, bytes: bytes))

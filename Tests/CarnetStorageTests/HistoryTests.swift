@@ -187,6 +187,57 @@ import Testing
         #expect(gone.changed == "contact \(grace.id) was deleted")
     }
 
+    /// Schema 9 moves the changeset of each action of one part into its history row; a file of
+    /// schema 8 (every changeset in history_changesets) keeps its history, and undo and redo
+    /// work on it as before. A long action's parts stay where they are.
+    @Test func aSchema8HistoryMovesIntoItsRowsAndStillUndoes() throws {
+        var storage = try StorageController(path: dir.database)
+        // Action 1: a long action of two parts (as an import writes them).
+        try storage.writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO history (id, time, kind, summary, bytes) VALUES (1, '2026-01-02T03:04:05.678Z', 'import', 'imported 2 contacts', 6);
+                INSERT INTO history_changesets (action_id, part, changeset) VALUES (1, 1, x'010203'), (1, 2, x'040506');
+                """)
+        }
+        let ada = try storage.insertContact(ContactDraft(name: "Ada Lovelace", title: "Analyst"))
+        let edited = try storage.updateContact(ada, with: ContactDraft(name: "Ada Lovelace", title: "Countess"))
+        _ = try storage.addFavorite(contactID: ada.id)
+        // The file as schema 8 left it.
+        try storage.writer.writeWithoutTransaction { db in
+            try db.execute(sql: """
+                INSERT INTO history_changesets (action_id, part, changeset) SELECT id, 1, changeset FROM history WHERE changeset IS NOT NULL;
+                ALTER TABLE history DROP COLUMN changeset;
+                DELETE FROM schema_migrations WHERE version = 9;
+                PRAGMA user_version = 8;
+                """)
+        }
+        try storage.close()
+        let before = try DatabaseQueue(path: dir.database).read { db in
+            try Row.fetchAll(db, sql: "SELECT action_id, part, changeset FROM history_changesets ORDER BY action_id, part")
+        }
+        #expect(before.count == 5)
+
+        storage = try StorageController(path: dir.database)
+        #expect(try storage.info().schemaVersion == 9)
+        let moved = try storage.writer.read { db in
+            (try Row.fetchAll(db, sql: "SELECT id, changeset FROM history WHERE changeset IS NOT NULL ORDER BY id"),
+             try Row.fetchAll(db, sql: "SELECT action_id, part, changeset FROM history_changesets ORDER BY action_id, part"))
+        }
+        #expect(moved.0.map { $0[0] as Int64 } == [2, 3, 4])
+        #expect(moved.0.map { $0[1] as Data } == before.filter { $0[0] as Int64 > 1 }.map { $0[2] as Data })
+        #expect(moved.1 == Array(before.prefix(2)))
+        let summaries = try storage.history().map(\.summary)
+        #expect(summaries.count == 4 && summaries.last == "imported 2 contacts", "\(summaries)")
+
+        try storage.undo()
+        try storage.undo()
+        #expect(try storage.favorites().isEmpty)
+        #expect(try storage.contact(id: ada.id).title == "Analyst")
+        try storage.redo()
+        #expect(try storage.contact(id: ada.id).title == edited.title)
+        #expect(try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(changeset) FROM history") } == 3)
+    }
+
     @Test func aNewActionClearsTheRedoList() throws {
         let storage = try StorageController(path: dir.database)
         let ada = try storage.insertContact(ContactDraft(name: "Ada"))
@@ -242,7 +293,9 @@ import Testing
         #expect(try storage.history(limit: 10).map(\.summary) == ["added C5", "added C4", "added C3"])
         try storage.setHistoryKeep(1)
         #expect(try storage.history(limit: 10).map(\.summary) == ["added C5"])
-        #expect(try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM history_changesets") } == 1)
+        // The one action kept is of one part: its changeset is in its row, and no part is left.
+        #expect(try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(changeset) FROM history") } == 1)
+        #expect(try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM history_changesets") } == 0)
         try storage.undo()
         #expect(carnetError { try storage.undo() } == .history(.nothingToUndo))
         try storage.setHistoryKeep(0)
@@ -272,17 +325,19 @@ import Testing
 
     @Test func aLargeImportIsRecordedInPartsAndUndoneWhole() throws {
         let storage = try StorageController(path: dir.database)
-        let records = (1...3000).lazy.map {
+        let records = (1...9000).lazy.map {
             InterchangeRecord(uid: "u\($0)", draft: ContactDraft(name: "Person \($0)", note: String(repeating: "n", count: 4000)), updatedAt: nil, line: $0)
         }
         var iterator = records.makeIterator()
         _ = try storage.importContacts(source: "big.csv") { () throws(InterchangeError) in iterator.next() }
+        // Several parts, in their table; the action's row holds none of them.
         let parts = try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM history_changesets") ?? 0 }
-        #expect(parts >= 1)
+        #expect(parts >= 2)
+        #expect(try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(changeset) FROM history") } == 0)
         try storage.undo()
         #expect(try storage.contactCount() == 0)
         try storage.redo()
-        #expect(try storage.contactCount() == 3000)
+        #expect(try storage.contactCount() == 9000)
     }
 
     @Test func handEditsKeepTheSortColumnsRight() throws {
@@ -374,9 +429,10 @@ import Testing
             try storage.writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [before]) }
             func changesets() throws -> [String: Data] {
                 try storage.writer.read { db in
-                    Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT action_id, part, changeset FROM history_changesets").map {
-                        ("\($0[0] as Int64).\($0[1] as Int)", $0[2] as Data)
-                    })
+                    Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
+                        SELECT action_id, part, changeset FROM history_changesets
+                        UNION ALL SELECT id, 0, changeset FROM history WHERE changeset IS NOT NULL
+                        """).map { ("\($0[0] as Int64).\($0[1] as Int)", $0[2] as Data) })
                 }
             }
             let old = try changesets()
