@@ -229,22 +229,29 @@ final class HistoryRecorder {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT keep FROM history_settings WHERE id = 1")) ?? History.defaultKeep
     }
 
-    /// Removes all but the newest `keep` actions.
-    static func trim(_ db: Database, keep: Int) throws {
+    /// How many actions over `keep` the file may hold before ``trim(_:keep:)`` removes them,
+    /// all at once: 1/64 of `keep` (15 at the default 1,000; none below 64). Removing the oldest
+    /// action with every new one rewrote the oldest page of `history` in every transaction, one
+    /// WAL frame more per edit; removed 15 at a time, that page is written once in 15 actions.
+    static func slack(keep: Int) -> Int { keep / 64 }
+
+    /// Removes all but the newest `keep` actions, once there are more than `keep` + ``slack(keep:)``
+    /// (`force`: whenever there are more than `keep`, as when the setting changes).
+    static func trim(_ db: Database, keep: Int, force: Bool = false) throws {
         guard keep > 0 else {
             try db.execute(sql: "DELETE FROM history")
             return
         }
-        // Two statements, each cheap. Ids only grow, so fewer than `keep` ids between the oldest
+        // Two statements, each cheap. Ids only grow, so fewer than `most` ids between the oldest
         // and the newest means there is nothing to trim, without counting; then count(*) adds up
         // the table's pages (stepping over `keep` rows instead cost 0.15 ms per action). The two
         // ends are two subqueries: SQLite answers min() or max() alone from the end of the key,
         // but `SELECT min(id), max(id)` reads the whole table (0.7 ms per action at 1,000).
+        let most = keep + (force ? 0 : slack(keep: keep))
         let count = try Int.fetchOne(db.cachedStatement(sql: """
             SELECT CASE WHEN (SELECT max(id) FROM history) - (SELECT min(id) FROM history) >= ? THEN (SELECT count(*) FROM history) ELSE 0 END
-            """), arguments: [keep]) ?? 0
-        guard count > keep else { return }
-        // Once the file holds its `keep` actions, each new one trims the oldest.
+            """), arguments: [most]) ?? 0
+        guard count > most else { return }
         try db.cachedStatement(sql: "DELETE FROM history WHERE id < (SELECT id FROM history ORDER BY id LIMIT 1 OFFSET ?)")
             .execute(arguments: [count - keep])
     }
@@ -619,7 +626,7 @@ extension StorageController {
         }
         try write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO history_settings (id, keep) VALUES (1, ?)", arguments: [keep])
-            try HistoryRecorder.trim(db, keep: keep)
+            try HistoryRecorder.trim(db, keep: keep, force: true)
         }
     }
 

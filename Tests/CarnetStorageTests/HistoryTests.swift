@@ -307,6 +307,24 @@ import Testing
         #expect(try StorageController(path: dir.database).historyKeep() == 0)
     }
 
+    /// From 64 actions kept up, the oldest go 1/64 of `keep` at a time (one page written in that
+    /// many actions, not one per action); setting `keep` trims to it at once.
+    @Test func aLargeHistoryIsTrimmedInBatches() throws {
+        let storage = try StorageController(path: dir.database)
+        try storage.setHistoryKeep(128)
+        func count() throws -> Int { try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM history") ?? 0 } }
+        for i in 1...130 { _ = try storage.addQuote(QuoteDraft(text: "Q\(i)"), makeCurrent: false) }
+        #expect(try count() == 130)  // 128 + 2 (128 / 64)
+        _ = try storage.addQuote(QuoteDraft(text: "Q131"), makeCurrent: false)
+        #expect(try count() == 128)
+        #expect(try storage.history(limit: 1000).last?.summary.contains("Q4") == true)
+        for i in 132...133 { _ = try storage.addQuote(QuoteDraft(text: "Q\(i)"), makeCurrent: false) }
+        #expect(try count() == 130)
+        try storage.setHistoryKeep(128)
+        #expect(try count() == 128)
+        #expect(try storage.history(limit: 1000).first?.summary.contains("Q133") == true)
+    }
+
     @Test func quotesAndTheCurrentQuoteComeBack() throws {
         let storage = try StorageController(path: dir.database)
         let original = try #require(try storage.currentQuote())
