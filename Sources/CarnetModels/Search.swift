@@ -10,8 +10,8 @@ public enum SearchColumn: String, Sendable, CaseIterable {
     /// Organization, department, title and role.
     case work
     case emails
-    /// Each phone as typed, its digits, and with a country code its national number (with and
-    /// without a leading 0).
+    /// Each phone as typed, its digits, and with a country code its national number with a
+    /// leading 0 (a query word of digits looks for it with and without).
     case phones
     case addresses
     /// URLs and handles.
@@ -122,23 +122,21 @@ public enum SearchText {
     }
 
     /// Appends a phone as the index holds it: as typed, its digits, and when written with a
-    /// country code (`+44 20 7946 0000`) its national number without and with a leading 0.
+    /// country code (`+44 20 7946 0000`) its national number with a leading 0 (`02079460000`),
+    /// once: a query word of digits looks for it with and without the 0 (``SearchQuery/Phrase``).
     static func appendPhone(_ value: String, to text: inout String) {
         let digits = phoneDigits(value)
         text.append(value)
         text.append(" ")
         text.append(digits)
         guard value.utf8.first == 0x2B else { return }  // +
-        let national = nationalNumber(digits)
-        text.append(" ")
-        text.append(national)
         text.append(" 0")
-        text.append(national)
+        text.append(nationalNumber(digits))
     }
 }
 
 /// The texts of a contact as the search index holds them, column by column: exactly what the
-/// database's view `contact_search_source` (migrations/0008_search_two_columns.sql) computes from
+/// database's view `contact_search_source` (migrations/0010_search_national_number_once.sql) computes from
 /// the stored rows; a storage test checks that the two agree.
 ///
 /// Which fields go in which column, in which order, is ``ContactFields``' (each field's
@@ -262,7 +260,9 @@ public struct SearchDocument: Sendable, Equatable {
 /// Search text as people type it, read into what must match: every word (in any order, in any
 /// field), each as the start of a word of the contact's texts. A run of words that reads as a
 /// phone number also matches by its digits whatever the punctuation, and, given with a country
-/// code (`+44 20 7946 0000`), the national number with a leading 0 (`020 7946 0000`).
+/// code (`+44 20 7946 0000`), the national number with a leading 0 (`020 7946 0000`). A word of
+/// digits also matches the same digits after a 0 (`2079460000` finds `02079460000`): the index
+/// holds a phone's national number once, with its 0.
 ///
 /// Quotes, `*`, `:`, `-`, `OR` and the like are text: a word is only its letters and digits.
 public struct SearchQuery: Sendable, Equatable, Hashable {
@@ -275,6 +275,13 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
         init(_ words: [String]) {
             self.words = words.map(SearchText.foldSharpS)
             tokens = words.map(SearchText.fold)
+        }
+
+        /// One word of ASCII digits (`5551234`): it also matches as the start of a word that is
+        /// those digits after a 0 (`05551234567`), the national number of a phone as the index
+        /// holds it. Only digits, and only after a 0: few words start with 0 besides numbers.
+        public var isNumber: Bool {
+            words.count == 1 && !words[0].isEmpty && words[0].utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         }
     }
 
@@ -343,8 +350,10 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
         let digits = words.joined().joined()
         var alternatives: [[Phrase]] = [[Phrase([digits])]]
         if run[0].hasPrefix("+") || run[0].hasPrefix("(+") {
+            // A word of digits also matches them after a 0 (Phrase.isNumber): the national
+            // number finds `2079460000` and `02079460000` alike.
             let national = SearchText.nationalNumber(digits)
-            if !national.isEmpty { alternatives += [[Phrase([national])], [Phrase(["0" + national])]] }
+            if !national.isEmpty { alternatives.append([Phrase([national])]) }
         }
         let separate = words.filter { !$0.isEmpty }.map(Phrase.init)
         if separate.count > 1 || separate.first?.words.count ?? 0 > 1 { alternatives.append(separate) }
@@ -377,8 +386,14 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
         term.alternatives.contains { phrases in phrases.allSatisfy { phrase in columns.contains { matches(phrase, $0) } } }
     }
 
-    /// The phrase's tokens at consecutive positions of `tokens`, the last as a prefix.
+    /// The phrase's tokens at consecutive positions of `tokens`, the last as a prefix; a number
+    /// also after a 0.
     private static func matches(_ phrase: Phrase, _ tokens: [String]) -> Bool {
+        if phrase.isNumber {
+            let number = phrase.tokens[0]
+            let afterZero = "0" + number
+            return tokens.contains { $0.hasPrefix(number) || $0.hasPrefix(afterZero) }
+        }
         let wanted = phrase.tokens
         guard let last = wanted.last, tokens.count >= wanted.count else { return false }
         for start in 0...(tokens.count - wanted.count) {

@@ -26,13 +26,12 @@ import Testing
     }
 
     /// A phone as the index holds it, scalar by scalar as the view's SQL reads it: as typed, its
-    /// digits (without ` +().-`), and when written with a country code its national number
-    /// without and with a leading 0.
+    /// digits (without ` +().-`), and when written with a country code its national number with
+    /// a leading 0.
     static func phoneText(_ value: String) -> String {
         let digits = String(String.UnicodeScalarView(value.unicodeScalars.filter { !" +().-".unicodeScalars.contains($0) }))
         guard value.unicodeScalars.first == "+" else { return value + " " + digits }
-        let national = SearchText.nationalNumber(digits)
-        return value + " " + digits + " " + national + " 0" + national
+        return value + " " + digits + " 0" + SearchText.nationalNumber(digits)
     }
 
     static let pieces = ["a", "Z", "é", "e\u{301}", "ß", "ẞ", "ß\u{301}", "Ø", "東京", "😀", "-", "'", ".", "@", "7", " ", "  "]

@@ -122,7 +122,12 @@ import Testing
         #expect(try names(storage, "02079460000") == london)
         #expect(try names(storage, "+33 1 23 45 67 89") == ["Paris", "Paris National"])
         #expect(try names(storage, "0123456789") == ["Paris", "Paris National"])
-        try expectSwiftAgrees(storage, ["+44 20 7946 0000", "020 7946 0000", "+33 1 23 45 67 89", "0123456789"])
+        // A number typed without its leading 0 finds it (schema 10: the index holds the national
+        // number once, with its 0, and the query looks for a number with and without one).
+        #expect(try names(storage, "2079460000") == london)
+        #expect(try names(storage, "20 7946") == london)
+        #expect(try names(storage, "123456789") == ["Paris", "Paris National"])
+        try expectSwiftAgrees(storage, ["+44 20 7946 0000", "020 7946 0000", "+33 1 23 45 67 89", "0123456789", "2079460000", "20 7946", "123456789", "7946", "0"])
     }
 
     @Test func ftsSyntaxInAQueryIsText() throws {
@@ -418,6 +423,68 @@ import Testing
         try indexIsSound(storage)
     }
 
+    /// A file made by the previous release (schema 9: 0008's view, which gives a phone's national
+    /// number twice, with and without its 0, its index kept by the triggers as sqlite3 would)
+    /// gets migration 10's view and an index rebuilt from it: the national number once, with its
+    /// 0, and every search finds what it found.
+    @Test func aSchema9FileIsReindexedWithTheNationalNumberOnceByMigration10() throws {
+        let path = dir.path("nine.sqlite")
+        let nine = Migration.embedded.filter { $0.version <= 9 }
+        #expect(nine.last?.version == 9)
+        try StorageController(path: path, options: StorageOptions(), migrations: nine).close()
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        let previous = try DatabaseQueue(path: path, configuration: config)  // triggers on
+        let searches = ["+44 20 7946 0000", "020 7946 0000", "02079460000", "+442079460000", "5551234567", "555-123-4567",
+                        "+1 555 123 4567", "+15551234567", "555 123", "4567", "+1 555", "7946", "elodie", "ada lov", "0"]
+        var before: [String: [String]] = [:]
+        func terms(_ db: Database) throws -> Set<String> {
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_terms USING fts5vocab(main, contact_search, row)")
+            return Set(try String.fetchAll(db, sql: "SELECT term FROM temp.search_terms"))
+        }
+        try previous.write { db in
+            let stamp = "2026-01-02T03:04:05.678Z"
+            let rows: [(String, String?)] = [("Élodie Martin", "+44 20 7946 0000"), ("Ada Lovelace", "020 7946 0000"),
+                                             ("Grace Hopper", "+1 555 123 4567"), ("Alan Turing", "555-123-4567"), ("Nobody", nil)]
+            for (i, (name, phone)) in rows.enumerated() {
+                try db.execute(sql: "INSERT INTO contacts (id, uid, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [i + 1, "uid-\(i)", name, stamp, stamp])
+                if let phone {
+                    try db.execute(sql: "INSERT INTO contact_phones (contact_id, position, value) VALUES (?, 1, ?)", arguments: [i + 1, phone])
+                }
+            }
+            #expect(try terms(db).isSuperset(of: ["2079460000", "02079460000", "5551234567", "05551234567"]))
+            for search in searches {
+                let expression = SearchIndex.matchExpression(try SearchQuery(search))
+                before[search] = try String.fetchAll(db, sql: """
+                    SELECT name FROM contacts WHERE id IN (SELECT rowid FROM contact_search WHERE contact_search MATCH ?) ORDER BY name
+                    """, arguments: [expression])
+            }
+        }
+        try previous.close()
+        #expect(before["+44 20 7946 0000"] == ["Ada Lovelace", "Élodie Martin"] && before["5551234567"] == ["Alan Turing", "Grace Hopper"])
+
+        let storage = try StorageController(path: path)
+        #expect(try storage.info().schemaVersion == StorageController.supportedSchemaVersion)
+        for search in searches {
+            #expect(try names(storage, search).sorted() == before[search], "\(search)")
+        }
+        let after = try storage.writer.writeWithoutTransaction { db in try terms(db) }
+        // Élodie's national number once, with its 0; Ada's "020 7946 0000" gives the same digits.
+        #expect(after.isSuperset(of: ["02079460000", "05551234567", "442079460000", "15551234567", "5551234567"]))
+        #expect(!after.contains("2079460000"))
+        try indexIsSound(storage)
+        #expect(try storage.integrityCheck() == ["ok"])
+        for contact in try storage.allContacts() {
+            let row = try storage.writer.read { db in try SearchIndex.document(db, id: contact.id) }
+            #expect(row == SearchDocument(contact.draft).texts, "\(contact.name)")
+        }
+        // Carnet's own writes index the same way, and the triggers too.
+        try storage.insertContact(ContactDraft(name: "Hedy Lamarr", phone: "+43 1 234 5678"))
+        #expect(try names(storage, "012345678") == ["Hedy Lamarr"] && names(storage, "12345678") == ["Hedy Lamarr"])
+        try indexIsSound(storage)
+    }
+
     /// An undo or redo is applied inside SQLite, row by row, past Carnet's own indexing: the
     /// documents of the contacts it touches are taken out before and put back after, so search
     /// finds what the undo restored, and not what it took back.
@@ -507,7 +574,9 @@ import Testing
         #expect(plan.contains { $0.contains("VIRTUAL TABLE INDEX") }, "\(plan)")
         #expect(SearchIndex.matchExpression(try SearchQuery("ada lov")) == "\"ada\"* AND \"lov\"*")
         #expect(SearchIndex.matchExpression(try SearchQuery("a\"b")) == "\"a b\"*")
+        // A number also after a 0: the index holds a phone's national number once, with its 0.
         #expect(SearchIndex.matchExpression(try SearchQuery("+1 555-0101"))
-            == "(\"15550101\"* OR \"5550101\"* OR \"05550101\"* OR (\"1\"* AND \"555 0101\"*))")
+            == "((\"15550101\"* OR \"015550101\"*) OR (\"5550101\"* OR \"05550101\"*) OR ((\"1\"* OR \"01\"*) AND \"555 0101\"*))")
+        #expect(SearchIndex.matchExpression(try SearchQuery("ada 4567")) == "\"ada\"* AND (\"4567\"* OR \"04567\"*)")
     }
 }
