@@ -188,23 +188,7 @@ public struct SearchDocument: Sendable, Equatable {
             text.appendPhone(phone.value)
         }
         text.startField()
-        for address in draft.addresses {
-            // PostalAddress.searchText, without making its array of parts.
-            text.startEntry()
-            text.append(address.poBox)
-            text.append(" ")
-            text.append(address.extended)
-            text.append(" ")
-            text.append(address.street)
-            text.append(" ")
-            text.append(address.locality)
-            text.append(" ")
-            text.append(address.region)
-            text.append(" ")
-            text.append(address.postalCode)
-            text.append(" ")
-            text.append(address.country)
-        }
+        for address in draft.addresses { text.addEntry(address.searchText) }
         text.startField()
         for url in draft.urls { text.addEntry(url.value) }
         text.startField()

@@ -369,18 +369,31 @@ import Testing
         #expect(try storage.integrityCheck() == ["ok"])
     }
 
+    /// A file at `schema`, as the release that made it left it, opened as sqlite3 opens it
+    /// (triggers on, foreign keys on).
+    func previousRelease(schema: Int, at path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> DatabaseQueue {
+        let migrations = Migration.embedded.filter { $0.version <= schema }
+        #expect(migrations.last?.version == schema, sourceLocation: sourceLocation)
+        try StorageController(path: path, options: StorageOptions(), migrations: migrations).close()
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        return try DatabaseQueue(path: path, configuration: config)
+    }
+
+    /// The names of the contacts `search` finds in whatever index the file has, by name.
+    func matching(_ db: Database, _ search: String) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT name FROM contacts WHERE id IN (SELECT rowid FROM contact_search WHERE contact_search MATCH ?) ORDER BY name
+            """, arguments: [SearchIndex.matchExpression(try SearchQuery(search))])
+    }
+
     /// A file made by the previous release (schema 7: 0006's index in eight columns, kept by its
     /// triggers here, as sqlite3 would write) gets the two-column index of migration 8, rebuilt
     /// from its contacts: every search finds what it found, ranked as before, and the index
     /// keeps no per-document sizes and a 4 MiB pending buffer.
     @Test func aSchema7FileIsReindexedInTwoColumnsByMigration8() throws {
         let path = dir.path("seven.sqlite")
-        let seven = Migration.embedded.filter { $0.version <= 7 }
-        #expect(seven.last?.version == 7)
-        try StorageController(path: path, options: StorageOptions(), migrations: seven).close()
-        var config = Configuration()
-        config.foreignKeysEnabled = true
-        let previous = try DatabaseQueue(path: path, configuration: config)  // triggers on
+        let previous = try previousRelease(schema: 7, at: path)
         let searches = ["elodie", "martin élodie", "5551234567", "+1 555 123 4567", "gale", "strasse", "ada@analyt", "program ada", "ada"]
         var before: [String: [String]] = [:]
         try previous.write { db in
@@ -394,12 +407,7 @@ import Testing
             try db.execute(sql: "INSERT INTO contact_phones (contact_id, position, value) VALUES (1, 1, '+1 555 123 4567')")
             try db.execute(sql: "INSERT INTO contact_emails (contact_id, position, value) VALUES (2, 1, 'ada@analytical.example')")
             #expect(try db.columns(in: "contact_search").count == 8)
-            for search in searches {
-                let expression = SearchIndex.matchExpression(try SearchQuery(search))
-                before[search] = try String.fetchAll(db, sql: """
-                    SELECT name FROM contacts WHERE id IN (SELECT rowid FROM contact_search WHERE contact_search MATCH ?) ORDER BY name
-                    """, arguments: [expression])
-            }
+            for search in searches { before[search] = try matching(db, search) }
         }
         try previous.close()
         #expect(before["elodie"] == ["Élodie Martin"] && before["ada"] == ["Ada Lovelace", "Zed Adams"])
@@ -429,12 +437,7 @@ import Testing
     /// 0, and every search finds what it found.
     @Test func aSchema9FileIsReindexedWithTheNationalNumberOnceByMigration10() throws {
         let path = dir.path("nine.sqlite")
-        let nine = Migration.embedded.filter { $0.version <= 9 }
-        #expect(nine.last?.version == 9)
-        try StorageController(path: path, options: StorageOptions(), migrations: nine).close()
-        var config = Configuration()
-        config.foreignKeysEnabled = true
-        let previous = try DatabaseQueue(path: path, configuration: config)  // triggers on
+        let previous = try previousRelease(schema: 9, at: path)
         let searches = ["+44 20 7946 0000", "020 7946 0000", "02079460000", "+442079460000", "5551234567", "555-123-4567",
                         "+1 555 123 4567", "+15551234567", "555 123", "4567", "+1 555", "7946", "elodie", "ada lov", "0"]
         var before: [String: [String]] = [:]
@@ -454,12 +457,7 @@ import Testing
                 }
             }
             #expect(try terms(db).isSuperset(of: ["2079460000", "02079460000", "5551234567", "05551234567"]))
-            for search in searches {
-                let expression = SearchIndex.matchExpression(try SearchQuery(search))
-                before[search] = try String.fetchAll(db, sql: """
-                    SELECT name FROM contacts WHERE id IN (SELECT rowid FROM contact_search WHERE contact_search MATCH ?) ORDER BY name
-                    """, arguments: [expression])
-            }
+            for search in searches { before[search] = try matching(db, search) }
         }
         try previous.close()
         #expect(before["+44 20 7946 0000"] == ["Ada Lovelace", "Élodie Martin"] && before["5551234567"] == ["Alan Turing", "Grace Hopper"])
