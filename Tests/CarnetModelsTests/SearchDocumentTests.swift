@@ -31,7 +31,16 @@ import Testing
     static func phoneText(_ value: String) -> String {
         let digits = String(String.UnicodeScalarView(value.unicodeScalars.filter { !" +().-".unicodeScalars.contains($0) }))
         guard value.unicodeScalars.first == "+" else { return value + " " + digits }
-        return value + " " + digits + " 0" + SearchText.nationalNumber(digits)
+        return value + " " + digits + " 0" + nationalNumber(digits)
+    }
+
+    /// The digits after the country code (1 and 7 are one digit, the two-digit codes two, others
+    /// three), as SQL's substr() counts: scalar by scalar.
+    static func nationalNumber(_ digits: String) -> String {
+        let scalars = Array(digits.unicodeScalars)
+        let two = String(String.UnicodeScalarView(scalars.prefix(2)))
+        let length = scalars.first == "1" || scalars.first == "7" ? 1 : SearchText.twoDigitCountryCodes.contains(two) ? 2 : 3
+        return String(String.UnicodeScalarView(scalars.dropFirst(length)))
     }
 
     static let pieces = ["a", "Z", "é", "e\u{301}", "ß", "ẞ", "ß\u{301}", "Ø", "東京", "😀", "-", "'", ".", "@", "7", " ", "  "]
