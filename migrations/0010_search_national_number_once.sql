@@ -5,11 +5,13 @@
 --
 -- A phone written with a country code (+44 20 7946 0000) was indexed as typed, as its digits
 -- (442079460000), and as its national number twice: 2079460000 and 02079460000. Each of those is
--- a term nearly unique to one contact, which is what costs an FTS5 index most to write. Now the
--- national number is there once, with its 0 (02079460000), and a query word of digits looks for
--- the number with and without a leading 0 ("2079460000"* OR "02079460000"*): searches find what
--- they found. The view is the same as 8's but for that; the index (same table, same columns, same
--- settings) and its triggers stay, and the index is rebuilt from the new view.
+-- a term nearly unique to one contact, which is what costs an FTS5 index most to write. Now it is
+-- there as typed and by its national number once, with its 0 (02079460000); a query word of
+-- digits looks for the number with and without a leading 0 ("2079460000"* OR "02079460000"*),
+-- and a number given with its country code (+44 20 7946 0000, or 442079460000: ten digits or
+-- more) for its national number. A phone without a country code is there as typed and by its
+-- digits, as before. The view is the same as 8's but for that; the index (same table, same
+-- columns, same settings) and its triggers stay, and the index is rebuilt from the new view.
 --
 -- Example: the contacts whose phone's national number is 020 7946 0000, however written:
 --   SELECT c.id, c.name FROM contact_search s JOIN contacts c ON c.id = s.rowid
@@ -20,7 +22,7 @@ DROP VIEW contact_search_source;
 CREATE VIEW contact_search_source AS
 SELECT c.id AS id,
        replace(replace(c.name || ' ' || c.name_prefix || ' ' || c.given_name || ' ' || c.additional_names || ' ' || c.family_name || ' ' || c.name_suffix || ' ' || c.nickname, 'ß', 'ss'), 'ẞ', 'ss') AS names,
-       replace(replace(c.organization || ' ' || c.department || ' ' || c.title || ' ' || c.role || ' ' || ifnull((SELECT group_concat(v, ' ') FROM (SELECT value AS v FROM contact_emails WHERE contact_id = c.id ORDER BY position)), '') || ' ' || ifnull((SELECT group_concat(v, ' ') FROM (SELECT value || ' ' || d || CASE WHEN value GLOB '+*' THEN ' 0' || n ELSE '' END AS v FROM (SELECT value, position, d, substr(d, CASE WHEN d GLOB '[17]*' THEN 2 WHEN substr(d, 1, 2) IN ('20', '27', '30', '31', '32', '33', '34', '36', '39', '40', '41', '43', '44', '45', '46', '47', '48', '49', '51', '52', '53', '54', '55', '56', '57', '58', '60', '61', '62', '63', '64', '65', '66', '81', '82', '84', '86', '90', '91', '92', '93', '94', '95', '98') THEN 3 ELSE 4 END) AS n FROM (SELECT value, position, replace(replace(replace(replace(replace(replace(value, ' ', ''), '+', ''), '(', ''), ')', ''), '.', ''), '-', '') AS d FROM contact_phones WHERE contact_id = c.id)) ORDER BY position)), '') || ' ' || ifnull((SELECT group_concat(v, ' ') FROM (SELECT po_box || ' ' || extended || ' ' || street || ' ' || locality || ' ' || region || ' ' || postal_code || ' ' || country AS v FROM contact_addresses WHERE contact_id = c.id ORDER BY position)), '') || ' ' || ifnull((SELECT group_concat(v, ' ') FROM (SELECT value AS v FROM contact_urls WHERE contact_id = c.id ORDER BY position)), '') || ' ' || ifnull((SELECT group_concat(v, ' ') FROM (SELECT value AS v FROM contact_handles WHERE contact_id = c.id ORDER BY position)), '') || ' ' || ifnull((SELECT group_concat(v, ' ') FROM (SELECT name AS v FROM contact_categories WHERE contact_id = c.id ORDER BY position)), '') || ' ' || c.note, 'ß', 'ss'), 'ẞ', 'ss') AS other
+       replace(replace(c.organization || ' ' || c.department || ' ' || c.title || ' ' || c.role || ' ' || ifnull((SELECT group_concat(v, ' ') FROM (SELECT value AS v FROM contact_emails WHERE contact_id = c.id ORDER BY position)), '') || ' ' || ifnull((SELECT group_concat(v, ' ') FROM (SELECT value || CASE WHEN value GLOB '+*' THEN ' 0' || n ELSE ' ' || d END AS v FROM (SELECT value, position, d, substr(d, CASE WHEN d GLOB '[17]*' THEN 2 WHEN substr(d, 1, 2) IN ('20', '27', '30', '31', '32', '33', '34', '36', '39', '40', '41', '43', '44', '45', '46', '47', '48', '49', '51', '52', '53', '54', '55', '56', '57', '58', '60', '61', '62', '63', '64', '65', '66', '81', '82', '84', '86', '90', '91', '92', '93', '94', '95', '98') THEN 3 ELSE 4 END) AS n FROM (SELECT value, position, replace(replace(replace(replace(replace(replace(value, ' ', ''), '+', ''), '(', ''), ')', ''), '.', ''), '-', '') AS d FROM contact_phones WHERE contact_id = c.id)) ORDER BY position)), '') || ' ' || ifnull((SELECT group_concat(v, ' ') FROM (SELECT po_box || ' ' || extended || ' ' || street || ' ' || locality || ' ' || region || ' ' || postal_code || ' ' || country AS v FROM contact_addresses WHERE contact_id = c.id ORDER BY position)), '') || ' ' || ifnull((SELECT group_concat(v, ' ') FROM (SELECT value AS v FROM contact_urls WHERE contact_id = c.id ORDER BY position)), '') || ' ' || ifnull((SELECT group_concat(v, ' ') FROM (SELECT value AS v FROM contact_handles WHERE contact_id = c.id ORDER BY position)), '') || ' ' || ifnull((SELECT group_concat(v, ' ') FROM (SELECT name AS v FROM contact_categories WHERE contact_id = c.id ORDER BY position)), '') || ' ' || c.note, 'ß', 'ss'), 'ẞ', 'ss') AS other
 FROM contacts c;
 
 INSERT INTO contact_search (contact_search) VALUES ('rebuild');

@@ -2,7 +2,8 @@
 """Writes migrations/0010_search_national_number_once.sql (run once, before the release that
 ships it; a released migration is never edited). The view of 0008 (imported from
 generate_0008.py) with one change: a phone written with a country code gives its national number
-once, with its leading 0, where it gave it twice, with and without. CarnetModels' SearchDocument
+once, with its leading 0, where it gave all its digits and its national number twice, with and
+without the 0. CarnetModels' SearchDocument
 builds the same texts in Swift, and CarnetStorageTests checks, contact by contact, that the two
 agree."""
 import sys
@@ -10,14 +11,15 @@ import sys
 from generate_0008 import COLUMNS, SOURCE_2
 
 # 0006's phone text: the phone as typed, its digits, and with a country code the national
-# number, then the national number again with a 0 in front. The national number's two forms are
-# two terms of the index nearly unique to one contact, and such terms are what an FTS5 index
-# costs most to write; a query word of digits now looks for the number with and without a
-# leading 0 (SearchQuery), so the index needs only one of them. The one with the 0: a word that
-# starts with 0 is a rare prefix, so looking for it as well costs a query little and finds
-# little else.
-OLD_PHONE = "CASE WHEN value GLOB '+*' THEN ' ' || n || ' 0' || n ELSE '' END"
-NEW_PHONE = "CASE WHEN value GLOB '+*' THEN ' 0' || n ELSE '' END"
+# number, then the national number again with a 0 in front. For a phone with a country code those
+# are three terms of the index nearly unique to one contact, and such terms are what an FTS5 index
+# costs most to write. Now such a phone gives only its national number with the 0: a query word
+# of digits looks for the number with and without a leading 0, and a query of the number with its
+# country code (with a +, or ten digits or more) for its national number (SearchQuery). With the
+# 0 rather than without: a word that starts with 0 is a rare prefix, so looking for it as well
+# costs a query little and finds little else. A phone without a country code keeps its digits.
+OLD_PHONE = "value || ' ' || d || CASE WHEN value GLOB '+*' THEN ' ' || n || ' 0' || n ELSE '' END"
+NEW_PHONE = "value || CASE WHEN value GLOB '+*' THEN ' 0' || n ELSE ' ' || d END"
 assert SOURCE_2["other"].count(OLD_PHONE) == 1
 SOURCE_10 = {"names": SOURCE_2["names"], "other": SOURCE_2["other"].replace(OLD_PHONE, NEW_PHONE)}
 assert list(SOURCE_10) == COLUMNS
@@ -31,11 +33,13 @@ sql = f"""-- Carnet schema, version 10: a phone's national number in the search 
 --
 -- A phone written with a country code (+44 20 7946 0000) was indexed as typed, as its digits
 -- (442079460000), and as its national number twice: 2079460000 and 02079460000. Each of those is
--- a term nearly unique to one contact, which is what costs an FTS5 index most to write. Now the
--- national number is there once, with its 0 (02079460000), and a query word of digits looks for
--- the number with and without a leading 0 ("2079460000"* OR "02079460000"*): searches find what
--- they found. The view is the same as 8's but for that; the index (same table, same columns, same
--- settings) and its triggers stay, and the index is rebuilt from the new view.
+-- a term nearly unique to one contact, which is what costs an FTS5 index most to write. Now it is
+-- there as typed and by its national number once, with its 0 (02079460000); a query word of
+-- digits looks for the number with and without a leading 0 ("2079460000"* OR "02079460000"*),
+-- and a number given with its country code (+44 20 7946 0000, or 442079460000: ten digits or
+-- more) for its national number. A phone without a country code is there as typed and by its
+-- digits, as before. The view is the same as 8's but for that; the index (same table, same
+-- columns, same settings) and its triggers stay, and the index is rebuilt from the new view.
 --
 -- Example: the contacts whose phone's national number is 020 7946 0000, however written:
 --   SELECT c.id, c.name FROM contact_search s JOIN contacts c ON c.id = s.rowid

@@ -10,8 +10,9 @@ public enum SearchColumn: String, Sendable, CaseIterable {
     /// Organization, department, title and role.
     case work
     case emails
-    /// Each phone as typed, its digits, and with a country code its national number with a
-    /// leading 0 (a query word of digits looks for it with and without).
+    /// Each phone as typed and by its digits: written with a country code, its national number
+    /// with a leading 0 (a query word of digits looks for it with and without), otherwise all
+    /// its digits.
     case phones
     case addresses
     /// URLs and handles.
@@ -123,17 +124,21 @@ public enum SearchText {
         return String(decoding: digits, as: UTF8.self)
     }
 
-    /// Appends a phone as the index holds it: as typed, its digits, and when written with a
-    /// country code (`+44 20 7946 0000`) its national number with a leading 0 (`02079460000`),
-    /// once: a query word of digits looks for it with and without the 0 (``SearchQuery/Phrase``).
+    /// Appends a phone as the index holds it: as typed, then by its digits. Written with a
+    /// country code (`+44 20 7946 0000`), by its national number with a leading 0
+    /// (`02079460000`), once: a query word of digits looks for it with and without the 0
+    /// (``SearchQuery/Phrase``), and a query of the number with its country code looks for the
+    /// national number. Otherwise all its digits (`020 7946 0000` as `02079460000`).
     static func appendPhone(_ value: String, to text: inout String) {
         let digits = phoneDigits(value)
         text.append(value)
-        text.append(" ")
-        text.append(digits)
-        guard value.utf8.first == 0x2B else { return }  // +
-        text.append(" 0")
-        text.append(nationalNumber(digits))
+        if value.utf8.first == 0x2B {  // +
+            text.append(" 0")
+            text.append(nationalNumber(digits))
+        } else {
+            text.append(" ")
+            text.append(digits)
+        }
     }
 }
 
@@ -248,7 +253,9 @@ public struct SearchDocument: Sendable, Equatable {
 /// phone number also matches by its digits whatever the punctuation, and, given with a country
 /// code (`+44 20 7946 0000`), the national number with a leading 0 (`020 7946 0000`). A word of
 /// digits also matches the same digits after a 0 (`2079460000` finds `02079460000`): the index
-/// holds a phone's national number once, with its 0.
+/// holds a phone written with a country code by its national number only, once, with its 0. So
+/// a number of ten digits or more typed without its + (`15551234567`, `44 20 7946 0000`) is
+/// also read as one with a country code.
 ///
 /// Quotes, `*`, `:`, `-`, `OR` and the like are text: a word is only its letters and digits.
 public struct SearchQuery: Sendable, Equatable, Hashable {
@@ -330,17 +337,20 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
     /// in one, its national forms when it starts with a country code, or its words one by one.
     private static func phoneTerm(_ run: [String]) -> Term? {
         let words = run.map(SearchText.words)
-        if run.count == 1, words[0].count <= 1, !run[0].hasPrefix("+") {
-            return words[0].isEmpty ? nil : Term(alternatives: [[Phrase(words[0])]])
-        }
         let digits = words.joined().joined()
-        var alternatives: [[Phrase]] = [[Phrase([digits])]]
-        if run[0].hasPrefix("+") || run[0].hasPrefix("(+") {
-            // A word of digits also matches them after a 0 (Phrase.isNumber): the national
-            // number finds `2079460000` and `02079460000` alike.
-            let national = SearchText.nationalNumber(digits)
-            if !national.isEmpty { alternatives.append([Phrase([national])]) }
+        let international = run[0].hasPrefix("+") || run[0].hasPrefix("(+")
+        // The national number after the country code, when the query gives one: with a +, or
+        // ten digits or more not starting with 0 (a country code, typed without its +; shorter
+        // numbers are national ones, or parts). The index holds a phone written with a country
+        // code by its national number only, and a word of digits also matches after a 0
+        // (Phrase.isNumber): it finds `2079460000` and `02079460000` alike.
+        let national = international || (digits.utf8.count >= 10 && digits.utf8.first != 0x30) ? SearchText.nationalNumber(digits) : ""
+        if run.count == 1, words[0].count <= 1, !international {
+            guard !words[0].isEmpty else { return nil }
+            return Term(alternatives: [[Phrase(words[0])]] + (national.isEmpty ? [] : [[Phrase([national])]]))
         }
+        var alternatives: [[Phrase]] = [[Phrase([digits])]]
+        if !national.isEmpty { alternatives.append([Phrase([national])]) }
         let separate = words.filter { !$0.isEmpty }.map(Phrase.init)
         if separate.count > 1 || separate.first?.words.count ?? 0 > 1 { alternatives.append(separate) }
         return Term(alternatives: alternatives)

@@ -25,13 +25,13 @@ import Testing
         return [SearchText.foldSharpS(columns[0]), SearchText.foldSharpS(columns.dropFirst().joined(separator: " "))]
     }
 
-    /// A phone as the index holds it, scalar by scalar as the view's SQL reads it: as typed, its
-    /// digits (without ` +().-`), and when written with a country code its national number with
-    /// a leading 0.
+    /// A phone as the index holds it, scalar by scalar as the view's SQL reads it: as typed, then
+    /// when written with a country code its national number with a leading 0, otherwise its
+    /// digits (without ` +().-`).
     static func phoneText(_ value: String) -> String {
         let digits = String(String.UnicodeScalarView(value.unicodeScalars.filter { !" +().-".unicodeScalars.contains($0) }))
         guard value.unicodeScalars.first == "+" else { return value + " " + digits }
-        return value + " " + digits + " 0" + nationalNumber(digits)
+        return value + " 0" + nationalNumber(digits)
     }
 
     /// The digits after the country code (1 and 7 are one digit, the two-digit codes two, others

@@ -101,12 +101,15 @@ import Testing
             try storage.insertContact(ContactDraft(name: name, phone: phone))
         }
         let same = ["Brackets", "Dashes", "Digits", "Plus"]
-        for search in ["5551234567", "555-123-4567", "+1 555 123 4567", "(555) 123-4567", "+15551234567", "555 123 4567"] {
+        // With its country code and without the +, too: ten digits or more are read as a number
+        // with a country code (the index holds a phone's national number, not its digits with the code).
+        for search in ["5551234567", "555-123-4567", "+1 555 123 4567", "(555) 123-4567", "+15551234567", "555 123 4567",
+                       "15551234567", "1 555 123 4567", "1-555-1234567"] {
             #expect(try names(storage, search) == same, "\(search)")
         }
         #expect(try names(storage, "555 765") == ["Other"])
         #expect(try names(storage, "+1 555").count == 5)
-        try expectSwiftAgrees(storage, ["5551234567", "555-123-4567", "+1 555 123 4567", "555 765", "+1 555", "4567"])
+        try expectSwiftAgrees(storage, ["5551234567", "555-123-4567", "+1 555 123 4567", "555 765", "+1 555", "4567", "15551234567", "1555", "155512"])
     }
 
     @Test func aNationalNumberMatchesItsInternationalForm() throws {
@@ -118,6 +121,8 @@ import Testing
         let london = ["London International", "London National"]
         #expect(try names(storage, "+44 20 7946 0000") == london)
         #expect(try names(storage, "+442079460000") == london)
+        #expect(try names(storage, "442079460000") == london)
+        #expect(try names(storage, "44 20 7946 0000") == london)
         #expect(try names(storage, "020 7946 0000") == london)
         #expect(try names(storage, "02079460000") == london)
         #expect(try names(storage, "+33 1 23 45 67 89") == ["Paris", "Paris National"])
@@ -431,15 +436,16 @@ import Testing
         try indexIsSound(storage)
     }
 
-    /// A file made by the previous release (schema 9: 0008's view, which gives a phone's national
-    /// number twice, with and without its 0, its index kept by the triggers as sqlite3 would)
-    /// gets migration 10's view and an index rebuilt from it: the national number once, with its
-    /// 0, and every search finds what it found.
+    /// A file made by the previous release (schema 9: 0008's view, which gives a phone with a
+    /// country code by its digits and its national number twice, with and without its 0, its
+    /// index kept by the triggers as sqlite3 would) gets migration 10's view and an index rebuilt
+    /// from it: the national number once, with its 0, and every search finds what it found.
     @Test func aSchema9FileIsReindexedWithTheNationalNumberOnceByMigration10() throws {
         let path = dir.path("nine.sqlite")
         let previous = try previousRelease(schema: 9, at: path)
-        let searches = ["+44 20 7946 0000", "020 7946 0000", "02079460000", "+442079460000", "5551234567", "555-123-4567",
-                        "+1 555 123 4567", "+15551234567", "555 123", "4567", "+1 555", "7946", "elodie", "ada lov", "0"]
+        let searches = ["+44 20 7946 0000", "020 7946 0000", "02079460000", "+442079460000", "442079460000", "5551234567",
+                        "555-123-4567", "+1 555 123 4567", "+15551234567", "15551234567", "1 555 123 4567", "555 123", "4567",
+                        "+1 555", "7946", "elodie", "ada lov", "0"]
         var before: [String: [String]] = [:]
         func terms(_ db: Database) throws -> Set<String> {
             try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_terms USING fts5vocab(main, contact_search, row)")
@@ -468,9 +474,10 @@ import Testing
             #expect(try names(storage, search).sorted() == before[search], "\(search)")
         }
         let after = try storage.writer.writeWithoutTransaction { db in try terms(db) }
-        // Élodie's national number once, with its 0; Ada's "020 7946 0000" gives the same digits.
-        #expect(after.isSuperset(of: ["02079460000", "05551234567", "442079460000", "15551234567", "5551234567"]))
-        #expect(!after.contains("2079460000"))
+        // Élodie's and Grace's national numbers once, with their 0 (Ada's "020 7946 0000" gives
+        // the same digits); Alan's "555-123-4567" its digits. No digits with the country code.
+        #expect(after.isSuperset(of: ["02079460000", "05551234567", "5551234567"]))
+        #expect(after.isDisjoint(with: ["2079460000", "442079460000", "15551234567"]))
         try indexIsSound(storage)
         #expect(try storage.integrityCheck() == ["ok"])
         for contact in try storage.allContacts() {
@@ -576,5 +583,9 @@ import Testing
         #expect(SearchIndex.matchExpression(try SearchQuery("+1 555-0101"))
             == "((\"15550101\"* OR \"015550101\"*) OR (\"5550101\"* OR \"05550101\"*) OR ((\"1\"* OR \"01\"*) AND \"555 0101\"*))")
         #expect(SearchIndex.matchExpression(try SearchQuery("ada 4567")) == "\"ada\"* AND (\"4567\"* OR \"04567\"*)")
+        // Ten digits or more, not starting with 0: also as a number with a country code.
+        #expect(SearchIndex.matchExpression(try SearchQuery("15551234567"))
+            == "((\"15551234567\"* OR \"015551234567\"*) OR (\"5551234567\"* OR \"05551234567\"*))")
+        #expect(SearchIndex.matchExpression(try SearchQuery("0123456789")) == "(\"0123456789\"* OR \"00123456789\"*)")
     }
 }
