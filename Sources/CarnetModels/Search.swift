@@ -251,8 +251,9 @@ public struct SearchDocument: Sendable, Equatable {
 /// Search text as people type it, read into what must match: every word (in any order, in any
 /// field), each as the start of a word of the contact's texts. A run of words that reads as a
 /// phone number also matches by its digits whatever the punctuation, and, given with a country
-/// code (`+44 20 7946 0000`), the national number with a leading 0 (`020 7946 0000`). A word of
-/// digits also matches the same digits after a 0 (`2079460000` finds `02079460000`): the index
+/// code (`+44 20 7946 0000`), the national number with a leading 0 (`020 7946 0000`). A number
+/// typed as a phone is (digits and `+().-`) also matches the same digits after a 0
+/// (`2079460000` finds `02079460000`; `100%` is text, and does not find `0100`): the index
 /// holds a phone written with a country code by its national number only, once, with its 0. So
 /// a number of ten digits or more typed without its + (`15551234567`, `44 20 7946 0000`) is
 /// also read as one with a country code.
@@ -265,16 +266,17 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
         public let words: [String]
         public let tokens: [String]
 
-        init(_ words: [String]) {
+        /// One word of digits typed as a phone is (`5551234`, not `100%`): it also matches as the
+        /// start of a word that is those digits after a 0 (`05551234567`), the national number
+        /// of a phone as the index holds it. Only after a 0: few words start with 0 besides
+        /// numbers.
+        public let isNumber: Bool
+
+        /// `phone`: the words come from a run of the query that reads as a phone number.
+        init(_ words: [String], phone: Bool = false) {
             self.words = words.map(SearchText.foldSharpS)
             tokens = words.map(SearchText.fold)
-        }
-
-        /// One word of ASCII digits (`5551234`): it also matches as the start of a word that is
-        /// those digits after a 0 (`05551234567`), the national number of a phone as the index
-        /// holds it. Only digits, and only after a 0: few words start with 0 besides numbers.
-        public var isNumber: Bool {
-            words.count == 1 && !words[0].isEmpty && words[0].utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            isNumber = phone && words.count == 1 && !words[0].isEmpty && words[0].utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         }
     }
 
@@ -347,11 +349,11 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
         let national = international || (digits.utf8.count >= 10 && digits.utf8.first != 0x30) ? SearchText.nationalNumber(digits) : ""
         if run.count == 1, words[0].count <= 1, !international {
             guard !words[0].isEmpty else { return nil }
-            return Term(alternatives: [[Phrase(words[0])]] + (national.isEmpty ? [] : [[Phrase([national])]]))
+            return Term(alternatives: [[Phrase(words[0], phone: true)]] + (national.isEmpty ? [] : [[Phrase([national], phone: true)]]))
         }
-        var alternatives: [[Phrase]] = [[Phrase([digits])]]
-        if !national.isEmpty { alternatives.append([Phrase([national])]) }
-        let separate = words.filter { !$0.isEmpty }.map(Phrase.init)
+        var alternatives: [[Phrase]] = [[Phrase([digits], phone: true)]]
+        if !national.isEmpty { alternatives.append([Phrase([national], phone: true)]) }
+        let separate = words.filter { !$0.isEmpty }.map { Phrase($0, phone: true) }
         if separate.count > 1 || separate.first?.words.count ?? 0 > 1 { alternatives.append(separate) }
         return Term(alternatives: alternatives)
     }

@@ -587,5 +587,7 @@ import Testing
         #expect(SearchIndex.matchExpression(try SearchQuery("15551234567"))
             == "((\"15551234567\"* OR \"015551234567\"*) OR (\"5551234567\"* OR \"05551234567\"*))")
         #expect(SearchIndex.matchExpression(try SearchQuery("0123456789")) == "(\"0123456789\"* OR \"00123456789\"*)")
+        // Digits in a word that is not written as a phone is (`100%`, `ada2`) are text.
+        #expect(SearchIndex.matchExpression(try SearchQuery("100% ada2")) == "\"100\"* AND \"ada2\"*")
     }
 }
