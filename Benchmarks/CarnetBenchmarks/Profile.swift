@@ -10,10 +10,12 @@ import Foundation
 /// stderr; with --both the two sides alternate and their medians are compared. Workloads: import, load, page
 /// (a whole page walk), first (the first page, 1,000 times), edit (1,000 edit/saves), undo (1,000
 /// edits each undone, the undos timed; its "raw" side times the edits instead, so --both
-/// compares an undo with the edit it takes back).
+/// compares an undo with the edit it takes back), unindexed (raw only: the raw import on a file
+/// without the search index, what `--profile import --raw` is measured against for the index's
+/// cost).
 @MainActor
 enum Profile {
-    static let workloads = ["import", "load", "page", "first", "edit", "undo"]
+    static let workloads = ["import", "load", "page", "first", "edit", "undo", "unindexed"]
 
     static func run(workload: String, n: Int, reps: Int, raw: Bool, both: Bool, book given: String?) throws {
         var template = Array((NSTemporaryDirectory() + "carnet-profile-XXXXXX").utf8CString)
@@ -64,10 +66,10 @@ enum Profile {
                 let storage = try StorageController(path: path)
                 measured = try measure { try storage.insertContacts(drafts) }
                 try storage.close()
-            case ("import", true):
+            case ("import", true), ("unindexed", true):
                 let path = directory + "/import-raw-\(rep).sqlite"
                 let db = try RawConnection(path: path)
-                try db.exec(try Benchmark.loadSchemaSQL())
+                try db.exec(try Benchmark.loadSchemaSQL(excluding: workload == "unindexed" ? Benchmark.searchIndexMigrations : []))
                 measured = try measure {
                     let writer = try RawContactWriter(db)
                     let stamp = Timestamp.string(Timestamp.now())

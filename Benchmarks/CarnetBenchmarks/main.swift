@@ -24,7 +24,8 @@ let usage = """
       --profile W     only workload W (import, load, page, first, edit, undo) on one side, repeated, for a
                       profiler such as `perf record -g`; N contacts (default 100000), R times (default 3),
                       Carnet's side unless --raw (--both: alternate, compare medians); --book PATH makes
-                      the book there once and reuses it
+                      the book there once and reuses it; unindexed --raw is the raw import on a file
+                      without the search index (against import --raw: what the index costs)
       --sync          only the sync rows (issue 17): first sync of N contacts (default 10000) up and
                       down, and incremental syncs of one change, with Radicale on loopback
       --import-baseline PATH

@@ -10,8 +10,9 @@ public enum SearchColumn: String, Sendable, CaseIterable {
     /// Organization, department, title and role.
     case work
     case emails
-    /// Each phone as typed, its digits, and with a country code its national number (with and
-    /// without a leading 0).
+    /// Each phone as typed and by its digits: written with a country code, its national number
+    /// with a leading 0 (a query word of digits looks for it with and without), otherwise all
+    /// its digits.
     case phones
     case addresses
     /// URLs and handles.
@@ -76,6 +77,9 @@ public enum SearchText {
     /// ß and ẞ written ss, as the index's source writes them: scalar by scalar, as SQLite's
     /// `replace()` does (a ß with a combining mark after it is one Character, and still a ß).
     static func foldSharpS(_ text: String) -> String {
+        // ß is C3 9F in UTF-8, ẞ E1 BA 9E: without either last byte, there is neither.
+        let maybe = text.utf8.withContiguousStorageIfAvailable { $0.contains { $0 == 0x9F || $0 == 0x9E } } ?? true
+        guard maybe else { return text }
         guard text.unicodeScalars.contains(where: { $0 == "ß" || $0 == "\u{1E9E}" }) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -87,16 +91,18 @@ public enum SearchText {
     /// The national number of a phone's digits written with a country code (`digits` without
     /// the code): ITU-T E.164 codes are a prefix code, 1 and 7 one digit, these two, others three.
     static func nationalNumber(_ digits: String) -> String {
+        // Slices of the scalars, not scalars copied one by one into new views: every phone of
+        // every imported contact comes here.
         let scalars = digits.unicodeScalars
         let length: Int
         if let first = scalars.first, first == "1" || first == "7" {
             length = 1
-        } else if twoDigitCountryCodes.contains(String(String.UnicodeScalarView(scalars.prefix(2)))) {
+        } else if twoDigitCountryCodes.contains(String(scalars.prefix(2))) {
             length = 2
         } else {
             length = 3
         }
-        return String(String.UnicodeScalarView(scalars.dropFirst(length)))
+        return String(scalars.dropFirst(length))
     }
 
     static let twoDigitCountryCodes: Set<String> = [
@@ -108,22 +114,43 @@ public enum SearchText {
     /// What a phone's digits are to the index: the value without ` +().-` (all a valid phone
     /// holds besides digits), removed scalar by scalar as the view's `replace()`s remove them.
     static func phoneDigits(_ value: String) -> String {
-        String(String.UnicodeScalarView(value.unicodeScalars.filter { !" +().-".unicodeScalars.contains($0) }))
+        // All six are ASCII, which no byte of a longer UTF-8 sequence is: removing their bytes
+        // removes exactly those scalars.
+        var digits: [UInt8] = []
+        digits.reserveCapacity(value.utf8.count)
+        for byte in value.utf8 where !(byte == 0x20 || byte == 0x2B || byte == 0x28 || byte == 0x29 || byte == 0x2E || byte == 0x2D) {
+            digits.append(byte)
+        }
+        return String(decoding: digits, as: UTF8.self)
     }
 
-    /// A phone as the index holds it: as typed, its digits, and when written with a country code
-    /// (`+44 20 7946 0000`) its national number without and with a leading 0.
-    static func phoneText(_ value: String) -> String {
+    /// Appends a phone as the index holds it: as typed, then by its digits. Written with a
+    /// country code (`+44 20 7946 0000`), by its national number with a leading 0
+    /// (`02079460000`), once: a query word of digits looks for it with and without the 0
+    /// (``SearchQuery/Phrase``), and a query of the number with its country code looks for the
+    /// national number. Otherwise all its digits (`020 7946 0000` as `02079460000`).
+    static func appendPhone(_ value: String, to text: inout String) {
         let digits = phoneDigits(value)
-        guard value.unicodeScalars.first == "+" else { return value + " " + digits }
-        let national = nationalNumber(digits)
-        return value + " " + digits + " " + national + " 0" + national
+        text.append(value)
+        if value.utf8.first == 0x2B {  // +
+            text.append(" 0")
+            text.append(nationalNumber(digits))
+        } else {
+            text.append(" ")
+            text.append(digits)
+        }
     }
 }
 
 /// The texts of a contact as the search index holds them, column by column: exactly what the
-/// database's view `contact_search_source` (migrations/0008_search_two_columns.sql) computes from
+/// database's view `contact_search_source` (migrations/0010_search_national_number_once.sql) computes from
 /// the stored rows; a storage test checks that the two agree.
+///
+/// Which fields go in which column, in which order, is ``ContactFields``' (each field's
+/// ``DraftField/searchColumn``); this builds the texts from the draft's properties directly, and a
+/// test holds it to what those descriptions make. An import makes a document for every contact:
+/// walking the descriptions (key paths, closures, a list of texts per field, then joined) was a
+/// tenth of a raw import's time with the index, half of what the index cost it.
 public struct SearchDocument: Sendable, Equatable {
     /// The index's columns, in order: the names, then everything else.
     public static let columns = ["names", "other"]
@@ -132,32 +159,104 @@ public struct SearchDocument: Sendable, Equatable {
     public let texts: [String]
 
     public init(_ draft: ContactDraft) {
-        let parts = Self.partTexts.map { $0(draft) }
-        texts = [SearchText.foldSharpS(parts[0]), SearchText.foldSharpS(parts.dropFirst().joined(separator: " "))]
+        texts = [Self.names(draft), Self.other(draft)]
     }
 
     /// The names column: a query word found there ranks the contact first.
     public var names: String { texts[0] }
 
-    /// Each part's text (``SearchColumn``), as a function of the draft, made once from
-    /// ``ContactFields``: each field's text (a list's entries space-separated), the part's fields
-    /// space-separated. (An import makes a document for every contact; walking the field
-    /// descriptions each time copied them a hundred times over.)
-    private static let partTexts: [@Sendable (ContactDraft) -> String] = SearchColumn.allCases.map { column in
-        let fields: [@Sendable (ContactDraft) -> String] = ContactFields.all.filter { $0.searchColumn == column }.compactMap { spec in
-            if let keyPath = spec.text ?? spec.multilineText { return { $0[keyPath: keyPath] } }
-            guard let list = spec.list else { return nil }
-            if column == .phones { return { list.searchTexts($0).map(SearchText.phoneText).joined(separator: " ") } }
-            return { list.searchTexts($0).joined(separator: " ") }
+    /// ``SearchColumn/names``: the display name, then its parts and the nickname.
+    static func names(_ draft: ContactDraft) -> String {
+        let parts = draft.nameParts
+        var text = Text(capacity: 96)
+        text.add(draft.name)
+        text.add(parts.prefix)
+        text.add(parts.given)
+        text.add(parts.additional)
+        text.add(parts.family)
+        text.add(parts.suffix)
+        text.add(draft.nickname)
+        return text.folded
+    }
+
+    /// Every other column of ``SearchColumn``, in its order: work, emails, phones, addresses,
+    /// web (URLs, then handles), categories, note.
+    static func other(_ draft: ContactDraft) -> String {
+        var text = Text(capacity: 320)
+        text.add(draft.organization)
+        text.add(draft.department)
+        text.add(draft.title)
+        text.add(draft.role)
+        text.startField()
+        for email in draft.emails { text.addEntry(email.value) }
+        text.startField()
+        for phone in draft.phones {
+            text.startEntry()
+            text.appendPhone(phone.value)
         }
-        return { draft in fields.map { $0(draft) }.joined(separator: " ") }
+        text.startField()
+        for address in draft.addresses { text.addEntry(address.searchText) }
+        text.startField()
+        for url in draft.urls { text.addEntry(url.value) }
+        text.startField()
+        for handle in draft.handles { text.addEntry(handle.value) }
+        text.startField()
+        for category in draft.categories { text.addEntry(category) }
+        text.add(draft.note)
+        return text.folded
+    }
+
+    /// A column's text as it is built: fields space-separated, a list field's entries
+    /// space-separated (an empty list is an empty field).
+    struct Text {
+        private var text = ""
+        private var fields = 0
+        private var entries = 0
+
+        init(capacity: Int) { text.reserveCapacity(capacity) }
+
+        /// A one-text field.
+        mutating func add(_ field: String) {
+            startField()
+            text.append(field)
+        }
+
+        /// Starts a list field.
+        mutating func startField() {
+            if fields > 0 { text.append(" ") }
+            fields += 1
+            entries = 0
+        }
+
+        /// Starts an entry of the current list field.
+        mutating func startEntry() {
+            if entries > 0 { text.append(" ") }
+            entries += 1
+        }
+
+        mutating func addEntry(_ entry: String) {
+            startEntry()
+            text.append(entry)
+        }
+
+        mutating func append(_ piece: String) { text.append(piece) }
+
+        mutating func appendPhone(_ value: String) { SearchText.appendPhone(value, to: &text) }
+
+        /// With ß written ss, as the view writes it.
+        var folded: String { SearchText.foldSharpS(text) }
     }
 }
 
 /// Search text as people type it, read into what must match: every word (in any order, in any
 /// field), each as the start of a word of the contact's texts. A run of words that reads as a
 /// phone number also matches by its digits whatever the punctuation, and, given with a country
-/// code (`+44 20 7946 0000`), the national number with a leading 0 (`020 7946 0000`).
+/// code (`+44 20 7946 0000`), the national number with a leading 0 (`020 7946 0000`). A number
+/// typed as a phone is (digits and `+().-`) also matches the same digits after a 0
+/// (`2079460000` finds `02079460000`; `100%` is text, and does not find `0100`): the index
+/// holds a phone written with a country code by its national number only, once, with its 0. So
+/// a number of ten digits or more typed without its + (`15551234567`, `44 20 7946 0000`) is
+/// also read as one with a country code.
 ///
 /// Quotes, `*`, `:`, `-`, `OR` and the like are text: a word is only its letters and digits.
 public struct SearchQuery: Sendable, Equatable, Hashable {
@@ -167,9 +266,17 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
         public let words: [String]
         public let tokens: [String]
 
-        init(_ words: [String]) {
+        /// One word of digits typed as a phone is (`5551234`, not `100%`): it also matches as the
+        /// start of a word that is those digits after a 0 (`05551234567`), the national number
+        /// of a phone as the index holds it. Only after a 0: few words start with 0 besides
+        /// numbers.
+        public let isNumber: Bool
+
+        /// `phone`: the words come from a run of the query that reads as a phone number.
+        init(_ words: [String], phone: Bool = false) {
             self.words = words.map(SearchText.foldSharpS)
             tokens = words.map(SearchText.fold)
+            isNumber = phone && words.count == 1 && !words[0].isEmpty && words[0].utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         }
     }
 
@@ -232,16 +339,21 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
     /// in one, its national forms when it starts with a country code, or its words one by one.
     private static func phoneTerm(_ run: [String]) -> Term? {
         let words = run.map(SearchText.words)
-        if run.count == 1, words[0].count <= 1, !run[0].hasPrefix("+") {
-            return words[0].isEmpty ? nil : Term(alternatives: [[Phrase(words[0])]])
-        }
         let digits = words.joined().joined()
-        var alternatives: [[Phrase]] = [[Phrase([digits])]]
-        if run[0].hasPrefix("+") || run[0].hasPrefix("(+") {
-            let national = SearchText.nationalNumber(digits)
-            if !national.isEmpty { alternatives += [[Phrase([national])], [Phrase(["0" + national])]] }
+        let international = run[0].hasPrefix("+") || run[0].hasPrefix("(+")
+        // The national number after the country code, when the query gives one: with a +, or
+        // ten digits or more not starting with 0 (a country code, typed without its +; shorter
+        // numbers are national ones, or parts). The index holds a phone written with a country
+        // code by its national number only, and a word of digits also matches after a 0
+        // (Phrase.isNumber): it finds `2079460000` and `02079460000` alike.
+        let national = international || (digits.utf8.count >= 10 && digits.utf8.first != 0x30) ? SearchText.nationalNumber(digits) : ""
+        if run.count == 1, words[0].count <= 1, !international {
+            guard !words[0].isEmpty else { return nil }
+            return Term(alternatives: [[Phrase(words[0], phone: true)]] + (national.isEmpty ? [] : [[Phrase([national], phone: true)]]))
         }
-        let separate = words.filter { !$0.isEmpty }.map(Phrase.init)
+        var alternatives: [[Phrase]] = [[Phrase([digits], phone: true)]]
+        if !national.isEmpty { alternatives.append([Phrase([national], phone: true)]) }
+        let separate = words.filter { !$0.isEmpty }.map { Phrase($0, phone: true) }
         if separate.count > 1 || separate.first?.words.count ?? 0 > 1 { alternatives.append(separate) }
         return Term(alternatives: alternatives)
     }
@@ -272,8 +384,14 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
         term.alternatives.contains { phrases in phrases.allSatisfy { phrase in columns.contains { matches(phrase, $0) } } }
     }
 
-    /// The phrase's tokens at consecutive positions of `tokens`, the last as a prefix.
+    /// The phrase's tokens at consecutive positions of `tokens`, the last as a prefix; a number
+    /// also after a 0.
     private static func matches(_ phrase: Phrase, _ tokens: [String]) -> Bool {
+        if phrase.isNumber {
+            let number = phrase.tokens[0]
+            let afterZero = "0" + number
+            return tokens.contains { $0.hasPrefix(number) || $0.hasPrefix(afterZero) }
+        }
         let wanted = phrase.tokens
         guard let last = wanted.last, tokens.count >= wanted.count else { return false }
         for start in 0...(tokens.count - wanted.count) {

@@ -5,7 +5,7 @@ import GRDB
 
 /// The full-text index of schema 6 (`migrations/0006_search.sql`), in the two columns of schema 8
 /// (`migrations/0008_search_two_columns.sql`): `contact_search`, an FTS5 table over the view
-/// `contact_search_source`.
+/// `contact_search_source` (as schema 10 writes phones, `migrations/0010_search_national_number_once.sql`).
 ///
 /// Triggers on `contacts` and its child tables keep it in step for anyone who writes with them
 /// on (sqlite3, another program). Carnet's own connections run
@@ -149,7 +149,9 @@ enum SearchIndex {
     }
 
     private static func phrase(_ phrase: SearchQuery.Phrase) -> String {
-        "\"" + phrase.words.joined(separator: " ").replacingOccurrences(of: "\"", with: "\"\"") + "\"*"
+        // Digits only: no quote to double, and the number after a 0 too (Phrase.isNumber).
+        if phrase.isNumber { return "(\"" + phrase.words[0] + "\"* OR \"0" + phrase.words[0] + "\"*)" }
+        return "\"" + phrase.words.joined(separator: " ").replacingOccurrences(of: "\"", with: "\"\"") + "\"*"
     }
 
     /// The condition on `contacts` that keeps the contacts matching `query`.

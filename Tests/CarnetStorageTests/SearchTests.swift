@@ -101,12 +101,15 @@ import Testing
             try storage.insertContact(ContactDraft(name: name, phone: phone))
         }
         let same = ["Brackets", "Dashes", "Digits", "Plus"]
-        for search in ["5551234567", "555-123-4567", "+1 555 123 4567", "(555) 123-4567", "+15551234567", "555 123 4567"] {
+        // With its country code and without the +, too: ten digits or more are read as a number
+        // with a country code (the index holds a phone's national number, not its digits with the code).
+        for search in ["5551234567", "555-123-4567", "+1 555 123 4567", "(555) 123-4567", "+15551234567", "555 123 4567",
+                       "15551234567", "1 555 123 4567", "1-555-1234567"] {
             #expect(try names(storage, search) == same, "\(search)")
         }
         #expect(try names(storage, "555 765") == ["Other"])
         #expect(try names(storage, "+1 555").count == 5)
-        try expectSwiftAgrees(storage, ["5551234567", "555-123-4567", "+1 555 123 4567", "555 765", "+1 555", "4567"])
+        try expectSwiftAgrees(storage, ["5551234567", "555-123-4567", "+1 555 123 4567", "555 765", "+1 555", "4567", "15551234567", "1555", "155512"])
     }
 
     @Test func aNationalNumberMatchesItsInternationalForm() throws {
@@ -118,11 +121,18 @@ import Testing
         let london = ["London International", "London National"]
         #expect(try names(storage, "+44 20 7946 0000") == london)
         #expect(try names(storage, "+442079460000") == london)
+        #expect(try names(storage, "442079460000") == london)
+        #expect(try names(storage, "44 20 7946 0000") == london)
         #expect(try names(storage, "020 7946 0000") == london)
         #expect(try names(storage, "02079460000") == london)
         #expect(try names(storage, "+33 1 23 45 67 89") == ["Paris", "Paris National"])
         #expect(try names(storage, "0123456789") == ["Paris", "Paris National"])
-        try expectSwiftAgrees(storage, ["+44 20 7946 0000", "020 7946 0000", "+33 1 23 45 67 89", "0123456789"])
+        // A number typed without its leading 0 finds it (schema 10: the index holds the national
+        // number once, with its 0, and the query looks for a number with and without one).
+        #expect(try names(storage, "2079460000") == london)
+        #expect(try names(storage, "20 7946") == london)
+        #expect(try names(storage, "123456789") == ["Paris", "Paris National"])
+        try expectSwiftAgrees(storage, ["+44 20 7946 0000", "020 7946 0000", "+33 1 23 45 67 89", "0123456789", "2079460000", "20 7946", "123456789", "7946", "0"])
     }
 
     @Test func ftsSyntaxInAQueryIsText() throws {
@@ -364,18 +374,31 @@ import Testing
         #expect(try storage.integrityCheck() == ["ok"])
     }
 
+    /// A file at `schema`, as the release that made it left it, opened as sqlite3 opens it
+    /// (triggers on, foreign keys on).
+    func previousRelease(schema: Int, at path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> DatabaseQueue {
+        let migrations = Migration.embedded.filter { $0.version <= schema }
+        #expect(migrations.last?.version == schema, sourceLocation: sourceLocation)
+        try StorageController(path: path, options: StorageOptions(), migrations: migrations).close()
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        return try DatabaseQueue(path: path, configuration: config)
+    }
+
+    /// The names of the contacts `search` finds in whatever index the file has, by name.
+    func matching(_ db: Database, _ search: String) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT name FROM contacts WHERE id IN (SELECT rowid FROM contact_search WHERE contact_search MATCH ?) ORDER BY name
+            """, arguments: [SearchIndex.matchExpression(try SearchQuery(search))])
+    }
+
     /// A file made by the previous release (schema 7: 0006's index in eight columns, kept by its
     /// triggers here, as sqlite3 would write) gets the two-column index of migration 8, rebuilt
     /// from its contacts: every search finds what it found, ranked as before, and the index
     /// keeps no per-document sizes and a 4 MiB pending buffer.
     @Test func aSchema7FileIsReindexedInTwoColumnsByMigration8() throws {
         let path = dir.path("seven.sqlite")
-        let seven = Migration.embedded.filter { $0.version <= 7 }
-        #expect(seven.last?.version == 7)
-        try StorageController(path: path, options: StorageOptions(), migrations: seven).close()
-        var config = Configuration()
-        config.foreignKeysEnabled = true
-        let previous = try DatabaseQueue(path: path, configuration: config)  // triggers on
+        let previous = try previousRelease(schema: 7, at: path)
         let searches = ["elodie", "martin élodie", "5551234567", "+1 555 123 4567", "gale", "strasse", "ada@analyt", "program ada", "ada"]
         var before: [String: [String]] = [:]
         try previous.write { db in
@@ -389,12 +412,7 @@ import Testing
             try db.execute(sql: "INSERT INTO contact_phones (contact_id, position, value) VALUES (1, 1, '+1 555 123 4567')")
             try db.execute(sql: "INSERT INTO contact_emails (contact_id, position, value) VALUES (2, 1, 'ada@analytical.example')")
             #expect(try db.columns(in: "contact_search").count == 8)
-            for search in searches {
-                let expression = SearchIndex.matchExpression(try SearchQuery(search))
-                before[search] = try String.fetchAll(db, sql: """
-                    SELECT name FROM contacts WHERE id IN (SELECT rowid FROM contact_search WHERE contact_search MATCH ?) ORDER BY name
-                    """, arguments: [expression])
-            }
+            for search in searches { before[search] = try matching(db, search) }
         }
         try previous.close()
         #expect(before["elodie"] == ["Élodie Martin"] && before["ada"] == ["Ada Lovelace", "Zed Adams"])
@@ -415,6 +433,60 @@ import Testing
         // Carnet's own writes index in the new columns too.
         try storage.insertContact(ContactDraft(name: "Grace Hopper", email: "grace@navy.example"))
         #expect(try names(storage, "navy grace") == ["Grace Hopper"])
+        try indexIsSound(storage)
+    }
+
+    /// A file made by the previous release (schema 9: 0008's view, which gives a phone with a
+    /// country code by its digits and its national number twice, with and without its 0, its
+    /// index kept by the triggers as sqlite3 would) gets migration 10's view and an index rebuilt
+    /// from it: the national number once, with its 0, and every search finds what it found.
+    @Test func aSchema9FileIsReindexedWithTheNationalNumberOnceByMigration10() throws {
+        let path = dir.path("nine.sqlite")
+        let previous = try previousRelease(schema: 9, at: path)
+        let searches = ["+44 20 7946 0000", "020 7946 0000", "02079460000", "+442079460000", "442079460000", "5551234567",
+                        "555-123-4567", "+1 555 123 4567", "+15551234567", "15551234567", "1 555 123 4567", "555 123", "4567",
+                        "+1 555", "7946", "elodie", "ada lov", "0"]
+        var before: [String: [String]] = [:]
+        func terms(_ db: Database) throws -> Set<String> {
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_terms USING fts5vocab(main, contact_search, row)")
+            return Set(try String.fetchAll(db, sql: "SELECT term FROM temp.search_terms"))
+        }
+        try previous.write { db in
+            let stamp = "2026-01-02T03:04:05.678Z"
+            let rows: [(String, String?)] = [("Élodie Martin", "+44 20 7946 0000"), ("Ada Lovelace", "020 7946 0000"),
+                                             ("Grace Hopper", "+1 555 123 4567"), ("Alan Turing", "555-123-4567"), ("Nobody", nil)]
+            for (i, (name, phone)) in rows.enumerated() {
+                try db.execute(sql: "INSERT INTO contacts (id, uid, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [i + 1, "uid-\(i)", name, stamp, stamp])
+                if let phone {
+                    try db.execute(sql: "INSERT INTO contact_phones (contact_id, position, value) VALUES (?, 1, ?)", arguments: [i + 1, phone])
+                }
+            }
+            #expect(try terms(db).isSuperset(of: ["2079460000", "02079460000", "5551234567", "05551234567"]))
+            for search in searches { before[search] = try matching(db, search) }
+        }
+        try previous.close()
+        #expect(before["+44 20 7946 0000"] == ["Ada Lovelace", "Élodie Martin"] && before["5551234567"] == ["Alan Turing", "Grace Hopper"])
+
+        let storage = try StorageController(path: path)
+        #expect(try storage.info().schemaVersion == StorageController.supportedSchemaVersion)
+        for search in searches {
+            #expect(try names(storage, search).sorted() == before[search], "\(search)")
+        }
+        let after = try storage.writer.writeWithoutTransaction { db in try terms(db) }
+        // Élodie's and Grace's national numbers once, with their 0 (Ada's "020 7946 0000" gives
+        // the same digits); Alan's "555-123-4567" its digits. No digits with the country code.
+        #expect(after.isSuperset(of: ["02079460000", "05551234567", "5551234567"]))
+        #expect(after.isDisjoint(with: ["2079460000", "442079460000", "15551234567"]))
+        try indexIsSound(storage)
+        #expect(try storage.integrityCheck() == ["ok"])
+        for contact in try storage.allContacts() {
+            let row = try storage.writer.read { db in try SearchIndex.document(db, id: contact.id) }
+            #expect(row == SearchDocument(contact.draft).texts, "\(contact.name)")
+        }
+        // Carnet's own writes index the same way, and the triggers too.
+        try storage.insertContact(ContactDraft(name: "Hedy Lamarr", phone: "+43 1 234 5678"))
+        #expect(try names(storage, "012345678") == ["Hedy Lamarr"] && names(storage, "12345678") == ["Hedy Lamarr"])
         try indexIsSound(storage)
     }
 
@@ -507,7 +579,15 @@ import Testing
         #expect(plan.contains { $0.contains("VIRTUAL TABLE INDEX") }, "\(plan)")
         #expect(SearchIndex.matchExpression(try SearchQuery("ada lov")) == "\"ada\"* AND \"lov\"*")
         #expect(SearchIndex.matchExpression(try SearchQuery("a\"b")) == "\"a b\"*")
+        // A number also after a 0: the index holds a phone's national number once, with its 0.
         #expect(SearchIndex.matchExpression(try SearchQuery("+1 555-0101"))
-            == "(\"15550101\"* OR \"5550101\"* OR \"05550101\"* OR (\"1\"* AND \"555 0101\"*))")
+            == "((\"15550101\"* OR \"015550101\"*) OR (\"5550101\"* OR \"05550101\"*) OR ((\"1\"* OR \"01\"*) AND \"555 0101\"*))")
+        #expect(SearchIndex.matchExpression(try SearchQuery("ada 4567")) == "\"ada\"* AND (\"4567\"* OR \"04567\"*)")
+        // Ten digits or more, not starting with 0: also as a number with a country code.
+        #expect(SearchIndex.matchExpression(try SearchQuery("15551234567"))
+            == "((\"15551234567\"* OR \"015551234567\"*) OR (\"5551234567\"* OR \"05551234567\"*))")
+        #expect(SearchIndex.matchExpression(try SearchQuery("0123456789")) == "(\"0123456789\"* OR \"00123456789\"*)")
+        // Digits in a word that is not written as a phone is (`100%`, `ada2`) are text.
+        #expect(SearchIndex.matchExpression(try SearchQuery("100% ada2")) == "\"100\"* AND \"ada2\"*")
     }
 }
