@@ -40,6 +40,8 @@ public final class DraftField<Draft>: Sendable {
     public var searchable: Bool { searchColumn != nil }
     /// The group a detail screen shows it in.
     public let section: FieldSection
+    /// Where a text field's value is in the draft (see ``storedValue(of:_:at:)``).
+    @usableFromInline let textOffset: Int?
 
     public init(
         field: Field, label: String, value: Value, help: String, key: String? = nil, flag: String? = nil,
@@ -54,6 +56,10 @@ public final class DraftField<Draft>: Sendable {
         self.flag = flag ?? field.rawValue
         self.maxLength = maxLength
         searchColumn = search
+        switch value {
+        case let .text(keyPath), let .multiline(keyPath): textOffset = MemoryLayout<Draft>.offset(of: keyPath)
+        case .photo, .list: textOffset = nil
+        }
     }
 
     /// The text key path, for one-line text fields.
@@ -78,7 +84,8 @@ public final class DraftField<Draft>: Sendable {
     @inlinable
     public func differs(_ a: Draft, _ b: Draft) -> Bool {
         switch value {
-        case let .text(keyPath), let .multiline(keyPath): return a[keyPath: keyPath] != b[keyPath: keyPath]
+        case let .text(keyPath), let .multiline(keyPath):
+            return storedValue(of: a, keyPath, at: textOffset) != storedValue(of: b, keyPath, at: textOffset)
         case let .photo(keyPath): return a[keyPath: keyPath] != b[keyPath: keyPath]
         case let .list(list): return list.differs(a, b)
         }
@@ -98,7 +105,7 @@ public final class DraftField<Draft>: Sendable {
     public func texts(of draft: Draft) -> [String] {
         switch value {
         case let .text(keyPath), let .multiline(keyPath):
-            let text = draft[keyPath: keyPath]
+            let text = storedValue(of: draft, keyPath, at: textOffset)
             return text.isEmpty ? [] : [text]
         case .photo: return []
         case let .list(list): return list.matchTexts(draft)
@@ -110,11 +117,11 @@ public final class DraftField<Draft>: Sendable {
         switch value {
         // Written back only when trimming changed something (most values are already trimmed).
         case let .text(keyPath):
-            let value = draft[keyPath: keyPath]
+            let value = storedValue(of: draft, keyPath, at: textOffset)
             let trimmed = Rules.trimmed(value)
             if trimmed != value { draft[keyPath: keyPath] = trimmed }
         case let .multiline(keyPath):
-            let value = draft[keyPath: keyPath]
+            let value = storedValue(of: draft, keyPath, at: textOffset)
             let trimmed = Rules.trimmedText(value)
             if trimmed != value { draft[keyPath: keyPath] = trimmed }
         case .photo: break
@@ -125,8 +132,8 @@ public final class DraftField<Draft>: Sendable {
     /// Appends every rule the field breaks in a normalized draft.
     package func check(_ draft: Draft, into issues: inout [FieldIssue]) {
         switch value {
-        case let .text(keyPath): Rules.checkLine(draft[keyPath: keyPath], field, max: maxLength, into: &issues)
-        case let .multiline(keyPath): Rules.checkText(draft[keyPath: keyPath], field, max: maxLength, into: &issues)
+        case let .text(keyPath): Rules.checkLine(storedValue(of: draft, keyPath, at: textOffset), field, max: maxLength, into: &issues)
+        case let .multiline(keyPath): Rules.checkText(storedValue(of: draft, keyPath, at: textOffset), field, max: maxLength, into: &issues)
         case let .photo(keyPath):
             if let photo = draft[keyPath: keyPath] {
                 if photo.count > Limits.photoBytes {
@@ -225,6 +232,9 @@ public final class EntryList<Draft>: Sendable {
         _ keyPath: WritableKeyPath<Draft, [E]> & Sendable, kind: EntryKind, codec: EntryCodec<E>,
         rule: @escaping @Sendable (E, Int) -> [String]
     ) -> EntryList {
+        // Reads go through the list's offset in the draft (see ``storedValue(of:_:at:)``).
+        let offset = MemoryLayout<Draft>.offset(of: keyPath)
+        let read: @Sendable (Draft) -> [E] = { storedValue(of: $0, keyPath, at: offset) }
         var makePreferred: (@Sendable (inout Draft, Int) -> Void)?
         if let setPreferred = codec.setPreferred {
             makePreferred = { (draft: inout Draft, index: Int) in
@@ -234,8 +244,8 @@ public final class EntryList<Draft>: Sendable {
         }
         return EntryList(
             kind: kind,
-            entries: { (draft: Draft) -> [String] in draft[keyPath: keyPath].map { codec.entryText($0) } },
-            count: { $0[keyPath: keyPath].count },
+            entries: { (draft: Draft) -> [String] in read(draft).map { codec.entryText($0) } },
+            count: { read($0).count },
             parse: { text in
                 if case let .failure(error) = codec.parse(text, kind) { return error }
                 return nil
@@ -276,18 +286,18 @@ public final class EntryList<Draft>: Sendable {
             move: { draft, from, to in draft[keyPath: keyPath].moveEntry(from: from, to: to) },
             makePreferred: makePreferred,
             display: { (draft: Draft) -> [(label: String, value: String)] in
-                draft[keyPath: keyPath].map { (label: codec.displayLabel($0), value: codec.matchText($0)) }
+                read(draft).map { (label: codec.displayLabel($0), value: codec.matchText($0)) }
             },
             encode: { draft, container, key in try container.encode(draft[keyPath: keyPath], forKey: key) },
             decode: { draft, container, key in draft[keyPath: keyPath] = try container.decodeIfPresent([E].self, forKey: key) ?? [] },
-            matchTexts: { (draft: Draft) -> [String] in draft[keyPath: keyPath].map { codec.matchText($0) } },
-            searchTexts: { (draft: Draft) -> [String] in draft[keyPath: keyPath].map { codec.searchText($0) } },
-            differs: { $0[keyPath: keyPath] != $1[keyPath: keyPath] },
+            matchTexts: { (draft: Draft) -> [String] in read(draft).map { codec.matchText($0) } },
+            searchTexts: { (draft: Draft) -> [String] in read(draft).map { codec.searchText($0) } },
+            differs: { read($0) != read($1) },
             copy: { source, draft in draft[keyPath: keyPath] = source[keyPath: keyPath] },
             normalize: { draft in
                 // Most drafts are normalized already: the list is rewritten only from the first
                 // entry that changes, so a bulk import does not copy every list of every card.
-                let entries = draft[keyPath: keyPath]
+                let entries = read(draft)
                 var rewritten: [E]?
                 for (index, entry) in entries.enumerated() {
                     let normal = codec.normalized(entry, kind)
@@ -301,7 +311,7 @@ public final class EntryList<Draft>: Sendable {
                 if let rewritten { draft[keyPath: keyPath] = rewritten }
             },
             check: { draft, field, max, issues in
-                let entries = draft[keyPath: keyPath]
+                let entries = read(draft)
                 for (i, entry) in entries.enumerated() {
                     for message in rule(entry, max) {
                         issues.append(FieldIssue(field, "\(i + 1) (\(codec.matchText(entry).shownBriefly)) \(message)"))
@@ -381,6 +391,16 @@ extension String {
         let escaped = TextRules.escapedForDisplay(self)
         return escaped.count <= 40 ? escaped : String(escaped.prefix(39)) + "…"
     }
+}
+
+/// The value of a stored property of `root`: read at its byte offset (`MemoryLayout.offset(of:)`,
+/// computed once per field) when it has one, through the key path otherwise. A key path applied
+/// at run time looks up the types of its components by name on every application: that was a
+/// sixth of a contact's validation, which a bulk import runs for every card.
+@inlinable
+func storedValue<Root, Value>(of root: Root, _ keyPath: KeyPath<Root, Value>, at offset: Int?) -> Value {
+    guard let offset else { return root[keyPath: keyPath] }
+    return withUnsafeBytes(of: root) { $0.load(fromByteOffset: offset, as: Value.self) }
 }
 
 /// A contact's field description.
