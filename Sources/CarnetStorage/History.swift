@@ -229,7 +229,7 @@ final class HistoryRecorder {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT keep FROM history_settings WHERE id = 1")) ?? History.defaultKeep
     }
 
-    /// How many actions over `keep` the file may hold before ``trim(_:keep:)`` removes them,
+    /// How many actions over `keep` the file may hold before ``trim(_:keep:force:)`` removes them,
     /// all at once: 1/64 of `keep` (15 at the default 1,000; none below 64). Removing the oldest
     /// action with every new one rewrote the oldest page of `history` in every transaction, one
     /// WAL frame more per edit; removed 15 at a time, that page is written once in 15 actions.
