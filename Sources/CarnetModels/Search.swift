@@ -239,8 +239,6 @@ public struct SearchDocument: Sendable, Equatable {
             text.append(entry)
         }
 
-        mutating func append(_ piece: String) { text.append(piece) }
-
         mutating func appendPhone(_ value: String) { SearchText.appendPhone(value, to: &text) }
 
         /// With ß written ss, as the view writes it.
