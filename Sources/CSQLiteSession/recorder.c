@@ -38,7 +38,7 @@ struct change {
     change *nextInBucket;
     change *nextInTable;
     uint64_t hash;
-    int keySize, oldSize, newSize;
+    int keySize, oldSize, newSize, newCapacity;
     unsigned char *key;
     unsigned char *old;   // NULL: the row did not exist before
     unsigned char *now;   // NULL: the row does not exist now
@@ -54,8 +54,26 @@ typedef struct {
     change *first, *last;
 } table;
 
+/// A block of the recorder's arena: changes and their values are cut from blocks and freed with
+/// the recorder, all at once.
+typedef struct block block;
+struct block {
+    block *next;
+    size_t used, size;
+    unsigned char bytes[];
+};
+
+/// A growable byte buffer (a row or key being read).
+typedef struct {
+    unsigned char *bytes;
+    int size, capacity;
+    int error;
+} buffer;
+
 struct carnet_recorder {
     sqlite3 *db;
+    block *blocks;      // the newest first
+    buffer old, now, oldKey, newKey;  // what the hook reads, kept from one change to the next
     table *tables;
     int tableCount;
     const char *lastName;  // the table name the hook saw last (SQLite's own pointer), and its index
@@ -68,12 +86,6 @@ struct carnet_recorder {
 };
 
 // MARK: - Buffers
-
-typedef struct {
-    unsigned char *bytes;
-    int size, capacity;
-    int error;
-} buffer;
 
 static int reserve(buffer *b, int more) {
     if (b->error) return 0;
@@ -192,13 +204,33 @@ static uint64_t hashBytes(const unsigned char *bytes, int size) {
     return h;
 }
 
+/// `size` bytes from the arena (8-byte aligned), or NULL with `r->error` set. An import records
+/// hundreds of thousands of rows: a malloc and a free for each change, its key and its values
+/// were a sixth of what the recorder cost, and freeing them one by one at the end another tenth.
+static void *allocate(carnet_recorder *r, size_t size) {
+    size = (size + 7) & ~(size_t)7;
+    block *b = r->blocks;
+    if (!b || b->size - b->used < size) {
+        size_t wanted = size > (64 << 10) ? size : (64 << 10);
+        b = sqlite3_malloc64(sizeof(block) + wanted);
+        if (!b) { r->error = SQLITE_NOMEM; return NULL; }
+        b->next = r->blocks;
+        b->used = 0;
+        b->size = wanted;
+        r->blocks = b;
+    }
+    void *at = b->bytes + b->used;
+    b->used += size;
+    r->memory += (int64_t)size;
+    return at;
+}
+
 static unsigned char *copyOf(carnet_recorder *r, buffer *b, int *size) {
     if (b->error) { r->error = b->error; return NULL; }
-    unsigned char *copy = sqlite3_malloc(b->size > 0 ? b->size : 1);
-    if (!copy) { r->error = SQLITE_NOMEM; return NULL; }
+    unsigned char *copy = allocate(r, b->size > 0 ? (size_t)b->size : 1);
+    if (!copy) return NULL;
     memcpy(copy, b->bytes, (size_t)b->size);
     *size = b->size;
-    r->memory += b->size;
     return copy;
 }
 
@@ -262,15 +294,14 @@ static change *find(carnet_recorder *r, int tableIndex, buffer *key, const buffe
     }
     // At most three changes for every four buckets.
     if (r->changeCount >= r->bucketCount - r->bucketCount / 4 && (r->error = grow(r)) != SQLITE_OK) return NULL;
-    change *c = sqlite3_malloc(sizeof(change));
-    if (!c) { r->error = SQLITE_NOMEM; return NULL; }
+    change *c = allocate(r, sizeof(change));
+    if (!c) return NULL;
     memset(c, 0, sizeof *c);
-    r->memory += (int64_t)sizeof(change);
     c->hash = h;
     c->indirect = indirect;
     c->key = copyOf(r, key, &c->keySize);
     if (old) c->old = copyOf(r, (buffer *)old, &c->oldSize);
-    if (r->error) { sqlite3_free(c->key); sqlite3_free(c->old); sqlite3_free(c); return NULL; }
+    if (r->error) return NULL;  // what was cut for it goes with the arena
     int b = (int)(h & (uint64_t)(r->bucketCount - 1));
     c->nextInBucket = r->buckets[b];
     r->buckets[b] = c;
@@ -281,13 +312,23 @@ static change *find(carnet_recorder *r, int tableIndex, buffer *key, const buffe
     return c;
 }
 
+/// The row's values now: `row`, or none (deleted). A row changed again in the same transaction
+/// reuses its bytes when the new values fit in them.
 static void setNow(carnet_recorder *r, change *c, buffer *row) {
     if (!c) return;
-    r->memory -= c->newSize;
-    sqlite3_free(c->now);
-    c->now = NULL;
-    c->newSize = 0;
-    if (row) c->now = copyOf(r, row, &c->newSize);
+    if (!row) {
+        c->now = NULL;
+        c->newSize = 0;
+        return;
+    }
+    if (row->error) { r->error = row->error; return; }
+    if (c->now && row->size <= c->newCapacity) {
+        memcpy(c->now, row->bytes, (size_t)row->size);
+        c->newSize = row->size;
+        return;
+    }
+    c->now = copyOf(r, row, &c->newSize);
+    c->newCapacity = c->now ? c->newSize : 0;
 }
 
 static int tableIndex(carnet_recorder *r, const char *name) {
@@ -324,36 +365,32 @@ static void preupdate(void *context, sqlite3 *db, int op, const char *database, 
         return;
     }
     int indirect = sqlite3_preupdate_depth(db) > 0;
-    buffer old = {0}, now = {0}, oldKey = {0}, newKey = {0};
+    buffer *old = &r->old, *now = &r->now, *oldKey = &r->oldKey, *newKey = &r->newKey;
     if (op == SQLITE_INSERT) {
-        readRow(r, columns, 0, &now);
-        readKey(t, index, &now, &newKey);
-        if (!now.error && !newKey.error && !r->error) setNow(r, find(r, index, &newKey, NULL, indirect), &now);
+        readRow(r, columns, 0, now);
+        readKey(t, index, now, newKey);
+        if (!now->error && !newKey->error && !r->error) setNow(r, find(r, index, newKey, NULL, indirect), now);
     } else if (op == SQLITE_DELETE) {
-        readRow(r, columns, 1, &old);
-        readKey(t, index, &old, &oldKey);
-        if (!old.error && !oldKey.error && !r->error) setNow(r, find(r, index, &oldKey, &old, indirect), NULL);
+        readRow(r, columns, 1, old);
+        readKey(t, index, old, oldKey);
+        if (!old->error && !oldKey->error && !r->error) setNow(r, find(r, index, oldKey, old, indirect), NULL);
     } else if (op == SQLITE_UPDATE) {
-        readRow(r, columns, 1, &old);
-        readRow(r, columns, 0, &now);
-        readKey(t, index, &old, &oldKey);
-        readKey(t, index, &now, &newKey);
-        if (!old.error && !now.error && !oldKey.error && !newKey.error && !r->error) {
-            if (oldKey.size == newKey.size && memcmp(oldKey.bytes, newKey.bytes, (size_t)oldKey.size) == 0) {
-                setNow(r, find(r, index, &oldKey, &old, indirect), &now);
+        readRow(r, columns, 1, old);
+        readRow(r, columns, 0, now);
+        readKey(t, index, old, oldKey);
+        readKey(t, index, now, newKey);
+        if (!old->error && !now->error && !oldKey->error && !newKey->error && !r->error) {
+            if (oldKey->size == newKey->size && memcmp(oldKey->bytes, newKey->bytes, (size_t)oldKey->size) == 0) {
+                setNow(r, find(r, index, oldKey, old, indirect), now);
             } else {
                 // A new key: the row under the old key is gone, one under the new key is there.
-                setNow(r, find(r, index, &oldKey, &old, indirect), NULL);
-                if (!r->error) setNow(r, find(r, index, &newKey, NULL, indirect), &now);
+                setNow(r, find(r, index, oldKey, old, indirect), NULL);
+                if (!r->error) setNow(r, find(r, index, newKey, NULL, indirect), now);
             }
         }
     }
-    int failed = old.error ? old.error : now.error ? now.error : oldKey.error ? oldKey.error : newKey.error;
+    int failed = old->error ? old->error : now->error ? now->error : oldKey->error ? oldKey->error : newKey->error;
     if (failed && !r->error) r->error = failed;
-    sqlite3_free(old.bytes);
-    sqlite3_free(now.bytes);
-    sqlite3_free(oldKey.bytes);
-    sqlite3_free(newKey.bytes);
 }
 
 // MARK: - The recorder
@@ -402,19 +439,18 @@ void carnet_recorder_close(carnet_recorder *r) {
         if (current != (void *)r && current != NULL) sqlite3_preupdate_hook(r->db, preupdate, current);
     }
     for (int i = 0; i < r->tableCount; i++) {
-        table *t = &r->tables[i];
-        change *c = t->first;
-        while (c) {
-            change *next = c->nextInTable;
-            sqlite3_free(c->key);
-            sqlite3_free(c->old);
-            sqlite3_free(c->now);
-            sqlite3_free(c);
-            c = next;
-        }
-        sqlite3_free(t->name);
-        sqlite3_free(t->keyOrdinal);
+        sqlite3_free(r->tables[i].name);
+        sqlite3_free(r->tables[i].keyOrdinal);
     }
+    for (block *b = r->blocks; b;) {
+        block *next = b->next;
+        sqlite3_free(b);
+        b = next;
+    }
+    sqlite3_free(r->old.bytes);
+    sqlite3_free(r->now.bytes);
+    sqlite3_free(r->oldKey.bytes);
+    sqlite3_free(r->newKey.bytes);
     sqlite3_free(r->tables);
     sqlite3_free(r->buckets);
     sqlite3_free(r);

@@ -520,6 +520,23 @@ import Testing
         try check("redo of the delete") { try storage.redo() }
         try check("undo of the delete again") { try storage.undo() }
         #expect(try storage.contact(id: adaID).draft == edited)
+        // One row changed again and again in one transaction, its values growing past the bytes
+        // the recorder kept for them and shrinking back into them; a row inserted and changed;
+        // a row deleted, inserted again and changed.
+        try check("one row changed many times") {
+            try storage.recordedWrite { db, _ in
+                for note in ["a", Array(repeating: "long note", count: 40).joined(separator: " "), "b", "", String(repeating: "x", count: 900), "done"] {
+                    try db.execute(sql: "UPDATE contacts SET note = ? WHERE id = ?", arguments: [note, adaID])
+                }
+                try db.execute(sql: "INSERT INTO quotes (text, author, created_at, updated_at) VALUES ('Short.', 'Anon', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')")
+                let quoteID = db.lastInsertedRowID
+                for text in [Array(repeating: "Longer.", count: 30).joined(separator: " "), "Short again."] {
+                    try db.execute(sql: "UPDATE quotes SET text = ? WHERE id = ?", arguments: [text, quoteID])
+                }
+                try db.execute(sql: "DELETE FROM favorites WHERE contact_id = ?", arguments: [grace.id])
+                try db.execute(sql: "INSERT INTO favorites (contact_id, position, created_at) VALUES (?, 1, '2026-01-01T00:00:00.000Z')", arguments: [grace.id])
+            }
+        }
     }
 
     /// Every user table's rows, as text, for "nothing was written".
