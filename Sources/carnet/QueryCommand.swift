@@ -45,13 +45,81 @@ struct QueryCommand: StateCommand {
     var format: MailQueryFormat = .mutt
     @Option(parsing: .unconditional, help: "At most this many contacts (their emails all listed).") var limit = 100
 
+    var query: MailQuery { MailQuery(words: words, format: format, limit: limit, db: database.db) }
+
+    func validate() throws { try query.validate() }
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        try query.run(state: state, terminal: terminal)
+    }
+}
+
+/// What `carnet query` was asked, and its answer; parsed by swift-argument-parser as
+/// ``QueryCommand``, or by ``parsedQuickly(_:)``.
+struct MailQuery: Equatable {
+    var words: [String]
+    var format: MailQueryFormat
+    var limit: Int
+    /// `--db` given after the command's name.
+    var db: String?
+
     var text: String { words.joined(separator: " ") }
 
     func validate() throws {
+        if db?.isEmpty == true { throw ValidationError("--db needs a file path") }
         if limit < 1 { throw ValidationError("--limit must be 1 or more (got \(limit))") }
         let query: SearchQuery
         do { query = try SearchQuery(text) } catch { throw ValidationError(error.description) }
         if query.isEmpty { throw ValidationError("carnet query needs text to look for, e.g. carnet query ada") }
+    }
+
+    /// `carnet query …` read without swift-argument-parser, or nil for anything but the plain
+    /// forms mail clients use: words, `--format F`, `--limit N`, `--db PATH` (each once, with its
+    /// value after a space or `=`), and a query that ``validate()`` accepts. Anything else (help,
+    /// `--`, an unknown flag, a bad value) is left to the parser, so its answers and messages stay
+    /// the parser's. mutt and aerc start `carnet query` at every completion, and the parser's first
+    /// parse was most of the process's own time (it reflects on the command types: `Mirror`,
+    /// metadata by mangled name, and a scan of every protocol conformance in the binary per
+    /// first check). CLI tests hold it to the parser's reading of the same arguments.
+    static func parsedQuickly(_ arguments: [String]) -> MailQuery? {
+        guard arguments.first == "query" else { return nil }
+        var query = MailQuery(words: [], format: .mutt, limit: 100, db: nil)
+        var seen: Set<String> = []
+        var index = 1
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("-") else {
+                query.words.append(argument)
+                continue
+            }
+            let name: String
+            let value: String
+            if let equals = argument.firstIndex(of: "=") {
+                (name, value) = (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+            } else {
+                guard index < arguments.count else { return nil }
+                (name, value) = (argument, arguments[index])
+                index += 1
+            }
+            guard seen.insert(name).inserted else { return nil }
+            switch name {
+            case "--format":
+                guard let format = MailQueryFormat(rawValue: value) else { return nil }
+                query.format = format
+            case "--limit":
+                guard let limit = Int(value) else { return nil }
+                query.limit = limit
+            case "--db":
+                // A value that looks like a flag is the parser's to judge.
+                guard !value.hasPrefix("-") || argument.hasPrefix("--db=") else { return nil }
+                query.db = value
+            default:
+                return nil
+            }
+        }
+        guard (try? query.validate()) != nil else { return nil }
+        return query
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {

@@ -19,6 +19,12 @@ func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
         // `--db PATH` may stand before the command's name (`carnet --db x list`) or after it
         // (`carnet list --db x`), where the command's own option reads it.
         let leadingFlag = try DatabaseLocation.extractFlag(from: &arguments)
+        // A mail client's query, read without the parser's reflection (see MailQuery).
+        if let query = MailQuery.parsedQuickly(arguments) {
+            let location = DatabaseLocation(flag: query.db ?? leadingFlag, environment: terminal.environment)
+            try withState(at: location, writes: false, terminal: terminal) { _, state in try query.run(state: state, terminal: terminal) }
+            return 0
+        }
         let command = try Carnet.parseAsRoot(arguments)
         let location = DatabaseLocation(flag: (command as? DatabaseLocated)?.database.db ?? leadingFlag, environment: terminal.environment)
         guard let stateful = command as? StateCommand else {
@@ -30,24 +36,34 @@ func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
             }
             return 0
         }
-        // One connection: a command is one short process, and the last one to close folds the
-        // write-ahead log into the file, so the next launch has nothing to recover. A file named
-        // with --db or CARNET_DB that is missing is created only by a command that writes; a
-        // reading command reports it (exit 66) instead of showing an empty book made from a typo.
-        let options = StorageOptions(connections: .single, createIfMissing: !location.isExplicit || stateful.writes)
-        let storage = try StorageController(path: location.path, options: options, onLockWait: terminal.lockWaitNotice)
-        defer { try? storage.close() }
-        let state = try StateController(storage: storage)
-        if let syncing = stateful as? SyncingCommand {
-            let engine = CardDAVSync(storage: storage, transport: CurlTransport(), environment: terminal.environment)
-            try syncing.run(sync: SyncViewModel(state: state, engine: engine), terminal: terminal)
-        } else {
-            try stateful.run(state: state, terminal: terminal)
+        try withState(at: location, writes: stateful.writes, terminal: terminal) { storage, state in
+            if let syncing = stateful as? SyncingCommand {
+                let engine = CardDAVSync(storage: storage, transport: CurlTransport(), environment: terminal.environment)
+                try syncing.run(sync: SyncViewModel(state: state, engine: engine), terminal: terminal)
+            } else {
+                try stateful.run(state: state, terminal: terminal)
+            }
         }
         return 0
     } catch {
         return exitStatus(for: error, terminal: terminal)
     }
+}
+
+/// Opens the address book at `location` for one command, makes the one state controller, runs
+/// `body` with both, and closes the file.
+@MainActor
+private func withState(
+    at location: DatabaseLocation, writes: Bool, terminal: Terminal, _ body: (StorageController, StateController) throws -> Void
+) throws {
+    // One connection: a command is one short process, and the last one to close folds the
+    // write-ahead log into the file, so the next launch has nothing to recover. A file named
+    // with --db or CARNET_DB that is missing is created only by a command that writes; a
+    // reading command reports it (exit 66) instead of showing an empty book made from a typo.
+    let options = StorageOptions(connections: .single, createIfMissing: !location.isExplicit || writes)
+    let storage = try StorageController(path: location.path, options: options, onLockWait: terminal.lockWaitNotice)
+    defer { try? storage.close() }
+    try body(storage, try StateController(storage: storage))
 }
 
 /// The error's one line on stderr (help and version in full on stdout), and its exit status.

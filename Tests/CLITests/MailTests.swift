@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import carnet
 
 /// Issue 16 on the command line: `list --search` as people type, `carnet query` for mutt,
 /// neomutt and aerc, and `carnet add-email` for the message a mail client pipes in.
@@ -75,6 +76,39 @@ import Testing
             let run = box.carnetInProcess(["query", syntax])
             #expect([0, 1].contains(run.status) && run.stderr.isEmpty, "\(syntax): \(run)")
         }
+    }
+
+    /// `carnet query` is read without swift-argument-parser when it has only the forms mail
+    /// clients use; what it reads is what the parser reads, and everything else is the parser's.
+    @Test func theQuickReadingOfQueryIsTheParsers() throws {
+        let quick: [[String]] = [
+            ["query", "ada"], ["query", "ada", "lov"], ["query", "--format", "aerc", "ada"], ["query", "ada", "--format=aerc"],
+            ["query", "--limit", "5", "ada"], ["query", "--limit=5", "ada"], ["query", "--limit", "+7", "ada"],
+            ["query", "ada", "--db", "/tmp/x.sqlite"], ["query", "--db=/tmp/x y", "ada"], ["query", "--db=-odd", "ada"],
+            ["query", "Élodie", "mart"], ["query", "ada", "--format", "mutt", "--limit", "1"], ["query", "a=b"],
+            ["query", "\"ada", "ada*", "ada", "OR"],
+        ]
+        for arguments in quick {
+            let read = try #require(MailQuery.parsedQuickly(arguments), "\(arguments)")
+            let parsed = try #require(try Carnet.parseAsRoot(arguments) as? QueryCommand, "\(arguments)")
+            #expect(read == parsed.query, "\(arguments)")
+        }
+        let parsers: [[String]] = [
+            ["query"], ["query", "--help"], ["query", "-h"], ["query", "ada", "--", "-x"], ["query", "-x"], ["query", "-ada"],
+            ["query", "ada", "--limit", "0"], ["query", "ada", "--limit", "x"], ["query", "ada", "--limit"],
+            ["query", "ada", "--format", "pine"], ["query", "ada", "--limit", "1", "--limit", "2"], ["query", "ada", "--db"],
+            ["query", "ada", "--db", ""], ["query", "ada", "--db", "--format"], ["query", String(repeating: "x", count: 1001)],
+            ["query", "\"*\""], ["query", "ada", "--version"], ["list", "ada"], ["help", "query"], [],
+        ]
+        for arguments in parsers {
+            #expect(MailQuery.parsedQuickly(arguments) == nil, "\(arguments)")
+        }
+        // The parser's answers stay its own: help, and a usage error with its message.
+        #expect(box.carnetInProcess(["query", "--help"]).stdout.contains("address-book-cmd"))
+        let zero = box.carnetInProcess(["query", "ada", "--limit", "0"])
+        #expect(zero.status == 64 && zero.stderr.contains("--limit must be 1 or more (got 0)"), "\(zero)")
+        let word = box.carnetInProcess(["query", "-ada"])
+        #expect(word.status == 0 && word.lines.count == 4, "\(word)")
     }
 
     // MARK: add-email
