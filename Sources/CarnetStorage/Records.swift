@@ -272,3 +272,12 @@ struct SchemaMigrationRecord: Equatable, Codable, FetchableRecord, PersistableRe
     var name: String
     var appliedAt: String
 }
+
+extension SchemaMigrationRecord {
+    /// Read by hand: every start reads this table, and Codable's decoder cost more than the read.
+    init(row: Row) throws {
+        version = try row.decode(Int.self, forColumn: CodingKeys.version.rawValue)
+        name = try row.decode(String.self, forColumn: CodingKeys.name.rawValue)
+        appliedAt = try row.decode(String.self, forColumn: CodingKeys.appliedAt.rawValue)
+    }
+}

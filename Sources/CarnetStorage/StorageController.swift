@@ -328,6 +328,12 @@ public final class StorageController: Sendable {
     /// GRDB's list of applied migrations, as `DatabaseMigrator` creates it.
     static let migratorTableSQL = "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)"
 
+    /// Whether the main schema has a table of that name: one lookup, where GRDB's `tableExists`
+    /// reads and caches the names of the whole schema (this runs at every start).
+    private static func hasTable(_ db: Database, _ name: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE)", arguments: [name]) ?? false
+    }
+
     /// The migrations not yet applied to `db`, by `schema_migrations`; throws when the file is not
     /// Carnet's, is newer, or its record of applied migrations was changed outside Carnet.
     static func pendingMigrations(_ db: Database, _ migrations: [Migration], path: String) throws -> [Migration] {
@@ -336,13 +342,13 @@ public final class StorageController: Sendable {
         if userVersion > supported {
             throw CarnetError.newerSchema(path: path, found: userVersion, supported: supported)
         }
-        guard try db.tableExists(SchemaMigrationRecord.databaseTableName) else {
+        guard try hasTable(db, SchemaMigrationRecord.databaseTableName) else {
             // GRDB's table alone is what a new file whose first migration failed may keep.
             let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name <> 'grdb_migrations'") ?? 0
             if tables > 0 || userVersion != 0 { throw CarnetError.notCarnetDatabase(path: path) }
             return migrations
         }
-        let applied = try SchemaMigrationRecord.order(SchemaMigrationRecord.Columns.version).fetchAll(db)
+        let applied = try SchemaMigrationRecord.fetchAll(db, sql: "SELECT * FROM schema_migrations ORDER BY version")
         let known = Dictionary(migrations.map { ($0.version, $0.name) }, uniquingKeysWith: { first, _ in first })
         for row in applied where known[row.version] != row.name {
             // A step past this build's last is a newer Carnet's. A name this build never had at a
