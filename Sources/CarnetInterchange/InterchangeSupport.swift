@@ -256,15 +256,21 @@ struct LineSplitter: Sendable {
                 start = i
                 continue
             }
-            var line = partial
-            partial = []
-            line.append(contentsOf: chunk[start..<i])
-            lines.append(line)
+            // Copied in one go from the chunk's bytes: appending a slice of the buffer grew the
+            // array byte by byte (2% of a vCard import).
+            let bytes = UnsafeRawBufferPointer(rebasing: chunk[start..<i])
+            if partial.isEmpty {
+                lines.append(Array(bytes))
+            } else {
+                partial.append(contentsOf: bytes)
+                lines.append(partial)
+                partial = []
+            }
             inBreak = byte == 13
             i += 1
             start = i
         }
-        partial.append(contentsOf: chunk[start..<count])
+        partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<count]))
         return lines
     }
 
