@@ -117,14 +117,19 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     /// Every column, in ``Columns`` order, then the two sort columns (schema 5 stores them: see
     /// `migrations/0005_history.sql`); a nil id lets SQLite give the next one.
     static let insertSQL = """
-        INSERT INTO contacts (\(selection()), sort_given, sort_family) VALUES (\(databaseQuestionMarks(count: Columns.allCases.count + 2)))
+        INSERT INTO contacts (\(selection()), sort_given, sort_family) VALUES (\(databaseQuestionMarks(count: insertCount)))
         """
+    private static let insertCount = Columns.allCases.count + 2
 
     /// The values of ``insertSQL``, in its order (a test checks they agree with `encode(to:)`).
     var insertArguments: StatementArguments {
-        var values: [(any DatabaseValueConvertible)?] = [id, uid]
-        values += Self.textValues(draft)
-        values += [draft.photo, createdAt, updatedAt, version, draft.sortText(.given), draft.sortText(.family)]
+        // One array of the final size: growing it by parts reallocated it twice per contact.
+        var values: [(any DatabaseValueConvertible)?] = []
+        values.reserveCapacity(Self.insertCount)
+        values.append(id)
+        values.append(uid)
+        values.append(contentsOf: Self.textValues(draft))
+        values.append(contentsOf: [draft.photo, createdAt, updatedAt, version, draft.sortText(.given), draft.sortText(.family)] as [(any DatabaseValueConvertible)?])
         return StatementArguments(values)
     }
 
