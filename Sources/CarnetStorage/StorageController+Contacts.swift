@@ -20,14 +20,18 @@ extension StorageController {
         return records.map(\.contact)
     }
 
-    /// One contact by id. Every edit reads the stored row first, so the statement is cached.
+    /// One contact by id. Every edit reads the stored row first, so the statement is cached
+    /// (and its text made once).
     static func fetchContact(_ db: Database, id: Int64) throws -> Contact? {
-        try fetchContacts(db, sql: "SELECT \(contactColumns) FROM contacts WHERE id = ?", arguments: [id], capacity: 1).first
+        try fetchContacts(db, sql: contactByIDSQL, arguments: [id], capacity: 1).first
     }
+    private static let contactByIDSQL = "SELECT \(contactColumns) FROM contacts WHERE id = ?"
 
-    /// One contact by vCard UID. An import looks up every record this way, so it is cached too.
+    /// One contact by vCard UID. An import looks up every record: most are new, so it first asks
+    /// only for the id (reading a whole row set up a row reader with every column's name per record).
     static func fetchContact(_ db: Database, uid: String) throws -> Contact? {
-        try fetchContacts(db, sql: "SELECT \(contactColumns) FROM contacts WHERE uid = ?", arguments: [uid], capacity: 1).first
+        guard let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM contacts WHERE uid = ?"), arguments: [uid]) else { return nil }
+        return try fetchContact(db, id: id)
     }
 
     // MARK: Writes
