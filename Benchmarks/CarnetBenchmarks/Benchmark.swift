@@ -674,7 +674,7 @@ final class Benchmark {
         }
         let sqlite3 = "/usr/bin/sqlite3"
         guard access(sqlite3, X_OK) == 0 else {
-            notes.append("CLI: skipped, \(sqlite3) not found (make deps installs it)")
+            notes.append("CLI: skipped, \(sqlite3) not found (make bench installs it)")
             return
         }
         let stderrFile = tempDirectory + "/cli.stderr"
@@ -761,7 +761,7 @@ final class Benchmark {
     private func runMailQuery(book: String?, n: Int, carnet: String, stderrFile: String) throws {
         let abook = "/usr/bin/abook"
         guard let book, access(abook, X_OK) == 0 else {
-            notes.append("carnet query ÷ abook: skipped, \(abook) not found (make deps installs it)")
+            notes.append("carnet query ÷ abook: skipped, \(abook) not found (make bench installs it)")
             return
         }
         let data = tempDirectory + "/abook.data"
