@@ -10,8 +10,9 @@ all: build
 # System packages the build and the tests need (libsqlite3 headers for GRDB, the sqlite3 CLI
 # that tests and the benchmark compare with, libedit headers for line editing in `carnet
 # interactive`, Radicale, the CardDAV server the sync tests and benchmark start on loopback, and
-# openssl, which makes the self-signed certificate of the sync's TLS test). libcurl itself is
-# loaded by `carnet sync` at run time: no header is needed to build.
+# openssl, which makes the self-signed certificate of the sync's TLS test, and the curl command,
+# which a sync test uses as another CardDAV client). libcurl itself is loaded by `carnet sync` at
+# run time: no header is needed to build.
 # Installed only when missing.
 deps:
 	@if ! command -v sqlite3 >/dev/null 2>&1 || [ ! -f /usr/include/sqlite3.h ]; then \
@@ -24,10 +25,10 @@ deps:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libedit-dev; \
 	fi
-	@if [ ! -x /usr/bin/openssl ] || ! ls /usr/lib/*/libcurl.so.4 >/dev/null 2>&1; then \
-		echo "Installing openssl and libcurl4..."; \
+	@if [ ! -x /usr/bin/openssl ] || [ ! -x /usr/bin/curl ] || ! ls /usr/lib/*/libcurl.so.4 >/dev/null 2>&1; then \
+		echo "Installing openssl, curl and libcurl4..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq openssl libcurl4; \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq openssl curl libcurl4; \
 	fi
 	@if [ ! -x /usr/bin/radicale ]; then \
 		echo "Installing radicale..."; \

@@ -72,6 +72,32 @@ import Testing
         #expect(box.carnetInProcess(["history"]).lines.count == 2)
     }
 
+    /// Another client is the `curl` command itself, not Carnet's transport: a card it PUTs
+    /// appears after `carnet sync` with what Carnet does not model, and Carnet's edit of it goes
+    /// back with that property still in it.
+    @Test func aCardPutWithTheCurlCommandAppearsAndGoesBackWhole() throws {
+        let curl = "/usr/bin/curl"
+        try #require(FileManager.default.isExecutableFile(atPath: curl), "make deps installs curl")
+        #expect(box.carnetInProcess(["sync", "setup", server.url.absoluteString, "--user", "ada"], environment: password).status == 0)
+        let card = box.write("grace.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:from-curl-1\r\nFN:Grace Hopper\r\nN:Hopper;Grace;;;\r\nEMAIL;TYPE=work:grace@navy.example\r\nX-RANK:Rear Admiral\r\nEND:VCARD\r\n")
+        let url = server.url.absoluteString + "ada/carnet/from-curl-1.vcf"
+        let put = box.run(curl, ["-sS", "-u", "ada:secret", "-T", card, "-H", "Content-Type: text/vcard", "-H", "If-None-Match: *", "-o", "/dev/null", "-w", "%{http_code}", url])
+        #expect(put.status == 0 && put.stdout == "201", "\(put)")
+
+        let host = "127.0.0.1:\(server.port)"
+        #expect(box.carnetInProcess(["sync"], environment: password).stdout == "synced with \(host): 1 down, 0 up (1 added here)\n")
+        #expect(box.carnetInProcess(["list"]).stdout.contains("Grace Hopper\t\tgrace@navy.example\t"))
+        #expect(box.carnetInProcess(["export", "--format", "vcf"]).stdout.contains("X-RANK:Rear Admiral"))
+
+        #expect(box.carnetInProcess(["edit", "1", "--title", "Computer scientist"]).status == 0)
+        #expect(box.carnetInProcess(["sync"], environment: password).stdout == "synced with \(host): 0 down, 1 up (1 sent)\n")
+        let get = box.run(curl, ["-sS", "-u", "ada:secret", url])
+        #expect(get.status == 0, "\(get)")
+        for line in ["UID:from-curl-1", "FN:Grace Hopper", "TITLE:Computer scientist", "X-RANK:Rear Admiral", "grace@navy.example"] {
+            #expect(get.stdout.contains(line), "\(line) missing from what curl got back:\n\(get.stdout)")
+        }
+    }
+
     @Test func progressShowsOnATerminal() throws {
         let other = Sandbox()
         other.carnetInProcess(["add", "--name", "Grace Hopper"])
