@@ -28,29 +28,38 @@ enum HelpText {
     /// more spaces that end it (`  66  not found…`, `  --db <path>    The address…`); an
     /// indented line without a label (an example command) continues four columns further in, so
     /// it does not read as the next example, unless it is an option's help in the help column,
-    /// which continues in that column; a paragraph continues at column 0.
-    static func wrapped(_ text: String, width: Int) -> String {
+    /// which continues in that column; a paragraph continues at `paragraphIndent` (column 0 in
+    /// `--help`; a list of commands, where each line is one item, hangs its continuations).
+    static func wrapped(_ text: String, width: Int, paragraphIndent: Int = 0) -> String {
         let limit = max(20, width - 1)
         return text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { wrap(String($0), limit: limit) }
+            .map { wrap(String($0), limit: limit, paragraphIndent: paragraphIndent) }
             .joined(separator: "\n")
     }
 
-    private static func wrap(_ line: String, limit: Int) -> String {
+    private static func wrap(_ line: String, limit: Int, paragraphIndent: Int) -> String {
         let characters = Array(line)
         guard characters.count > limit else { return line }
-        let indent = min(continuationIndent(characters), limit / 2)
+        let indent = min(continuationIndent(characters) ?? paragraphIndent, limit / 2)
         var lines: [String] = []
         var start = 0
         var lead = 0  // spaces added in front of the current piece
         while characters.count - start + lead > limit {
             let room = limit - lead
-            // Break at the last space that fits, else at the first one after (a long word).
+            // Break at the last space that fits; in a word longer than the line, after the last
+            // `|` of its alternatives that fits (`name|prefix|given|…`); else at the first space
+            // after it.
             var cut = start + room
             while cut > start && characters[cut] != " " { cut -= 1 }
             if cut <= start + (lead == 0 ? leadingSpaces(characters) : 0) {
-                guard let next = characters[(start + room)...].firstIndex(of: " ") else { break }
-                cut = next
+                var bar = start + room - 1
+                while bar > start && characters[bar] != "|" { bar -= 1 }
+                if bar > start {
+                    cut = bar + 1
+                } else {
+                    guard let next = characters[(start + room)...].firstIndex(of: " ") else { break }
+                    cut = next
+                }
             }
             lines.append(String(repeating: " ", count: lead) + String(characters[start..<cut]))
             start = cut
@@ -65,11 +74,12 @@ enum HelpText {
         characters.prefix { $0 == " " }.count
     }
 
-    private static func continuationIndent(_ characters: [Character]) -> Int {
+    /// Where the line's continuations start, or nil for a paragraph (no indent, no label).
+    private static func continuationIndent(_ characters: [Character]) -> Int? {
         let line = String(characters)
         for label in ["OVERVIEW: ", "USAGE: "] where line.hasPrefix(label) { return label.count }
         let leading = leadingSpaces(characters)
-        guard leading > 0 else { return 0 }
+        guard leading > 0 else { return nil }
         // A label column: text, then two or more spaces, then the text the label explains.
         var index = leading
         while index < characters.count - 2 {

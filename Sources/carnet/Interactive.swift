@@ -531,7 +531,11 @@ final class InteractiveSession {
         case .editQuote:
             help = QuoteFields.all.map(\.key).joined(separator: "|") + " VALUE · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
         }
-        terminal.print("\(help)\nanywhere: contacts (c) · favorites (f) · quote · back (b) · refresh (r) · undo (u) · redo · help · quit (q)")
+        let text = "\(help)\nanywhere: contacts (c) · favorites (f) · quote · back (b) · refresh (r) · undo (u) · redo · help · quit (q)"
+        // On a terminal, wrapped between words to its width, each line's rest indented under
+        // it; a script gets one line per group of commands, as before.
+        guard terminal.stdoutIsTerminal else { return terminal.print(text) }
+        terminal.print(HelpText.wrapped(text, width: HelpText.width(terminal.console), paragraphIndent: 2))
     }
 
     /// Undo and redo take back saved changes; an open edit is settled first.

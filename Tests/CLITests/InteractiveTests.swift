@@ -16,9 +16,9 @@ import Testing
 
     /// Types each step into a pseudo-terminal after a pause, as a person would (a control
     /// character sent with the text before it could reach the terminal before carnet reads).
-    func terminalSession(_ steps: [String]) -> Run {
+    func terminalSession(_ steps: [String], environment: [String: String] = [:]) -> Run {
         let typing = steps.map { "sleep 0.3; printf '\($0)'" }.joined(separator: "; ")
-        return box.carnetOnTerminal(["interactive"], feeder: box.script("type.sh", typing + "; sleep 1\n"))
+        return box.carnetOnTerminal(["interactive"], environment: environment, feeder: box.script("type.sh", typing + "; sleep 1\n"))
     }
 
     @Test func theFirstScreenSaysHowToGetHelp() {
@@ -166,6 +166,22 @@ import Testing
               extras:
 
             """), "\(run)")
+    }
+
+    /// On a terminal narrower than the help, each line breaks between words (or after a `|` of
+    /// the field names), and its rest is indented under it, instead of the terminal cutting it
+    /// mid-word at the edge.
+    @Test func helpOnATerminalIsWrappedToItsWidth() throws {
+        let run = terminalSession(["open 2\\n", "edit\\n", "help\\n", "cancel\\n", "quit\\n"], environment: ["COLUMNS": "60"])
+        #expect(run.status == 0, "\(run)")
+        let lines = run.stdout.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex { $0.hasSuffix("edit contact> help") }, "\(run)")
+        let help = lines[(start + 1)...].prefix { !$0.hasPrefix("edit contact>") }
+        #expect(help.count > 6, "\(help)")
+        #expect(help.allSatisfy { $0.count < 60 }, "\(help.joined(separator: "\n"))")
+        #expect(help.first == "name|prefix|given|additional|family|suffix|nickname|", "\(help.joined(separator: "\n"))")
+        #expect(help.contains("  organization|department|title|role|note VALUE: set (no"), "\(help.joined(separator: "\n"))")
+        #expect(help.last?.hasPrefix("  ") == true && help.contains { $0.hasPrefix("anywhere: contacts (c)") }, "\(help.joined(separator: "\n"))")
     }
 
     @Test func helpOnTheEditScreenListsEveryFieldAndTheListCommands() {
