@@ -26,7 +26,7 @@ enum SyncBench {
     static func run(n: Int, in directory: String) throws -> Result {
         let server = try RadicaleServer(users: ["bench": password])
         defer { server.stop() }
-        let raw = CurlTransport(timeout: 600)
+        let raw = CurlTransport(answerTimeout: 600)
         let auth = ["Authorization": "Basic " + Data("bench:\(password)".utf8).base64EncodedString()]
         let books = server.home("bench")
         func send(_ method: String, _ url: URL, _ body: String) throws {
@@ -37,7 +37,7 @@ enum SyncBench {
             let path = "\(directory)/sync-\(name).sqlite"
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             let storage = try StorageController(path: path)
-            let engine = CardDAVSync(storage: storage, transport: CurlTransport(timeout: 600), environment: ["CARNET_SYNC_PASSWORD": password])
+            let engine = CardDAVSync(storage: storage, transport: CurlTransport(answerTimeout: 600), environment: ["CARNET_SYNC_PASSWORD": password])
             _ = try engine.setup(url: collection.absoluteString, username: "bench", passwordCommand: "")
             return (storage, engine)
         }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 // libcurl's ABI, as in curl/curl.h (stable since 7.x): option = type base + number.
 enum {
@@ -15,12 +16,12 @@ enum {
     CURLOPT_WRITEFUNCTION = OPT_FUNCTION + 11,
     CURLOPT_POSTFIELDS = OPT_OBJECT + 15,
     CURLOPT_USERAGENT = OPT_OBJECT + 18,
-    CURLOPT_LOW_SPEED_LIMIT = OPT_LONG + 19,
-    CURLOPT_LOW_SPEED_TIME = OPT_LONG + 20,
     CURLOPT_HTTPHEADER = OPT_OBJECT + 23,
     CURLOPT_HEADERDATA = OPT_OBJECT + 29,
     CURLOPT_CUSTOMREQUEST = OPT_OBJECT + 36,
+    CURLOPT_NOPROGRESS = OPT_LONG + 43,
     CURLOPT_NOBODY = OPT_LONG + 44,
+    CURLOPT_XFERINFODATA = OPT_OBJECT + 57,
     CURLOPT_FOLLOWLOCATION = OPT_LONG + 52,
     CURLOPT_MAXREDIRS = OPT_LONG + 68,
     CURLOPT_HEADERFUNCTION = OPT_FUNCTION + 79,
@@ -29,7 +30,9 @@ enum {
     CURLOPT_ACCEPT_ENCODING = OPT_OBJECT + 102,
     CURLOPT_POSTFIELDSIZE_LARGE = OPT_OFF_T + 120,
     CURLOPT_CONNECTTIMEOUT_MS = OPT_LONG + 156,
+    CURLOPT_XFERINFOFUNCTION = OPT_FUNCTION + 219,
     CURLINFO_RESPONSE_CODE = 0x200000 + 2,
+    CURLINFO_PRETRANSFER_TIME = 0x300000 + 6,
     CURLINFO_OS_ERRNO = 0x200000 + 25,
     CURL_GLOBAL_DEFAULT = 3,
     CURL_ERROR_SIZE = 256,
@@ -38,6 +41,7 @@ enum {
 typedef void CURL;
 struct curl_slist;
 typedef size_t (*write_callback)(char *, size_t, size_t, void *);
+typedef int (*progress_callback)(void *, long long, long long, long long, long long);
 
 // The functions Carnet calls, found in libcurl.so.4 at run time. curl_easy_setopt and
 // curl_easy_getinfo are variadic in C; each is called here with the one argument type its
@@ -143,9 +147,42 @@ static size_t append_header(char *data, size_t size, size_t count, void *context
     return append(data, size, count, context);
 }
 
+/// How long a request may go without a byte moving, and what was seen of it: libcurl calls
+/// `watch_progress` about once a second, and more often while bytes move.
+typedef struct {
+    CURL *handle;
+    long silence_ms;
+    long long down, up;
+    struct timespec moved;
+    int silent;
+} watch;
+
+static long milliseconds_since(const struct timespec *since) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long)((now.tv_sec - since->tv_sec) * 1000 + (now.tv_nsec - since->tv_nsec) / 1000000);
+}
+
+static int watch_progress(void *context, long long down_total, long long down, long long up_total, long long up) {
+    (void)down_total, (void)up_total;
+    watch *w = context;
+    double pretransfer = 0;
+    curl.easy_getinfo(w->handle, CURLINFO_PRETRANSFER_TIME, &pretransfer);
+    // Until the request goes (connecting, TLS), the connect timeout is the one that counts.
+    if (pretransfer <= 0 || down != w->down || up != w->up) {
+        w->down = down;
+        w->up = up;
+        clock_gettime(CLOCK_MONOTONIC, &w->moved);
+        return 0;
+    }
+    if (milliseconds_since(&w->moved) < w->silence_ms) return 0;
+    w->silent = 1;
+    return 1;  // gives the request up
+}
+
 void carnet_http_perform(
     carnet_http *http, const char *method, const char *url, const char *const *headers, int header_count,
-    const void *body, size_t body_length, long timeout_ms, carnet_http_response *response) {
+    const void *body, size_t body_length, long connect_timeout_ms, long answer_timeout_ms, carnet_http_response *response) {
     memset(response, 0, sizeof *response);
     CURL *handle = http->handle;
     curl.easy_reset(handle);  // keeps the open connection, forgets the last request's options
@@ -162,11 +199,17 @@ void carnet_http_perform(
     curl.easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
     curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 1L);
     curl.easy_setopt(handle, CURLOPT_MAXREDIRS, 5L);
-    // As URLSession's timeoutIntervalForRequest: give up when nothing moves for that long, however
-    // long a large answer takes in all.
-    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-    curl.easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl.easy_setopt(handle, CURLOPT_LOW_SPEED_TIME, timeout_ms < 1000 ? 1L : timeout_ms / 1000);
+    // A server that is down is told quickly; one that is up may think for long before its first
+    // byte (Radicale lists 60,000 cards in about a minute): give up only when not a byte has
+    // moved for the answer's timeout, however long a large answer takes in all. (libcurl's own
+    // low-speed limit averages over several seconds, so a short request's bytes kept it from
+    // seeing a silent server for five seconds more than asked.)
+    curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS, connect_timeout_ms);
+    watch silence = {.handle = handle, .silence_ms = answer_timeout_ms};
+    clock_gettime(CLOCK_MONOTONIC, &silence.moved);
+    curl.easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+    curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, (progress_callback)watch_progress);
+    curl.easy_setopt(handle, CURLOPT_XFERINFODATA, (void *)&silence);
     curl.easy_setopt(handle, CURLOPT_HTTPHEADER, list);
     curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, (write_callback)append);
     curl.easy_setopt(handle, CURLOPT_WRITEDATA, (void *)&content);
@@ -190,6 +233,7 @@ void carnet_http_perform(
     }
     curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &response->status);
     curl.easy_getinfo(handle, CURLINFO_OS_ERRNO, &response->os_error);
+    response->silent = silence.silent;
     curl.slist_free_all(list);
     curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, (char *)NULL);
     response->headers = head.bytes;

@@ -40,6 +40,11 @@ public enum SyncPreference: String, Sendable, CaseIterable, Codable {
 }
 
 public struct SyncOptions: Sendable, Equatable {
+    /// How long a server may keep a request's answer silent before a sync gives up, by default:
+    /// a server can think for long before its first byte (Radicale takes about a minute to list
+    /// 60,000 cards on a small machine). The transport is made with it (`carnet sync --timeout`).
+    public static let defaultAnswerTimeout: TimeInterval = 300
+
     /// Say what would happen; change nothing here or on the server.
     public var dryRun: Bool
     public var prefer: SyncPreference
@@ -131,6 +136,8 @@ public enum SyncFailure: Sendable, Equatable, CustomStringConvertible {
     case password(String)
     /// The server could not be reached (refused, timed out, name not found).
     case unreachable(server: String, reason: String)
+    /// The server took the request and sent nothing for `seconds` (busy, or hung).
+    case noAnswer(server: String, seconds: Int)
     /// The server refused the user name and password (401).
     case unauthorized(server: String)
     /// The server knows the user but refuses them `path` (403).
@@ -150,6 +157,8 @@ public enum SyncFailure: Sendable, Equatable, CustomStringConvertible {
             return "no password for the sync: \(reason); nothing was changed"
         case let .unreachable(server, reason):
             return "cannot reach \(server) (\(reason)); nothing was changed"
+        case let .noAnswer(server, seconds):
+            return "\(server) took the request but sent nothing for \(seconds) s; nothing was changed"
         case let .unauthorized(server):
             return "\(server) refused the user name or password; check --user and the password command, nothing was changed"
         case let .forbidden(server, path):

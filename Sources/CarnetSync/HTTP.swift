@@ -45,11 +45,16 @@ public protocol HTTPTransport: AnyObject {
 /// linking it, as Foundation's URLSession does, cost every `carnet` command 8 ms of start-up).
 /// Synchronous, as Carnet's commands are; one transport serves one thread at a time.
 public final class CurlTransport: HTTPTransport {
-    private let timeout: TimeInterval
+    private let connectTimeout: TimeInterval
+    private let answerTimeout: TimeInterval
     private var http: OpaquePointer?
 
-    public init(timeout: TimeInterval = 30) {
-        self.timeout = timeout
+    /// `connectTimeout`: how long to wait for the connection (a server that is down is told
+    /// quickly). `answerTimeout`: how long, once the request is on its way, not a byte may move
+    /// (``SyncFailure/noAnswer(server:seconds:)``).
+    public init(connectTimeout: TimeInterval = 30, answerTimeout: TimeInterval = SyncOptions.defaultAnswerTimeout) {
+        self.connectTimeout = connectTimeout
+        self.answerTimeout = answerTimeout
     }
 
     deinit { carnet_http_close(http) }
@@ -68,15 +73,17 @@ public final class CurlTransport: HTTPTransport {
         let lines = request.headers.sorted { $0.key < $1.key }.map { name, value in
             "\(name): \(value.filter { $0 != "\r" && $0 != "\n" })"
         }
-        let timeoutMS = Int(max(timeout, 0.001) * 1000)
+        let milliseconds = { (seconds: TimeInterval) in Int(max(seconds, 0.001) * 1000) }
         withCStrings(lines) { headers in
             let body = request.body ?? Data()
             body.withUnsafeBytes { bytes in
                 carnet_http_perform(
                     http, request.method, request.url.absoluteString, headers, Int32(lines.count),
-                    request.body == nil ? nil : (bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)), body.count, timeoutMS, &response)
+                    request.body == nil ? nil : (bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)), body.count,
+                    milliseconds(connectTimeout), milliseconds(answerTimeout), &response)
             }
         }
+        if response.silent != 0 { throw .sync(.noAnswer(server: server, seconds: Int(answerTimeout.rounded(.up)))) }
         guard response.code == 0 else {
             let reason = Self.text(withUnsafeBytes(of: response.error) { Array($0.bindMemory(to: CChar.self)) })
             throw .sync(Self.failure(code: response.code, reason: reason, osError: response.os_error, server: server))

@@ -21,7 +21,8 @@ extension ExitCode {
     static let databaseUnusable = ExitCode(69)
     /// The disk is full; nothing was written.
     static let diskFull = ExitCode(74)
-    /// The sync server cannot be reached now (down, timed out, no such host): try again later.
+    /// The sync server cannot be reached now (down, timed out, no such host), or took the
+    /// request and sent nothing for `carnet sync --timeout` seconds: try again later.
     static let serverUnreachable = ExitCode(75)
     /// The sync server answered something a CardDAV server should not, or TLS failed.
     static let serverProtocol = ExitCode(76)
@@ -39,7 +40,7 @@ extension ExitCode {
         case .diskFull: self = .diskFull
         case let .sync(failure):
             switch failure {
-            case .unreachable: self = .serverUnreachable
+            case .unreachable, .noAnswer: self = .serverUnreachable
             case .server, .tls: self = .serverProtocol
             case .unauthorized, .forbidden: self = .serverRefusedLogin
             case .notConfigured, .password: self = .syncConfiguration
@@ -49,6 +50,16 @@ extension ExitCode {
              .unsafeFile, .busy, .migrationFailed, .database:
             self = .databaseUnusable
         }
+    }
+}
+
+extension CarnetError {
+    /// The error's one line as the command line says it: where a command's option is the way
+    /// out, the line names it (an embedding program sets the transport's timeout itself).
+    var commandLineDescription: String {
+        guard case let .sync(.noAnswer(server, seconds)) = self else { return description }
+        return "\(server) took the request but sent nothing for \(seconds) s (a slow server with a large address book "
+            + "may need longer: carnet sync --timeout \(seconds * 3)); nothing was changed"
     }
 }
 
@@ -69,7 +80,8 @@ let exitCodeHelp = """
           belongs to another user or others may write it (it could have been
           planted): chmod go-w your own, remove any other
       74  disk full: nothing was written
-      75  sync: the server cannot be reached (down, timed out); nothing changed
+      75  sync: the server cannot be reached (down, timed out), or sent nothing
+          for --timeout seconds; nothing changed
       76  sync: the server answered what a CardDAV server should not, or TLS
           failed; nothing changed
       77  sync: the server refused the user name or password, or refused this

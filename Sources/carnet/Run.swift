@@ -38,7 +38,8 @@ func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
         }
         try withState(at: location, writes: stateful.writes, terminal: terminal) { storage, state in
             if let syncing = stateful as? SyncingCommand {
-                let engine = CardDAVSync(storage: storage, transport: CurlTransport(), environment: terminal.environment)
+                let transport = CurlTransport(answerTimeout: syncing.answerTimeout)
+                let engine = CardDAVSync(storage: storage, transport: transport, environment: terminal.environment)
                 try syncing.run(sync: SyncViewModel(state: state, engine: engine), terminal: terminal)
             } else {
                 try stateful.run(state: state, terminal: terminal)
@@ -74,7 +75,7 @@ func exitStatus(for error: any Error, terminal: Terminal) -> Int32 {
         // A command that said all it had to say (`carnet query` finding nothing) and only sets the status.
         return code.rawValue
     case let error as CarnetError:
-        terminal.error(error.description)
+        terminal.error(error.commandLineDescription)
         return ExitCode(for: error).rawValue
     case let error as CLIError:
         terminal.error(error.message)

@@ -6,10 +6,14 @@ import Foundation
 
 /// A command that talks to the sync server: the composition root hands it the engine too.
 protocol SyncingCommand: StateCommand {
+    /// How long the server may keep a request's answer silent (`carnet sync --timeout`).
+    var answerTimeout: TimeInterval { get }
     @MainActor func run(sync: SyncViewModel, terminal: Terminal) throws
 }
 
 extension SyncingCommand {
+    var answerTimeout: TimeInterval { SyncOptions.defaultAnswerTimeout }
+
     /// Never called: the composition root runs ``run(sync:terminal:)`` instead.
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         throw CLIError(message: "\(Self.configuration.commandName ?? "sync") needs the sync engine", code: .other)
@@ -50,6 +54,7 @@ struct SyncRunCommand: SyncingCommand {
               carnet sync
               carnet sync --dry-run          # what it would do; changes nothing anywhere
               carnet sync --prefer remote    # the server's value wins where both changed a field
+              carnet sync --timeout 900      # a slow server with a large address book
             """)
 
     @OptionGroup var database: DatabaseOption
@@ -57,6 +62,16 @@ struct SyncRunCommand: SyncingCommand {
     @Flag(help: "Say what a sync would do, and change nothing here or on the server.") var dryRun = false
     @Option(help: ArgumentHelp("Whose value wins where both sides changed the same field: local or remote.", valueName: "side"))
     var prefer: SyncPreference = .local
+    @Option(help: ArgumentHelp(
+        "How long the server may take to start answering a request, in seconds (a server that is down is told within 30).",
+        valueName: "seconds"))
+    var timeout = Int(SyncOptions.defaultAnswerTimeout)
+
+    var answerTimeout: TimeInterval { TimeInterval(timeout) }
+
+    func validate() throws {
+        guard timeout >= 1 else { throw ValidationError("--timeout must be 1 or more seconds (got \(timeout))") }
+    }
 
     @MainActor func run(sync: SyncViewModel, terminal: Terminal) throws {
         let console = terminal.console

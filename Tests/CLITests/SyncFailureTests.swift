@@ -55,6 +55,27 @@ import Testing
         #expect(box.carnetInProcess(["sync", "status"]).lines.contains("to send: 0 new, 1 changed, 0 deleted"))
     }
 
+    /// A server that takes a request and thinks for long before answering (a large address
+    /// book on a slow machine) is waited for up to --timeout seconds; past it, one line that
+    /// says so and names the option, and a rerun that waits long enough converges.
+    @Test func aServerSilentPastTheTimeoutIsOneLineAndALongerTimeoutWaitsForIt() throws {
+        let slow = box.path("slow")
+        // Radicale runs its storage hook before it answers a request that wrote.
+        let server = try RadicaleServer(users: ["ada": "secret"], storageHook: "test ! -e '\(slow)' || sleep 4")
+        let host = "127.0.0.1:\(server.port)"
+        #expect(box.carnetInProcess(["sync", "setup", server.url.absoluteString] + Self.login).status == 0)
+        _ = FileManager.default.createFile(atPath: slow, contents: nil)
+        expectRefused(
+            ["sync", "--timeout", "1"], 75,
+            "\(host) took the request but sent nothing for 1 s (a slow server with a large address book may need longer: carnet sync --timeout 3);")
+        #expect(box.carnetInProcess(["sync", "status"]).lines.contains("to send: 1 new, 0 changed, 0 deleted"))
+        let waited = box.carnetInProcess(["sync", "--timeout", "30"])
+        #expect(waited.status == 0 && waited.stdout == "synced with \(host): 0 down, 0 up\n", "\(waited)")
+        #expect(server.storedCards(user: "ada", collection: "carnet").count == 1)
+        #expect(box.carnetInProcess(["sync", "status"]).lines.contains("to send: 0 new, 0 changed, 0 deleted"))
+        box.expectRefused(["sync", "--timeout", "0"], 64, mentioning: "--timeout must be 1 or more seconds (got 0)")
+    }
+
     @Test func aForbiddenOrDeletedAddressBookOrAServerErrorIsOneLine() throws {
         let failWrites = box.path("fail-writes")
         let server = try RadicaleServer(users: ["ada": "secret", "bob": "secret"], storageHook: "test ! -e '\(failWrites)'")

@@ -26,6 +26,9 @@ typedef struct carnet_http_response {
     int code;
     /// The system's errno of the last failed connect (ECONNREFUSED, …), 0 when none.
     long os_error;
+    /// 1 when the server took the request and then sent nothing for `answer_timeout_ms` (the
+    /// request was given up; `code` is then libcurl's "aborted by callback").
+    int silent;
     /// What went wrong, in libcurl's words, when code is not 0.
     char error[512];
 } carnet_http_response;
@@ -34,11 +37,13 @@ typedef struct carnet_http_response {
 /// libcurl is not installed.
 carnet_http *carnet_http_open(char *error, size_t error_size);
 
-/// Sends one request and waits for its answer. `headers` are "Name: value" lines. The response's
-/// buffers belong to the caller: carnet_http_response_free.
+/// Sends one request and waits for its answer. `headers` are "Name: value" lines. Gives up when
+/// no connection is made within `connect_timeout_ms`, or when, once connected, not a byte moves
+/// either way for `answer_timeout_ms` (however long a large answer takes in all). The
+/// response's buffers belong to the caller: carnet_http_response_free.
 void carnet_http_perform(
     carnet_http *http, const char *method, const char *url, const char *const *headers, int header_count,
-    const void *body, size_t body_length, long timeout_ms, carnet_http_response *response);
+    const void *body, size_t body_length, long connect_timeout_ms, long answer_timeout_ms, carnet_http_response *response);
 
 void carnet_http_response_free(carnet_http_response *response);
 
