@@ -39,7 +39,10 @@ struct SyncCommand: ParsableCommand {
               carnet sync setup http://localhost:5232/ --user ada --password-command "pass carnet"
               carnet sync --dry-run
               carnet sync
+              carnet sync --timeout 900      # a slow server with a large address book
               carnet sync status
+
+            The options of carnet sync itself (--dry-run, --prefer, --timeout): carnet sync run --help.
             """,
         subcommands: [SyncRunCommand.self, SyncSetupCommand.self, SyncStatusCommand.self],
         defaultSubcommand: SyncRunCommand.self)
