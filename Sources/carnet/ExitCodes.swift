@@ -57,9 +57,10 @@ extension CarnetError {
     /// The error's one line as the command line says it: where a command's option is the way
     /// out, the line names it (an embedding program sets the transport's timeout itself).
     var commandLineDescription: String {
-        guard case let .sync(.noAnswer(server, seconds)) = self else { return description }
-        return "\(server) took the request but sent nothing for \(seconds) s (a slow server with a large address book "
-            + "may need longer: carnet sync --timeout \(seconds * 3)); nothing was changed"
+        let unchanged = "; nothing was changed"
+        guard case let .sync(.noAnswer(_, seconds)) = self, description.hasSuffix(unchanged) else { return description }
+        return description.dropLast(unchanged.count)
+            + " (a slow server with a large address book may need longer: carnet sync --timeout \(seconds * 3))" + unchanged
     }
 }
 
