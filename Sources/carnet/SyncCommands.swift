@@ -65,7 +65,8 @@ struct SyncRunCommand: SyncingCommand {
     @Flag(help: "Say what a sync would do, and change nothing here or on the server.") var dryRun = false
     @Option(help: ArgumentHelp("Whose value wins where both sides changed the same field: local or remote.", valueName: "side"))
     var prefer: SyncPreference = .local
-    @Option(help: ArgumentHelp(
+    // `.unconditional`, as `list --limit`: `--timeout -5` reaches the range check instead of reading as a missing value.
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "How long the server may take to start answering a request, in seconds (a server that is down is told within 30).",
         valueName: "seconds"))
     var timeout = Int(SyncOptions.defaultAnswerTimeout)

@@ -74,6 +74,7 @@ import Testing
         #expect(server.storedCards(user: "ada", collection: "carnet").count == 1)
         #expect(box.carnetInProcess(["sync", "status"]).lines.contains("to send: 0 new, 0 changed, 0 deleted"))
         box.expectRefused(["sync", "--timeout", "0"], 64, mentioning: "--timeout must be 1 or more seconds (got 0)")
+        box.expectRefused(["sync", "--timeout", "-5"], 64, mentioning: "--timeout must be 1 or more seconds (got -5)")
     }
 
     @Test func aForbiddenOrDeletedAddressBookOrAServerErrorIsOneLine() throws {
