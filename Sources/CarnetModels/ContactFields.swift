@@ -80,6 +80,19 @@ public final class DraftField<Draft>: Sendable {
         return nil
     }
 
+    /// Sets this field of `merged` to the three-way merge of its values (see ``DraftMerge``);
+    /// whether both sides changed it differently.
+    public func merge(base: Draft, theirs: Draft, mine: Draft, preferTheirs: Bool, into merged: inout Draft) -> Bool {
+        if case let .list(list) = value { return list.merge(base, theirs, mine, preferTheirs, &merged) }
+        if !differs(mine, base) {
+            copy(from: theirs, into: &merged)
+            return false
+        }
+        guard differs(theirs, base) && differs(theirs, mine) else { return false }
+        if preferTheirs { copy(from: theirs, into: &merged) }
+        return true
+    }
+
     /// Whether `a` and `b` hold different values for this field.
     @inlinable
     public func differs(_ a: Draft, _ b: Draft) -> Bool {
@@ -179,6 +192,9 @@ public final class EntryList<Draft>: Sendable {
     let searchTexts: @Sendable (Draft) -> [String]
     @usableFromInline let differs: @Sendable (Draft, Draft) -> Bool
     let copy: @Sendable (Draft, inout Draft) -> Void
+    /// Merges the list of `base`, `theirs` and `mine` entry by entry into the draft (see
+    /// ``ListMerge``); whether an entry clashed.
+    let merge: @Sendable (_ base: Draft, _ theirs: Draft, _ mine: Draft, _ preferTheirs: Bool, _ into: inout Draft) -> Bool
     let normalize: @Sendable (inout Draft) -> Void
     let check: @Sendable (Draft, Field, Int, inout [FieldIssue]) -> Void
 
@@ -202,6 +218,7 @@ public final class EntryList<Draft>: Sendable {
         searchTexts: @escaping @Sendable (Draft) -> [String],
         differs: @escaping @Sendable (Draft, Draft) -> Bool,
         copy: @escaping @Sendable (Draft, inout Draft) -> Void,
+        merge: @escaping @Sendable (Draft, Draft, Draft, Bool, inout Draft) -> Bool,
         normalize: @escaping @Sendable (inout Draft) -> Void,
         check: @escaping @Sendable (Draft, Field, Int, inout [FieldIssue]) -> Void
     ) {
@@ -222,6 +239,7 @@ public final class EntryList<Draft>: Sendable {
         self.searchTexts = searchTexts
         self.differs = differs
         self.copy = copy
+        self.merge = merge
         self.normalize = normalize
         self.check = check
     }
@@ -294,6 +312,13 @@ public final class EntryList<Draft>: Sendable {
             searchTexts: { (draft: Draft) -> [String] in read(draft).map { codec.searchText($0) } },
             differs: { read($0) != read($1) },
             copy: { source, draft in draft[keyPath: keyPath] = source[keyPath: keyPath] },
+            merge: { base, theirs, mine, preferTheirs, draft in
+                let (entries, clash) = ListMerge.merge(
+                    base: read(base), theirs: read(theirs), mine: read(mine), preferTheirs: preferTheirs, key: codec.matchText,
+                    preferred: codec.preferred, setPreferred: codec.setPreferred)
+                draft[keyPath: keyPath] = entries
+                return clash
+            },
             normalize: { draft in
                 // Most drafts are normalized already: the list is rewritten only from the first
                 // entry that changes, so a bulk import does not copy every list of every card.

@@ -177,7 +177,7 @@ import Testing
         #expect(merged.version == theirSave.version + 1)
         #expect(merged.emails.count == 1 && merged.phones.count == 2 && merged.categories == ["friends", "family"])
 
-        // Both change the emails, differently: the one field to ask about.
+        // Both add an email: lists merge entry by entry, so both are kept and nothing is asked.
         let mine2 = EditContactViewModel(state: state, contact: merged)
         try mine2.addEntry("mine@example.com", to: .email)
         try mine2.addEntry("--03-14", to: .date)
@@ -187,12 +187,24 @@ import Testing
         try theirs2.save()
         #expect(throws: CarnetError.self) { try mine2.save() }
         try mine2.resolve(.reload)
-        #expect(mine2.clashes == [.email])
-        #expect(mine2.entries(in: .email).last == "mine@example.com")  // mine until settled
-        mine2.takeTheirs(.email)
-        #expect(mine2.entries(in: .email).last == "theirs@example.com")
-        let settled = try mine2.save()
-        #expect(settled.emails.map(\.value) == ["ada@example.com", "theirs@example.com"])
+        #expect(mine2.clashes.isEmpty)
+        let both = try mine2.save()
+        #expect(both.emails.map(\.value) == ["ada@example.com", "mine@example.com", "theirs@example.com"])
+
+        // Both change the same entry, differently: the one field to ask about.
+        let mine3 = EditContactViewModel(state: state, contact: both)
+        try mine3.setEntry(at: 1, to: "home:mine@example.com", in: .email)
+        let theirs3 = EditContactViewModel(state: other, contact: both)
+        try theirs3.setEntry(at: 1, to: "other:mine@example.com", in: .email)
+        try theirs3.save()
+        #expect(throws: CarnetError.self) { try mine3.save() }
+        try mine3.resolve(.reload)
+        #expect(mine3.clashes == [.email])
+        #expect(mine3.entries(in: .email)[1] == "home:mine@example.com")  // mine until settled
+        mine3.takeTheirs(.email)
+        #expect(mine3.entries(in: .email)[1] == "other:mine@example.com")
+        let settled = try mine3.save()
+        #expect(settled.emails.map(\.label) == ["work", "other", ""])
         #expect(settled.dates.count == 2)
     }
 }
