@@ -148,9 +148,16 @@ public enum SyncFailure: Sendable, Equatable, CustomStringConvertible {
     case server(String)
     /// The URL given to `carnet sync setup` is not a URL Carnet can use.
     case badURL(String)
+    /// The sync stopped partway for `reason`, after it had `done` something: what it did is
+    /// kept (here, and on the server) and the next sync does the rest.
+    indirect case interrupted(SyncFailure, done: String)
 
     public var description: String {
         switch self {
+        case let .interrupted(reason, done):
+            let unchanged = "; nothing was changed"
+            let why = reason.description.hasSuffix(unchanged) ? String(reason.description.dropLast(unchanged.count)) : reason.description
+            return "the sync stopped partway: \(why); done: \(done); carnet sync does the rest"
         case .notConfigured:
             return "no address book to sync with; run carnet sync setup URL first"
         case let .password(reason):

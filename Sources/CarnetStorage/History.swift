@@ -161,12 +161,32 @@ final class HistoryRecorder {
     /// Runs `body` inside the current transaction, recording what it changes unless `enabled` is
     /// false or the file keeps no history.
     static func record<T>(_ db: Database, enabled: Bool = true, _ body: (HistoryRecorder) throws -> T) throws -> T {
-        let recorder = HistoryRecorder(db, keep: enabled ? try keepSetting(db) : 0)
-        if recorder.keep > 0 { recorder.session = try ChangeSession(db) }
+        let recorder = try start(db, enabled: enabled)
         defer { recorder.session?.close() }
         let result = try body(recorder)
         try recorder.finish()
         return result
+    }
+
+    /// Starts recording in the current transaction, for a write whose transactions are not one
+    /// scope (a sync commits between its steps); ``end()`` writes the action, before the commit.
+    static func start(_ db: Database, enabled: Bool = true) throws -> HistoryRecorder {
+        let recorder = HistoryRecorder(db, keep: enabled ? try keepSetting(db) : 0)
+        if recorder.keep > 0 { recorder.session = try ChangeSession(db) }
+        return recorder
+    }
+
+    /// Writes the action recorded since ``start(_:enabled:)`` (none when nothing changed) and
+    /// stops recording.
+    func end() throws {
+        defer { discard() }
+        try finish()
+    }
+
+    /// Stops recording and keeps nothing (the transaction is rolled back).
+    func discard() {
+        session?.close()
+        session = nil
     }
 
     /// For a long action: writes out what the session holds once it holds much, so memory stays

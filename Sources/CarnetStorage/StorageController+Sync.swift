@@ -87,25 +87,31 @@ extension StorageController {
         var value: T?
     }
 
-    /// Runs a sync in one write transaction recorded as one action of the history: everything it
-    /// changes here is kept only if `body` returns, and a dry run keeps nothing. The file stays
-    /// locked for writing while `body` talks to the server, so no edit slips in between the read
-    /// of a contact and the write of the server's version over it.
+    /// Runs a sync in write transactions, each recorded as one action of the history. The sync
+    /// starts in one; ``SyncTransaction/commit(report:)`` makes what it did so far durable and
+    /// goes on in a new one (before the sync sends anything to the server, so what a merge
+    /// overrode is in the file however the sync ends). What `body` does after its last commit
+    /// is kept only if it returns; a dry run keeps nothing (its commits are no-ops). The file
+    /// stays locked for writing within each transaction while `body` talks to the server, so no
+    /// edit slips in between the read of a contact and the write of the server's version over it.
     public func withSyncTransaction<T>(
         _ account: SyncAccount, dryRun: Bool, _ body: @escaping (SyncTransaction) throws -> T
     ) throws(CarnetError) -> T {
         let outcome = Outcome<T>()
         do {
             return try writer.writeWithoutTransaction { db in
-                try Self.immediateTransaction(db) {
-                    try HistoryRecorder.record(db, enabled: !dryRun) { history in
-                        let result = try body(SyncTransaction(db, account: account, history: history))
-                        if dryRun {
-                            outcome.value = result
-                            throw SyncDryRun()
-                        }
-                        return result
+                let transaction = try SyncTransaction(db, account: account, dryRun: dryRun)
+                do {
+                    let result = try body(transaction)
+                    if dryRun {
+                        outcome.value = result
+                        throw SyncDryRun()
                     }
+                    try transaction.end()
+                    return result
+                } catch {
+                    transaction.rollback()
+                    throw error
                 }
             }
         } catch is SyncDryRun {
@@ -122,12 +128,42 @@ extension StorageController {
 public final class SyncTransaction {
     private let db: Database
     public let account: SyncAccount
-    private let history: HistoryRecorder
+    private let dryRun: Bool
+    private var history: HistoryRecorder
+    /// Whether a commit has made some of this sync durable (then a failure is not "nothing changed").
+    public private(set) var committed = false
 
-    fileprivate init(_ db: Database, account: SyncAccount, history: HistoryRecorder) {
+    fileprivate init(_ db: Database, account: SyncAccount, dryRun: Bool) throws {
         self.db = db
         self.account = account
-        self.history = history
+        self.dryRun = dryRun
+        try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+        history = try HistoryRecorder.start(db, enabled: !dryRun)
+    }
+
+    /// Makes what the sync did so far durable, as one action of the history named for `report`,
+    /// and goes on in a new transaction. A dry run commits nothing.
+    public func commit(report: SyncReport) throws {
+        guard !dryRun else { return }
+        note(report)
+        try end()
+        committed = true
+        try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+        history = try HistoryRecorder.start(db)
+    }
+
+    fileprivate func end() throws {
+        try history.end()
+        try db.cachedStatement(sql: "COMMIT").execute()
+    }
+
+    fileprivate func rollback() {
+        history.discard()
+        if db.isInsideTransaction { try? db.rollback() }
+    }
+
+    private func note(_ report: SyncReport) {
+        history.note = HistoryNote(.sync, subject: account.host, "synced with \(account.host): \(report.counts)")
     }
 
     private static let linkColumns = "contact_id, href, etag, card, synced_version"
@@ -245,10 +281,15 @@ public final class SyncTransaction {
             ])
     }
 
-    /// The end of a complete sync: the server's new token, the time, and what the history calls it.
-    public func finish(token: String?, report: SyncReport) throws {
-        try db.cachedStatement(sql: "UPDATE sync_accounts SET sync_token = ?, last_sync_at = ? WHERE id = ?")
-            .execute(arguments: [token, Timestamp.string(Timestamp.now()), account.id])
-        history.note = HistoryNote(.sync, subject: account.host, "synced with \(account.host): \(report.counts)")
+    /// The server's token once every change it lists up to it is applied here.
+    public func saveToken(_ token: String?) throws {
+        try db.cachedStatement(sql: "UPDATE sync_accounts SET sync_token = ? WHERE id = ?").execute(arguments: [token, account.id])
+    }
+
+    /// The end of a complete sync: the time, and what the history calls it.
+    public func finish(report: SyncReport) throws {
+        try db.cachedStatement(sql: "UPDATE sync_accounts SET last_sync_at = ? WHERE id = ?")
+            .execute(arguments: [Timestamp.string(Timestamp.now()), account.id])
+        note(report)
     }
 }

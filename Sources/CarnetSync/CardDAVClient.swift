@@ -22,6 +22,8 @@ enum PutOutcome {
     /// If-Match or If-None-Match failed: the server's card is not the one this side last saw.
     case preconditionFailed
     case notFound
+    /// Another card of the collection has this card's UID (RFC 6352's `no-uid-conflict`).
+    case uidTaken
     case refused(status: Int, reason: String)
 }
 
@@ -185,6 +187,7 @@ final class CardDAVClient {
             return .stored(etag: status.responses.first?.property(DAV.dav, "getetag")?.text ?? "")
         case 412: return .preconditionFailed
         case 404, 410: return .notFound
+        case 409 where String(decoding: response.body.prefix(2000), as: UTF8.self).contains("no-uid-conflict"): return .uidTaken
         case 403 where ifMatch == nil:
             return .refused(status: 403, reason: String(decoding: response.body.prefix(200), as: UTF8.self))
         default:

@@ -5,17 +5,26 @@ import Foundation
 
 /// Two-way sync of a Carnet file with one CardDAV address book.
 ///
-/// A sync is one write transaction here, recorded as one action of the history ("synced with
-/// dav.example.com: 3 down, 1 up"), so it can be undone, and so a sync that fails or is killed
-/// at any point leaves this file as it was. The server may by then have some of the uploads; the
-/// next sync finds them (a card already at its href answers 412 to `If-None-Match: *`, and is
-/// fetched and linked, not sent twice), so a rerun converges with no duplicates.
+/// A sync first brings the server's changes here, in one write transaction recorded as one
+/// action of the history ("synced with dav.example.com: 3 down, 0 up"), and commits it before it
+/// sends anything: so a merge's losing values (``SyncClash``) are in the file before the merged
+/// card goes up, however the sync ends afterwards. Then it sends this side's deletions and
+/// changes, committing as it goes and again before sending any merge it had to make meanwhile.
+/// A sync stopped while sending leaves the server with some of the uploads; the next sync finds
+/// them (a card already at its href answers 412 to `If-None-Match: *`, and is fetched, merged
+/// and linked, not sent twice), so a rerun converges with no duplicates and nothing lost.
+///
+/// A card is known by its UID, not its href: a card another client deleted and put again under
+/// another name (vdirsyncer after a rename, DAVx5) is the same contact, linked to its new href
+/// and merged as any edit; an upload that finds its card gone, or refused because the UID is
+/// taken, first catches up with the server to find where the card is now. Carnet never puts a
+/// second card with a UID the collection already holds.
 ///
 /// In order: ask what changed there (sync-collection with the last token, or every ETag when the
 /// server has no token to give), fetch those cards in batches (addressbook-multiget), apply them
-/// here (merging field by field where both sides changed), apply the server's deletions, send
-/// this side's deletions (If-Match), then this side's new and changed contacts (If-None-Match: *
-/// or If-Match; a 412 means fetch, merge, retry).
+/// here (merging field by field, lists entry by entry, where both sides changed), apply the
+/// server's deletions, commit; send this side's deletions (If-Match), then this side's new and
+/// changed contacts (If-None-Match: * or If-Match; a 412 means fetch, merge, retry).
 public final class CardDAVSync: AddressBookSyncing {
     private let storage: StorageController
     private let transport: HTTPTransport
@@ -50,10 +59,17 @@ public final class CardDAVSync: AddressBookSyncing {
         }
         let password = try Password.resolve(username: account.username, command: account.passwordCommand, environment: environment)
         let client = CardDAVClient(collection: collection, username: account.username, password: password, transport: transport)
-        return try storage.withSyncTransaction(account, dryRun: options.dryRun) { transaction in
-            let run = SyncRun(transaction, client: client, options: options, progress: progress)
-            try run.run()
-            return run.report
+        var started: SyncRun?
+        do {
+            return try storage.withSyncTransaction(account, dryRun: options.dryRun) { transaction in
+                let run = SyncRun(transaction, client: client, options: options, progress: progress)
+                started = run
+                try run.run()
+                return run.report
+            }
+        } catch {
+            guard let run = started, case let .sync(failure) = error, let done = run.done else { throw error }
+            throw .sync(.interrupted(failure, done: done))
         }
     }
 }
@@ -77,22 +93,73 @@ private final class SyncRun {
 
     /// Attempts at sending one contact whose card keeps changing on the server meanwhile.
     static let attempts = 3
+    /// Times one sync may ask the server again what changed, to find a card gone from its href.
+    static let catchUps = 2
+    /// Uploads between two commits of their links.
+    static let uploadsPerCommit = 200
+
+    /// The token the server's changes are applied up to.
+    private var token: String?
+    /// Hrefs the server listed as deleted in the listing being applied.
+    private var removedThere: Set<String> = []
+    /// Hrefs found gone from the server while applying (a card's old place after a move).
+    private var goneThere: [String: Bool] = [:]
+    private var catchUpsLeft = catchUps
+    /// A clash recorded since the last commit: committed before anything else is sent.
+    private var uncommittedClash = false
+    /// The report as of the last commit (what is durable here).
+    private var committedReport: SyncReport?
 
     func run() throws {
         progress?(SyncProgress(.listing))
-        let changes = try remoteChanges()
-        try download(changes.changed)
-        for href in changes.removed { try applyRemoteDeletion(href) }
+        token = here.account.syncToken
+        try applyChanges(try remoteChanges(since: token))
+        // What the server's changes did here is durable before the first request that writes
+        // there (a sync that brought nothing keeps the file as it was until it has sent something).
+        if report.down > 0 || !report.clashes.isEmpty { try commit() }
         try sendDeletions()
         try sendContacts()
-        try here.finish(token: changes.token, report: report)
+        try here.finish(report: report)
+    }
+
+    private func commit() throws {
+        try here.commit(report: report)
+        committedReport = report
+        uncommittedClash = false
+    }
+
+    /// What a sync stopped partway had done, for its error: nil when it had done nothing.
+    var done: String? {
+        let kept = here.committed ? committedReport ?? SyncReport() : SyncReport()
+        var parts: [String] = []
+        if kept.down > 0 { parts.append("\(kept.down) change\(kept.down == 1 ? "" : "s") from the server kept here (carnet undo takes them back)") }
+        if kept.clashes.count > 0 { parts.append("\(kept.clashes.count) conflict\(kept.clashes.count == 1 ? "" : "s") kept (carnet sync status)") }
+        if report.up > 0 { parts.append("\(report.up) change\(report.up == 1 ? "" : "s") sent") }
+        guard !parts.isEmpty || here.committed else { return nil }
+        return parts.isEmpty ? "nothing from the server to keep here, nothing sent" : parts.joined(separator: ", ")
     }
 
     // MARK: Down
 
+    private func applyChanges(_ changes: RemoteChanges) throws {
+        removedThere = Set(changes.removed)
+        try download(changes.changed)
+        for href in changes.removed { try applyRemoteDeletion(href) }
+        token = changes.token
+        try here.saveToken(changes.token)
+    }
+
+    /// Asks the server again what changed since this sync's listing (everything, `complete`)
+    /// and applies it: how an upload finds where its card went. False when it may not ask again.
+    private func catchUp(complete: Bool = false) throws -> Bool {
+        guard catchUpsLeft > 0 else { return false }
+        catchUpsLeft -= 1
+        try applyChanges(try remoteChanges(since: complete ? nil : token))
+        return true
+    }
+
     /// What to fetch and what the server deleted, without what this side already has.
-    private func remoteChanges() throws -> RemoteChanges {
-        let token = here.account.syncToken
+    private func remoteChanges(since token: String?) throws -> RemoteChanges {
         var changes: RemoteChanges
         if let listed = try client.changes(since: token) {
             changes = listed
@@ -153,19 +220,19 @@ private final class SyncRun {
         let theirs = record.draft.normalized()
         do {
             if let link = try here.link(href: card.href), let contact = try here.contact(id: link.contactID) {
-                if contact.version == link.syncedVersion {
-                    let saved = try here.updateContact(contact, with: theirs)
-                    if saved.version != contact.version { report.updated += 1 }
-                    try here.setLink(contactID: contact.id, href: card.href, etag: card.etag, card: card.text, syncedVersion: saved.version)
-                } else {
-                    try merge(contact, base: Self.draft(of: link.card) ?? ContactDraft(), theirs: theirs, card: card)
-                }
+                try applyLinked(card, theirs: theirs, to: contact, link: link)
                 return
             }
             let uid = record.uid ?? Self.uid(fromHref: card.href)
             if let contact = try here.contact(uid: uid) {
                 if let other = try here.link(contactID: contact.id), other.href != card.href {
-                    report.skipped.append("\(card.href): the same UID as \(other.href), which \(contact.name) is synced with")
+                    // Its UID is a contact's synced at another href: moved there when the old
+                    // href is gone (then the link follows it), else two cards of one UID.
+                    guard try isGone(other.href) else {
+                        report.skipped.append("\(card.href): the same UID as \(other.href), which \(contact.name) is synced with")
+                        return
+                    }
+                    try applyLinked(card, theirs: theirs, to: contact, link: other)
                     return
                 }
                 // Never synced together (the same contact imported on both sides, or a sync
@@ -184,18 +251,39 @@ private final class SyncRun {
         }
     }
 
+    /// A card whose contact is linked to it (or to where it was before a move): taken when only
+    /// the server changed it, merged against the card as last synced when both did.
+    private func applyLinked(_ card: RemoteCard, theirs: ContactDraft, to contact: Contact, link: SyncLink) throws {
+        if contact.version == link.syncedVersion {
+            let saved = try here.updateContact(contact, with: theirs)
+            if saved.version != contact.version { report.updated += 1 }
+            try here.setLink(contactID: contact.id, href: card.href, etag: card.etag, card: card.text, syncedVersion: saved.version)
+        } else {
+            try merge(contact, base: Self.draft(of: link.card) ?? ContactDraft(), theirs: theirs, card: card)
+        }
+    }
+
+    /// Whether the server no longer has a card at `href`: listed as deleted, or not there when asked.
+    private func isGone(_ href: String) throws -> Bool {
+        if removedThere.contains(href) { return true }
+        if let known = goneThere[href] { return known }
+        let gone = try client.cards([href]).isEmpty
+        goneThere[href] = gone
+        return gone
+    }
+
     /// Both sides changed `contact` since `base`: field by field, what only one side changed
     /// is taken from it; a field both changed differently goes to the preferred side, and the
     /// other side's card is kept in the file's conflicts. The link then records the server's
     /// card; if the merge differs from it, the contact is left pending, to be sent.
     private func merge(_ contact: Contact, base: ContactDraft, theirs: ContactDraft, card: RemoteCard) throws {
-        var (merged, clashes) = DraftMerge.merge(base: base, theirs: theirs, mine: contact.draft)
+        let (merged, clashes) = DraftMerge.merge(base: base, theirs: theirs, mine: contact.draft, preferTheirs: options.prefer == .remote)
         if !clashes.isEmpty {
-            if options.prefer == .remote { for field in clashes { merged.take(field, from: theirs) } }
             let lost = options.prefer == .local ? card.text : VCardWriter.card(contact: contact, version: .v3)
             let clash = SyncClash(uid: contact.uid, name: contact.name, fields: clashes, kept: options.prefer, lostCard: lost)
             try here.recordClash(clash)
             report.clashes.append(clash)
+            uncommittedClash = true
         }
         var saved = contact
         do {
@@ -208,6 +296,7 @@ private final class SyncRun {
                 uid: contact.uid, name: contact.name, fields: theirs.differences(from: contact.draft), kept: .local, lostCard: card.text)
             try here.recordClash(clash)
             report.clashes.append(clash)
+            uncommittedClash = true
         }
         if saved.version != contact.version { report.updated += 1 }
         report.merged += 1
@@ -236,9 +325,11 @@ private final class SyncRun {
 
     private func sendDeletions() throws {
         for tombstone in try here.tombstones() {
-            // Brought back here since (an undo): it is a contact again, sent again as one.
+            // Brought back here since (an undo): it is a contact again, linked again to its card
+            // there when the server still has it (else sent again as new).
             if try here.contact(uid: tombstone.uid) != nil {
                 try here.removeTombstone(href: tombstone.href)
+                for card in try client.cards([tombstone.href]) { try applyRemote(card) }
                 continue
             }
             if options.dryRun {
@@ -272,6 +363,7 @@ private final class SyncRun {
                 try send(contact, link: link)
                 sent += 1
                 if sent % 50 == 0 { progress?(SyncProgress(.uploading, done: sent)) }
+                if sent % Self.uploadsPerCommit == 0 { try commit() }
             }
         }
         if sent > 0 { progress?(SyncProgress(.uploading, done: sent)) }
@@ -286,6 +378,8 @@ private final class SyncRun {
         var contact = contact
         var link = link
         for _ in 0..<Self.attempts {
+            // A merge's losing values are in the file before the merge goes up.
+            if uncommittedClash { try commit() }
             let href = link?.href ?? client.collectionHref + VDir.fileName(uid: contact.uid)
             let card = VCardWriter.card(contact: contact, version: .v3)
             switch try client.put(href, card: card, ifMatch: link.map(\.etag)) {
@@ -294,16 +388,21 @@ private final class SyncRun {
                 report.uploaded += 1
                 return
             case .preconditionFailed:
-                // Someone else's version is there: fetch it, merge, and send the merge.
-                guard let theirs = try client.cards([href]).first else {
-                    if link != nil { try here.removeLink(contactID: contact.id) }
-                    link = nil
-                    continue
+                // Someone else's version is there: fetch it, merge, and send the merge. None
+                // there (a server answers 412 for a card gone): as 404.
+                if let theirs = try client.cards([href]).first {
+                    try applyRemote(theirs)
+                } else if link != nil {
+                    try cardGone(contact)
                 }
-                try applyRemote(theirs)
             case .notFound:
-                // Deleted there while changed here: the change wins, sent as a new card.
-                try here.removeLink(contactID: contact.id)
+                try cardGone(contact)
+            case .uidTaken:
+                // Another card there has this UID: find it (everything the server has) and merge.
+                guard try catchUp(complete: true), try here.link(contactID: contact.id) != nil else {
+                    report.skipped.append("\(contact.name): the server has another card with its UID \(contact.uid) that this sync could not find")
+                    return
+                }
             case let .refused(status, reason):
                 report.skipped.append("\(contact.name): the server refused it (\(status)\(reason.isEmpty ? "" : ": " + reason.prefix(100)))")
                 return
@@ -315,5 +414,13 @@ private final class SyncRun {
             if let link, link.syncedVersion == contact.version { return }
         }
         report.skipped.append("\(contact.name): its card kept changing on the server; it is sent next time")
+    }
+
+    /// The card of a contact changed here is gone from its href: moved by another client (the
+    /// server's changes since the listing say where, and relink it), or deleted there, when the
+    /// change wins and the contact goes up as a new card.
+    private func cardGone(_ contact: Contact) throws {
+        if try catchUp(), let link = try here.link(contactID: contact.id), try !isGone(link.href) { return }
+        try here.removeLink(contactID: contact.id)
     }
 }

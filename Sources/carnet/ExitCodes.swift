@@ -38,13 +38,16 @@ extension ExitCode {
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .historyConflict: self = .conflict
         case .diskFull: self = .diskFull
-        case let .sync(failure):
+        case var .sync(failure):
+            // A sync stopped partway exits as the failure that stopped it.
+            while case let .interrupted(reason, _) = failure { failure = reason }
             switch failure {
             case .unreachable, .noAnswer: self = .serverUnreachable
             case .server, .tls: self = .serverProtocol
             case .unauthorized, .forbidden: self = .serverRefusedLogin
             case .notConfigured, .password: self = .syncConfiguration
             case .badURL: self = .usage
+            case .interrupted: self = .other
             }
         case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .schemaRecordChanged, .readOnly, .cannotOpen,
              .unsafeFile, .busy, .migrationFailed, .database:

@@ -159,7 +159,9 @@ import Testing
         // Stopped after the listing and 5 uploads: the server has 5 cards, this file nothing new.
         let stopping = fixture.reopen(a, transport: StoppingTransport(after: 6))
         let error = carnetError { try stopping.sync() }
-        guard case .sync(.unreachable) = error else { Issue.record("expected a stop, got \(String(describing: error))"); return }
+        // The message says what the stopped sync had done: the 5 cards sent.
+        guard case .sync(.interrupted(.unreachable, let done)) = error else { Issue.record("expected a stop, got \(String(describing: error))"); return }
+        #expect(done == "5 changes sent")
         #expect(try fixture.serverCards().count == 5)
         #expect(try a.storage.history(limit: 100) == before)
         #expect(try a.storage.syncStatus()?.linked == 0)
