@@ -4,6 +4,7 @@ import CarnetStorage
 import CarnetSync
 import CarnetTestSupport
 import Foundation
+import RadicaleServer
 import Testing
 
 /// Carnet sharing one address book with other clients (curl here, as vdirsyncer, DAVx5 or a
@@ -115,6 +116,49 @@ import Testing
         #expect(cards.values.first?.contains("TITLE:Back") == true)
         #expect(try a.contacts().map(\.name) == ["Undone"])
         #expect(try a.sync().changedNothing)
+    }
+
+    // MARK: A sync that fails after it began to send
+
+    /// Both sides change Ada's note; the sync merges (this file's value wins), sends the merged
+    /// card, and a later request fails: answered 500, dropped before the server saw it, or done
+    /// by the server and dropped before its answer came back. The value the merge overrode is
+    /// in this file all the same, the message says what was done, and a rerun converges.
+    @Test(arguments: [FaultProxy.Fault.error500, .drop, .lose])
+    func aSyncThatFailsAfterSendingAMergeKeepsTheValueItOverrode(_ fault: FaultProxy.Fault) throws {
+        let fixture = try SyncFixture()
+        let proxy = try FaultProxy(upstream: fixture.server.url)
+        let b = try fixture.book("b", setUp: false)
+        _ = try b.engine.setup(url: proxy.through(fixture.server.url).absoluteString, username: SyncFixture.user, passwordCommand: "")
+        try b.add("Ada Lovelace", note: "first")
+        try b.add("Charles Babbage")
+        try b.sync()
+        let a = try fixture.book("a")
+        try a.sync()
+        try a.edit("Ada Lovelace") { $0.note = "from A" }
+        try a.sync()
+        try b.edit("Ada Lovelace") { $0.note = "from B" }
+        try b.edit("Charles Babbage") { $0.title = "Engineer" }
+
+        // libcurl sends a request again once when its connection dies before any answer: the
+        // retry fails the same way.
+        try proxy.arm(["PUT 2": fault, "PUT 3": fault])
+        let error = carnetError { try b.sync() }
+        guard case let .sync(.interrupted(_, done)) = error else { Issue.record("expected a stop partway, got \(String(describing: error))"); return }
+        #expect(done == "1 conflict kept (carnet sync status), 1 change sent")
+        let kept = try #require(try b.storage.syncStatus()?.recentClashes.first)
+        #expect(kept.name == "Ada Lovelace" && kept.fields == [.note] && kept.lostCard.contains("NOTE:from A"))
+        #expect(try b.contact(named: "Ada Lovelace").note == "from B")
+
+        try proxy.arm([:])
+        let rerun = try b.sync()
+        #expect(rerun.skipped.isEmpty, "\(rerun)")
+        #expect(try b.storage.syncStatus()?.recentClashes.count == 1)
+        try a.sync()
+        #expect(try a.byUID() == b.byUID())
+        #expect(try a.contact(named: "Charles Babbage").title == "Engineer" && a.contact(named: "Ada Lovelace").note == "from B")
+        #expect(try fixture.serverCards().count == 2)
+        #expect(try b.sync().changedNothing && a.sync().changedNothing)
     }
 
     // MARK: Lists merged entry by entry
