@@ -38,3 +38,21 @@ import Testing
         #expect(try second.sync().added == 1)
     }
 }
+
+extension DiscoveryTests {
+    /// `/.well-known/carddav` answers a redirect (Radicale 301, Xandikos 302): the PROPFIND
+    /// that follows it must still carry its body, or the server answers every property it has
+    /// (an empty PROPFIND is allprop) instead of the ones asked, and a property allprop leaves
+    /// out, as the address book home set may be, is never found.
+    @Test(arguments: ServerKind.allCases) func aRedirectedPropfindKeepsItsBody(_ server: ServerKind) throws {
+        let fixture = try SyncFixture(server)
+        let raw = RawClient(user: SyncFixture.user, password: SyncFixture.password)
+        let wellKnown = fixture.server.url.appendingPathComponent(".well-known/carddav")
+        let body = "<?xml version=\"1.0\"?><d:propfind xmlns:d=\"DAV:\"><d:prop><d:current-user-principal/></d:prop></d:propfind>"
+        let response = try raw.send("PROPFIND", wellKnown, headers: ["Depth": "0"], body: body)
+        let text = String(decoding: response.body, as: UTF8.self)
+        #expect(response.status == 207)
+        #expect(text.contains("current-user-principal"))
+        #expect(!text.contains("resourcetype"), "answered as allprop: \(text.prefix(300))")
+    }
+}
