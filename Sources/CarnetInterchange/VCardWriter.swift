@@ -18,7 +18,7 @@ public enum VCardVersion: String, Sendable, CaseIterable {
 ///
 /// | Carnet | 4.0 | 3.0 | 2.1 |
 /// |---|---|---|---|
-/// | uid | `UID:urn:uuid:…` for a UUID, else `UID;VALUE=text:…` | `UID:…` | `UID:…` |
+/// | uid | `UID:…` as it came (`UID;VALUE=text:…` when it needs escapes) | `UID:…` | `UID:…` |
 /// | name | `FN` | `FN` | `FN` |
 /// | structured name | `N:family;given;additional;prefix;suffix` (always) | the same | the same |
 /// | nickname, title, role | `NICKNAME`, `TITLE`, `ROLE` | the same | the same |
@@ -56,7 +56,11 @@ public enum VCardWriter {
         card.line("PRODID:" + productID)
         if let uid, !uid.isEmpty {
             if version == .v4 {
-                card.line(VCardText.isUUID(uid.utf8) ? "UID:urn:uuid:" + uid : "UID;VALUE=text:" + VCardText.escape(uid))
+                // Byte for byte as it came, in every version: a UID another client gave the card
+                // (`UID:X`, `UID:urn:uuid:X`) written any other way is another card to that client.
+                // Only a value that needs escapes is marked as text.
+                let plain = VCardText.escape(uid) == uid
+                card.line(plain ? "UID:" + uid : "UID;VALUE=text:" + VCardText.escape(uid))
             } else {
                 card.property("UID", card.escape(uid))
             }
