@@ -7,6 +7,17 @@ public enum VCardVersion: String, Sendable, CaseIterable {
     case v3 = "3.0"
     case v4 = "4.0"
     case v21 = "2.1"
+
+    /// The version a card says it is (its first `VERSION` line), nil when it names none Carnet
+    /// writes. A card another client made goes back in its own version, so that client sees
+    /// only the change, not every line rewritten in another version.
+    public init?(of card: String) {
+        for line in card.split(whereSeparator: \.isNewline).prefix(64) where String(line).hasASCIIPrefixIgnoringCase("VERSION:") {
+            self.init(rawValue: line.dropFirst(8).trimmingCharacters(in: .whitespaces))
+            return
+        }
+        return nil
+    }
 }
 
 /// Writes contacts as vCards that other address books import, and that ``VCardReader`` reads

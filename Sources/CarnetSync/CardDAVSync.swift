@@ -287,7 +287,8 @@ private final class SyncRun {
         var link = link
         for _ in 0..<Self.attempts {
             let href = link?.href ?? client.collectionHref + VDir.fileName(uid: contact.uid)
-            let card = VCardWriter.card(contact: contact, version: .v3)
+            // In the version of the card there (4.0 stays 4.0), 3.0 for a new one.
+            let card = VCardWriter.card(contact: contact, version: link.flatMap { VCardVersion(of: $0.card) } == .v4 ? .v4 : .v3)
             switch try client.put(href, card: card, ifMatch: link.map(\.etag)) {
             case let .stored(etag):
                 try here.setLink(contactID: contact.id, href: href, etag: etag, card: card, syncedVersion: contact.version)

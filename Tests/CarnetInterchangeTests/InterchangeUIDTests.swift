@@ -58,4 +58,11 @@ import Testing
         let plain = try #require(try VCardReader.parse(Self.card("UID:\(Self.uuid)", .v4)).first)
         #expect(plain.earlierUID == nil)
     }
+
+    @Test func aCardsVersionIsItsVERSIONLine() {
+        #expect(VCardVersion(of: Self.card("UID:x", .v4)) == .v4)
+        #expect(VCardVersion(of: Self.card("UID:x", .v3)) == .v3)
+        #expect(VCardVersion(of: "BEGIN:VCARD\nversion: 2.1\nEND:VCARD\n") == .v21)
+        #expect(VCardVersion(of: "BEGIN:VCARD\r\nFN:No version\r\nEND:VCARD\r\n") == nil)
+    }
 }
