@@ -171,6 +171,46 @@ public enum VCardWriter {
         card(uid: contact.uid, draft: contact.draft, updatedAt: contact.updatedAt, version: version)
     }
 
+    /// `card` (one vCard as this writer makes it) with its properties in the order `previous`
+    /// has them: a card another client wrote goes back with only what changed, not every line
+    /// moved to Carnet's order. A property `previous` does not have follows the line it follows
+    /// here; lines of one property keep their order. Each line keeps its folding.
+    public static func card(_ card: String, orderedLike previous: String) -> String {
+        var rank: [String: Int] = [:]
+        for (index, line) in logicalLines(previous).enumerated() where rank[propertyKey(line)] == nil {
+            rank[propertyKey(line)] = index
+        }
+        var last = -1
+        var placed: [(rank: Int, index: Int, line: Substring)] = []
+        for (index, line) in logicalLines(card).enumerated() {
+            let key = propertyKey(line)
+            // BEGIN first and END last, whatever the other card had between.
+            let own = key == "BEGIN" ? Int.min : key == "END" ? Int.max : rank[key] ?? last
+            if key != "END" { last = own }
+            placed.append((own, index, line))
+        }
+        placed.sort { ($0.rank, $0.index) < ($1.rank, $1.index) }
+        return placed.map { $0.line + "\r\n" }.joined()
+    }
+
+    /// The card's logical lines, each with its folded continuations (CRLF or LF line ends).
+    private static func logicalLines(_ card: String) -> [Substring] {
+        var lines: [Substring] = []
+        for line in card.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" }) {
+            if let first = line.first, first == " " || first == "\t", let previous = lines.popLast() {
+                lines.append(Substring(String(previous) + "\r\n" + line))
+            } else {
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+
+    /// A line's property name with its group, upper-cased (`ITEM1.EMAIL`, `TEL`).
+    private static func propertyKey(_ line: Substring) -> String {
+        String(line.prefix { $0 != ";" && $0 != ":" }).uppercased()
+    }
+
     /// Appends `line` and CRLF, folded so no line is longer than 75 octets and no UTF-8
     /// character is cut (RFC 6350 section 3.2).
     static func fold(_ line: String, into out: inout [UInt8]) {

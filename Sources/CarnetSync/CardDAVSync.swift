@@ -287,8 +287,10 @@ private final class SyncRun {
         var link = link
         for _ in 0..<Self.attempts {
             let href = link?.href ?? client.collectionHref + VDir.fileName(uid: contact.uid)
-            // In the version of the card there (4.0 stays 4.0), 3.0 for a new one.
-            let card = VCardWriter.card(contact: contact, version: link.flatMap { VCardVersion(of: $0.card) } == .v4 ? .v4 : .v3)
+            // In the version of the card there (4.0 stays 4.0), 3.0 for a new one,
+            // and in the order of its properties there, so another client sees only the change.
+            let written = VCardWriter.card(contact: contact, version: link.flatMap { VCardVersion(of: $0.card) } == .v4 ? .v4 : .v3)
+            let card = link.map { VCardWriter.card(written, orderedLike: $0.card) } ?? written
             switch try client.put(href, card: card, ifMatch: link.map(\.etag)) {
             case let .stored(etag):
                 try here.setLink(contactID: contact.id, href: href, etag: etag, card: card, syncedVersion: contact.version)

@@ -66,3 +66,23 @@ import Testing
         #expect(VCardVersion(of: "BEGIN:VCARD\r\nFN:No version\r\nEND:VCARD\r\n") == nil)
     }
 }
+
+/// A card another client wrote goes back in its own order of properties.
+@Suite struct InterchangeOrderTests {
+    @Test func propertiesFollowThePreviousCardsOrder() {
+        let previous = "BEGIN:VCARD\nVERSION:3.0\nUID:k1\nEMAIL;TYPE=home:a@b.example\nFN:Alan\nN:;Alan;;;\nNOTE:x\nTEL:1\nX-ORBIT:7\nEND:VCARD\n"
+        var draft = ContactDraft(name: "Alan", phone: "2")
+        draft.emails = [LabeledValue("a@b.example", label: "home")]
+        draft.note = String(repeating: "long note ", count: 12)
+        draft.extras = ["X-ORBIT:7"]
+        draft.title = "New"
+        let written = VCardWriter.card(uid: "k1", draft: draft, updatedAt: nil, version: .v3)
+        let ordered = VCardWriter.card(written, orderedLike: previous)
+        let names = ordered.components(separatedBy: "\r\n").filter { !$0.isEmpty && !$0.hasPrefix(" ") }.map { $0.prefix { $0 != ";" && $0 != ":" } }
+        // PRODID follows VERSION and TITLE follows N, where Carnet writes them; the rest as before.
+        #expect(names == ["BEGIN", "VERSION", "PRODID", "UID", "EMAIL", "FN", "N", "TITLE", "NOTE", "TEL", "X-ORBIT", "END"])
+        // The same lines, folding and all, only moved.
+        #expect(ordered.components(separatedBy: "\r\n").sorted() == written.components(separatedBy: "\r\n").sorted())
+        #expect(ordered.contains("NOTE:long note") && ordered.contains("\r\n "))
+    }
+}
