@@ -34,6 +34,29 @@ import Testing
         #expect(try a.sync().changedNothing)
     }
 
+    /// A card another client named with characters an href escapes (`@`, a space, `+`): Carnet
+    /// fetches, edits and deletes the one card by the href both servers list it under, never
+    /// making it two.
+    @Test(arguments: ServerKind.allCases) func aCardWithAnEscapedHrefIsOneCard(_ server: ServerKind) throws {
+        let fixture = try SyncFixture(server)
+        let a = try fixture.book("a")
+        let raw = RawClient(user: SyncFixture.user, password: SyncFixture.password)
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:k@x\r\nFN:Kay Escaped\r\nN:Escaped;Kay;;;\r\nEND:VCARD\r\n"
+        let url = try #require(URL(string: fixture.collection.absoluteString + "kay%20x%2B1%40example.org.vcf"))
+        #expect(try raw.send("PUT", url, headers: ["If-None-Match": "*", "Content-Type": "text/vcard"], body: card).isSuccess)
+        #expect(try a.sync().added == 1)
+        try a.edit("Kay Escaped") { $0.title = "Tester" }
+        let up = try a.sync()
+        #expect(up.uploaded == 1 && up.skipped.isEmpty, "\(up)")
+        let cards = try fixture.serverCards()
+        #expect(cards.count == 1)
+        #expect(cards.values.first?.contains("TITLE:Tester") == true)
+        #expect(try a.sync().changedNothing)
+        try a.storage.deleteContact(try a.contact(named: "Kay Escaped"))
+        #expect(try a.sync().deletedRemotely == 1)
+        #expect(try fixture.serverCards().isEmpty)
+    }
+
     /// Tokens in the forms each server gives (Radicale a URI with a hash, Xandikos a git commit).
     @Test func theProfileIsTheOneOfTheServerThatGaveTheToken() {
         #expect(ServerProfile(token: nil) == .standard)
