@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "CarnetStateTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetTestSupport"]),
         .testTarget(name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "CarnetTestSupport"]),
         // Runs the built `carnet` binary as a person would (it depends on it so it is built first).
-        .testTarget(name: "CLITests", dependencies: ["carnet", "DAVTestServer", "RadicaleServer", "XandikosServer"]),
+        .testTarget(name: "CLITests", dependencies: ["carnet", "RadicaleServer"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["carnet", "carnet-stress"]),
         // Reads Sources/ as text: the design's rules that the compiler cannot see.
         .testTarget(name: "ArchitectureTests"),
