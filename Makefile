@@ -9,8 +9,9 @@ all: build
 
 # System packages the build and the tests need (libsqlite3 headers for GRDB, the sqlite3 CLI
 # that tests and the benchmark compare with, libedit headers for line editing in `carnet
-# interactive`, Radicale, the CardDAV server the sync tests and benchmark start on loopback, and
-# openssl, which makes the self-signed certificate of the sync's TLS test, and the curl command,
+# interactive`, Radicale, the CardDAV server the sync tests and benchmark start on loopback,
+# Xandikos, the second server the sync tests run against, vdirsyncer, khard and python3-vobject,
+# the other client a sync test drives, and openssl, which makes the self-signed certificate of the sync's TLS test, and the curl command,
 # which a sync test uses as another CardDAV client). libcurl itself is loaded by `carnet sync` at
 # run time: no header is needed to build.
 # Installed only when missing.
@@ -34,6 +35,11 @@ deps:
 		echo "Installing radicale..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq radicale; \
+	fi
+	@if [ ! -x /usr/bin/xandikos ] || [ ! -x /usr/bin/vdirsyncer ] || [ ! -x /usr/bin/khard ] || ! /usr/bin/python3 -c 'import vobject' 2>/dev/null; then \
+		echo "Installing xandikos, vdirsyncer, khard and python3-vobject..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq xandikos vdirsyncer khard python3-vobject; \
 	fi
 
 # What only the benchmark needs: abook, the C address book that `carnet query` is measured

@@ -72,8 +72,11 @@ let package = Package(
         .target(name: "SeededRandom", path: "Support/SeededRandom"),
         // Temp directories and helpers the test targets share.
         .target(name: "CarnetTestSupport", dependencies: ["CarnetModels"], path: "Support/CarnetTestSupport"),
-        // A real Radicale CardDAV server on loopback for the sync tests and the benchmark (`make deps`).
-        .target(name: "RadicaleServer", path: "Support/RadicaleServer"),
+        // Real CardDAV servers on loopback for the sync tests and the benchmark (`make deps`):
+        // Radicale, and Xandikos as the second server, behind one protocol the fixtures use.
+        .target(name: "DAVTestServer", path: "Support/DAVTestServer"),
+        .target(name: "RadicaleServer", dependencies: ["DAVTestServer"], path: "Support/RadicaleServer"),
+        .target(name: "XandikosServer", dependencies: ["DAVTestServer"], path: "Support/XandikosServer"),
 
         // `make bench`: Carnet's layers against the raw SQLite C API in the same run.
         .executableTarget(
@@ -105,10 +108,13 @@ let package = Package(
         .testTarget(
             name: "CarnetStorageTests",
             dependencies: ["CarnetModels", "CarnetStorage", "SeededRandom", "CarnetTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        // Sync against a real Radicale started by each test (no mock server).
+        // Sync against a real Radicale and a real Xandikos started by each test (no mock server).
         .testTarget(
             name: "CarnetSyncTests",
-            dependencies: ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetTestSupport", "RadicaleServer"]),
+            dependencies: [
+                "CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetTestSupport", "DAVTestServer", "RadicaleServer",
+                "XandikosServer",
+            ]),
         .testTarget(name: "CarnetStateTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetTestSupport"]),
         .testTarget(name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "CarnetTestSupport"]),
         // Runs the built `carnet` binary as a person would (it depends on it so it is built first).

@@ -30,11 +30,13 @@ enum {
     CURLOPT_ACCEPT_ENCODING = OPT_OBJECT + 102,
     CURLOPT_POSTFIELDSIZE_LARGE = OPT_OFF_T + 120,
     CURLOPT_CONNECTTIMEOUT_MS = OPT_LONG + 156,
+    CURLOPT_POSTREDIR = OPT_LONG + 161,
     CURLOPT_XFERINFOFUNCTION = OPT_FUNCTION + 219,
     CURLINFO_RESPONSE_CODE = 0x200000 + 2,
     CURLINFO_PRETRANSFER_TIME = 0x300000 + 6,
     CURLINFO_OS_ERRNO = 0x200000 + 25,
     CURL_GLOBAL_DEFAULT = 3,
+    CURL_REDIR_POST_ALL = 7,
     CURL_ERROR_SIZE = 256,
 };
 
@@ -199,6 +201,10 @@ void carnet_http_perform(
     curl.easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
     curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 1L);
     curl.easy_setopt(handle, CURLOPT_MAXREDIRS, 5L);
+    // A request with a body keeps it across a 301, 302 or 303 (libcurl drops it by default, as
+    // browsers do for a form): `/.well-known/carddav` redirects, and a PROPFIND without its body
+    // is asked for every property but the ones Carnet needs.
+    curl.easy_setopt(handle, CURLOPT_POSTREDIR, (long)CURL_REDIR_POST_ALL);
     // A server that is down is told quickly; one that is up may think for long before its first
     // byte (Radicale lists 60,000 cards in about a minute): give up only when not a byte has
     // moved for the answer's timeout, however long a large answer takes in all. (libcurl's own

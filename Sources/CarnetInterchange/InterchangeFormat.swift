@@ -39,8 +39,12 @@ public enum VDir {
     /// and digits, `-`, `_`, `.`, `@`, `+`; not starting with `.`; at most 200 of them), else the
     /// UID with every other character made `_` (at most 64 of them) and `-` and 16 hex digits of
     /// a hash of the whole UID (FNV-1a, 64 bits), so two UIDs that differ only in unsafe
-    /// characters still get two files.
+    /// characters still get two files. A `urn:uuid:` UUID is named by its UUID, the name it had
+    /// when Carnet kept UIDs without that prefix, so a vdir written then is written over, not doubled.
     public static func fileName(uid: String) -> String {
+        if uid.hasASCIIPrefixIgnoringCase("urn:uuid:"), VCardText.isUUID(uid.utf8.dropFirst(9)) {
+            return String(uid.dropFirst(9)) + ".vcf"
+        }
         let scalars = uid.unicodeScalars
         if !scalars.isEmpty, scalars.count <= 200, scalars.first != ".", scalars.allSatisfy(isSafe) {
             return uid + ".vcf"

@@ -126,11 +126,8 @@ struct VCardImport {
                 if revision == nil { revision = InterchangeDate.parse(property.text()) }
                 outcome = .mapped
             case "UID":
-                var value = VCardText.trimmed(property.text())
-                if property.valueType != "text", value.hasASCIIPrefixIgnoringCase("urn:uuid:"),
-                   VCardText.isUUID(value.utf8.dropFirst(9)) {
-                    value = String(value.dropFirst(9))
-                }
+                // Kept as it came, `urn:uuid:` and all: it is the other clients' name for the card.
+                let value = VCardText.trimmed(property.text())
                 if uid == nil, UIDRule.issues(value).isEmpty {
                     uid = value
                     outcome = .mapped

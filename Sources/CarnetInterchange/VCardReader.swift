@@ -33,7 +33,7 @@ import Foundation
 /// | `itemN.X-ABDATE` + `itemN.X-ABLabel` | a date with that label |
 /// | `CATEGORIES` | categories (every `CATEGORIES` line, without repeats) |
 /// | `PHOTO` | the photo, when inline (3.0 `ENCODING=b`, 2.1 `BASE64`, a 4.0 `data:` URI) and an image |
-/// | `UID` | the uid (without the `urn:uuid:` of a UUID) |
+/// | `UID` | the uid, as written (`urn:uuid:` and all) |
 ///
 /// Labels come from `TYPE` (`TYPE=CELL`, `TYPE=WORK,VOICE`, `TYPE=work;TYPE=fax`, bare 2.1
 /// `TEL;CELL`) or from the `X-ABLabel` of the property's `itemN.` group, which then goes with it;

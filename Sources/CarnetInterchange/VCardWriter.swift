@@ -7,6 +7,17 @@ public enum VCardVersion: String, Sendable, CaseIterable {
     case v3 = "3.0"
     case v4 = "4.0"
     case v21 = "2.1"
+
+    /// The version a card says it is (its first `VERSION` line), nil when it names none Carnet
+    /// writes. A card another client made goes back in its own version, so that client sees
+    /// only the change, not every line rewritten in another version.
+    public init?(of card: String) {
+        for line in card.split(whereSeparator: \.isNewline).prefix(64) where String(line).hasASCIIPrefixIgnoringCase("VERSION:") {
+            self.init(rawValue: line.dropFirst(8).trimmingCharacters(in: .whitespaces))
+            return
+        }
+        return nil
+    }
 }
 
 /// Writes contacts as vCards that other address books import, and that ``VCardReader`` reads
@@ -18,7 +29,7 @@ public enum VCardVersion: String, Sendable, CaseIterable {
 ///
 /// | Carnet | 4.0 | 3.0 | 2.1 |
 /// |---|---|---|---|
-/// | uid | `UID:urn:uuid:…` for a UUID, else `UID;VALUE=text:…` | `UID:…` | `UID:…` |
+/// | uid | `UID:…` as it came (`UID;VALUE=text:…` when it needs escapes) | `UID:…` | `UID:…` |
 /// | name | `FN` | `FN` | `FN` |
 /// | structured name | `N:family;given;additional;prefix;suffix` (always) | the same | the same |
 /// | nickname, title, role | `NICKNAME`, `TITLE`, `ROLE` | the same | the same |
@@ -56,7 +67,11 @@ public enum VCardWriter {
         card.line("PRODID:" + productID)
         if let uid, !uid.isEmpty {
             if version == .v4 {
-                card.line(VCardText.isUUID(uid.utf8) ? "UID:urn:uuid:" + uid : "UID;VALUE=text:" + VCardText.escape(uid))
+                // Byte for byte as it came, in every version: a UID another client gave the card
+                // (`UID:X`, `UID:urn:uuid:X`) written any other way is another card to that client.
+                // Only a value that needs escapes is marked as text.
+                let plain = VCardText.escape(uid) == uid
+                card.line(plain ? "UID:" + uid : "UID;VALUE=text:" + VCardText.escape(uid))
             } else {
                 card.property("UID", card.escape(uid))
             }
@@ -154,6 +169,46 @@ public enum VCardWriter {
     /// One vCard for a saved contact.
     public static func card(contact: Contact, version: VCardVersion = .v4) -> String {
         card(uid: contact.uid, draft: contact.draft, updatedAt: contact.updatedAt, version: version)
+    }
+
+    /// `card` (one vCard as this writer makes it) with its properties in the order `previous`
+    /// has them: a card another client wrote goes back with only what changed, not every line
+    /// moved to Carnet's order. A property `previous` does not have follows the line it follows
+    /// here; lines of one property keep their order. Each line keeps its folding.
+    public static func card(_ card: String, orderedLike previous: String) -> String {
+        var rank: [String: Int] = [:]
+        for (index, line) in logicalLines(previous).enumerated() where rank[propertyKey(line)] == nil {
+            rank[propertyKey(line)] = index
+        }
+        var last = -1
+        var placed: [(rank: Int, index: Int, line: Substring)] = []
+        for (index, line) in logicalLines(card).enumerated() {
+            let key = propertyKey(line)
+            // BEGIN first and END last, whatever the other card had between.
+            let own = key == "BEGIN" ? Int.min : key == "END" ? Int.max : rank[key] ?? last
+            if key != "END" { last = own }
+            placed.append((own, index, line))
+        }
+        placed.sort { ($0.rank, $0.index) < ($1.rank, $1.index) }
+        return placed.map { $0.line + "\r\n" }.joined()
+    }
+
+    /// The card's logical lines, each with its folded continuations (CRLF or LF line ends).
+    private static func logicalLines(_ card: String) -> [Substring] {
+        var lines: [Substring] = []
+        for line in card.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" }) {
+            if let first = line.first, first == " " || first == "\t", let previous = lines.popLast() {
+                lines.append(Substring(String(previous) + "\r\n" + line))
+            } else {
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+
+    /// A line's property name with its group, upper-cased (`ITEM1.EMAIL`, `TEL`).
+    private static func propertyKey(_ line: Substring) -> String {
+        String(line.prefix { $0 != ";" && $0 != ":" }).uppercased()
     }
 
     /// Appends `line` and CRLF, folded so no line is longer than 75 octets and no UTF-8

@@ -93,3 +93,18 @@ public struct InterchangeError: Error, Sendable, Equatable, CustomStringConverti
 
     public var description: String { "line \(line): \(message)" }
 }
+
+extension InterchangeRecord {
+    /// The UID an import of this card before Carnet kept UIDs byte for byte gave its contact: a
+    /// `urn:uuid:` UUID without the prefix. An import also matches a contact by it, so a file
+    /// imported then updates the contacts it made instead of adding them again. Nil for any other UID.
+    public var earlierUID: String? {
+        guard let uid, uid.count == 45, uid.prefix(9).lowercased() == "urn:uuid:" else { return nil }
+        let rest = uid.dropFirst(9)
+        let isUUID = rest.utf8.enumerated().allSatisfy { index, byte in
+            [8, 13, 18, 23].contains(index) ? byte == UInt8(ascii: "-") : UInt8(ascii: "0")...UInt8(ascii: "9") ~= byte
+                || UInt8(ascii: "a")...UInt8(ascii: "f") ~= byte || UInt8(ascii: "A")...UInt8(ascii: "F") ~= byte
+        }
+        return isUUID ? String(rest) : nil
+    }
+}

@@ -98,7 +98,8 @@ extension StorageController {
         let uid = record.uid ?? derivedUID(draft)
         let uidIssues = UIDRule.issues(uid)
         if !uidIssues.isEmpty { throw CarnetError.invalid(uidIssues) }
-        if let current = try fetchContact(db, uid: uid) {
+        // A file imported before UIDs were kept whole made its contact under the earlier UID.
+        if let current = try fetchContact(db, uid: uid) ?? record.earlierUID.flatMap({ try fetchContact(db, uid: $0) }) {
             if current.draft == draft {
                 report.unchanged += 1
             } else if options.keepsExisting {

@@ -126,8 +126,9 @@ final class CardDAVClient {
     func changes(since token: String?) throws(CarnetError) -> RemoteChanges? {
         let response = try send("REPORT", collection, headers: ["Depth": "1"], body: DAV.syncCollection(token: token))
         guard response.status == 207 else {
-            // 403/409 valid-sync-token: the token is too old or unknown; ask for everything.
-            if token != nil, [400, 403, 409, 412].contains(response.status) { return try changes(since: nil) }
+            // The token is too old or unknown (403 valid-sync-token, or the server's own way of
+            // saying so): ask for everything.
+            if let token, ServerProfile(token: token).unknownTokenStatuses.contains(response.status) { return try changes(since: nil) }
             if [400, 403, 404, 405, 415, 422, 501].contains(response.status) { return nil }
             throw unexpected(response, "REPORT", collection)
         }

@@ -381,7 +381,10 @@ private final class SyncRun {
             // A merge's losing values are in the file before the merge goes up.
             if uncommittedClash { try commit() }
             let href = link?.href ?? client.collectionHref + VDir.fileName(uid: contact.uid)
-            let card = VCardWriter.card(contact: contact, version: .v3)
+            // In the version of the card there (4.0 stays 4.0), 3.0 for a new one,
+            // and in the order of its properties there, so another client sees only the change.
+            let written = VCardWriter.card(contact: contact, version: link.flatMap { VCardVersion(of: $0.card) } == .v4 ? .v4 : .v3)
+            let card = link.map { VCardWriter.card(written, orderedLike: $0.card) } ?? written
             switch try client.put(href, card: card, ifMatch: link.map(\.etag)) {
             case let .stored(etag):
                 try here.setLink(contactID: contact.id, href: href, etag: etag, card: card, syncedVersion: contact.version)

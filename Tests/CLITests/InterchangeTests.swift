@@ -47,7 +47,40 @@ import Testing
         let madison = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
         #expect((madison["photo"] as? String)?.hasPrefix("iVBORw0KGgo") == true)
         let tyler = try #require(box.json(box.carnetInProcess(["show", "2", "--json"]).stdout) as? [String: Any])
-        #expect(tyler["uid"] as? String == "4fbe8971-0bc3-424c-9c26-36c3e1eff6b1")
+        #expect(tyler["uid"] as? String == "urn:uuid:4fbe8971-0bc3-424c-9c26-36c3e1eff6b1")
+    }
+
+    /// A vdir another client syncs: exported again, each card keeps its file name and its UID
+    /// line byte for byte, so the other client sees no card deleted and made anew.
+    @Test func aVdirExportKeepsEachCardsUIDAndFileName() throws {
+        let uuid = "4fbe8971-0bc3-424c-9c26-36c3e1eff6b1", bare = "9a1c2b3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"
+        let cards = [("UID:urn:uuid:\(uuid)", "\(uuid).vcf"), ("UID:\(bare)", "\(bare).vcf"), ("UID:khard-7f3a@example.org", "khard-7f3a@example.org.vcf")]
+        let text = cards.enumerated().map { index, card in
+            "BEGIN:VCARD\r\nVERSION:4.0\r\n\(card.0)\r\nFN:Person \(index)\r\nEND:VCARD\r\n"
+        }.joined()
+        #expect(box.carnetInProcess(["import", box.write("cards.vcf", text)]).status == 0)
+        for version in ["3.0", "4.0"] {
+            let vdir = box.path("vdir-\(version)")
+            #expect(box.carnetInProcess(["export", "--format", "vdir", "--vcard-version", version, vdir]).status == 0)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: vdir).sorted() == cards.map(\.1).sorted())
+            for (line, name) in cards {
+                let card = try String(contentsOfFile: vdir + "/" + name, encoding: .utf8)
+                #expect(card.contains("\r\n\(line)\r\n"), "\(version) \(name): \(card)")
+            }
+        }
+    }
+
+    /// A contact imported when Carnet kept a `urn:uuid:` UID without its prefix is found again
+    /// by the card it came from: updated, not added twice.
+    @Test func reimportFindsAContactImportedWithoutTheUrnPrefix() {
+        let card = { (uid: String, title: String) in
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:\(uid)\r\nFN:Tyler Porter\r\nTITLE:\(title)\r\nEND:VCARD\r\n"
+        }
+        let uuid = "4fbe8971-0bc3-424c-9c26-36c3e1eff6b1"
+        box.carnetInProcess(["import", box.write("old.vcf", card(uuid, "Developer"))])
+        let again = box.carnetInProcess(["import", box.write("new.vcf", card("urn:uuid:" + uuid, "Architect"))])
+        #expect(again.stdout == "saved import: added 0, updated 1, unchanged 0, skipped 0\n", "\(again)")
+        #expect(box.carnetInProcess(["list"]).lines.count == 2)
     }
 
     @Test func reimportUpdatesInsteadOfDuplicating() {

@@ -146,7 +146,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
             phones: [LabeledValue("+1-408-555-0101", label: "cell")], photo: png)
         #expect(records == [
             InterchangeRecord(
-                uid: "0B4B8B1E-6C2A-4E4B-9F22-2C0E0E3A7D11", draft: expected, updatedAt: date(2026, 11, 23, 8, 55, 7), line: 1),
+                uid: "urn:uuid:0B4B8B1E-6C2A-4E4B-9F22-2C0E0E3A7D11", draft: expected, updatedAt: date(2026, 11, 23, 8, 55, 7), line: 1),
         ])
     }
 
@@ -186,7 +186,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
             phones: [LabeledValue("+44-20-7946-0000", label: "cell")],
             extras: ["TEL;PREF=2;TYPE=voice;VALUE=uri:tel:+44-20-7946-0001;ext=12"])
         #expect(records.map(\.draft) == [expected])
-        #expect(records.map(\.uid) == ["8e2c7a6f-3b1d-4c59-9b8e-1f0a2d3c4b5e"])
+        #expect(records.map(\.uid) == ["urn:uuid:8e2c7a6f-3b1d-4c59-9b8e-1f0a2d3c4b5e"])
         #expect(records.map(\.updatedAt) == [date(2026, 11, 23, 8, 55, 7, ms: 250)])
         #expect(records[0].notes.map(\.line) == [10])
         #expect(records[0].draft.issues().isEmpty)
@@ -641,7 +641,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         BEGIN:VCARD
         VERSION:4.0
         PRODID:-//Carnet//Carnet//EN
-        UID:urn:uuid:0B4B8B1E-6C2A-4E4B-9F22-2C0E0E3A7D11
+        UID:0B4B8B1E-6C2A-4E4B-9F22-2C0E0E3A7D11
         FN:Dr. Augusta Ada King\\, Countess of Lovelace
         N:King;Augusta Ada;;Dr.;Countess of Lovelace
         NICKNAME:Ada
@@ -689,7 +689,6 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         let card = VCardWriter.card(RichContact.record, version: .v3)
         let expected = Self.version4
             .replacingOccurrences(of: "VERSION:4.0", with: "VERSION:3.0")
-            .replacingOccurrences(of: "UID:urn:uuid:", with: "UID:")
             .replacingOccurrences(of: "TYPE=work;PREF=1", with: "TYPE=work,pref")
             .replacingOccurrences(of: "TYPE=cell;PREF=1", with: "TYPE=cell,pref")
             .replacingOccurrences(of: "TYPE=home;PREF=1", with: "TYPE=home,pref")

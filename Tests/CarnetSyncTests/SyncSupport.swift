@@ -3,21 +3,43 @@ import CarnetModels
 import CarnetStorage
 import CarnetSync
 import CarnetTestSupport
+import DAVTestServer
 import Foundation
 import RadicaleServer
 import Testing
+import XandikosServer
 
-/// One Radicale with one user, and Carnet files that sync with it.
+/// The real servers the sync suite runs against, each started by the test on loopback.
+enum ServerKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case radicale, xandikos
+
+    var testDescription: String { rawValue }
+
+    /// A server where `user` owns an empty address book home (Xandikos asks for no password).
+    func start(user: String, password: String) throws -> any DAVTestServer {
+        switch self {
+        case .radicale: try RadicaleServer(users: [user: password])
+        case .xandikos: try XandikosServer(user: user)
+        }
+    }
+}
+
+/// One server with one user, and Carnet files that sync with it.
 final class SyncFixture {
-    let server: RadicaleServer
+    let kind: ServerKind
+    let server: any DAVTestServer
     let dir = TempDirectory()
     static let user = "carnet"
     static let password = "secret"
     var environment: [String: String] { ["CARNET_SYNC_PASSWORD": Self.password] }
 
-    init() throws {
-        server = try RadicaleServer(users: [Self.user: Self.password])
+    init(_ kind: ServerKind = .radicale) throws {
+        self.kind = kind
+        server = try kind.start(user: Self.user, password: Self.password)
     }
+
+    /// The address book Carnet makes in the user's home on its first setup.
+    var collection: URL { server.collection(Self.user) }
 
     /// A Carnet file named `name`, set up to sync with the user's address book (made by the first).
     func book(_ name: String, transport: HTTPTransport = CurlTransport(), setUp: Bool = true) throws -> Book {
@@ -35,11 +57,10 @@ final class SyncFixture {
     /// The collection's cards as the server has them (href → vCard), read with a plain PROPFIND and GETs.
     func serverCards() throws -> [String: String] {
         let raw = RawClient(user: Self.user, password: Self.password)
-        let collection = server.url.appendingPathComponent("\(Self.user)/carnet/")
         let listing = try raw.send("PROPFIND", collection, headers: ["Depth": "1"], body: "<?xml version=\"1.0\"?><d:propfind xmlns:d=\"DAV:\"><d:prop><d:getetag/></d:prop></d:propfind>")
         let text = String(decoding: listing.body, as: UTF8.self)
-        let hrefs = text.components(separatedBy: "<href>").dropFirst().compactMap { $0.components(separatedBy: "</href>").first }
-            .filter { $0.hasSuffix(".vcf") }
+        // `<href>` or `<ns0:href>`: each server picks its own prefix.
+        let hrefs = text.matches(of: /<(?:\w+:)?href>([^<]*)<\/(?:\w+:)?href>/).map { String($0.output.1) }.filter { $0.hasSuffix(".vcf") }
         var cards: [String: String] = [:]
         for href in hrefs {
             let card = try raw.send("GET", URL(string: href, relativeTo: server.url)!.absoluteURL)
@@ -49,7 +70,7 @@ final class SyncFixture {
     }
 
     /// A transport through which this side's first `method` with If-Match finds the card at
-    /// `href` changed by another client just before (`line` added to it), so Radicale answers 412.
+    /// `href` changed by another client just before (`line` added to it), so the server answers 412.
     func otherClientAdds(_ line: String, to href: String, before method: String) throws -> InterleavingTransport {
         let raw = RawClient(user: Self.user, password: Self.password)
         let url = try #require(URL(string: href, relativeTo: server.url)).absoluteURL
@@ -108,6 +129,8 @@ struct RawClient {
     func send(_ method: String, _ url: URL, headers: [String: String] = [:], body: String? = nil) throws -> HTTPResponse {
         var headers = headers
         headers["Authorization"] = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+        // Xandikos refuses a WebDAV body sent as a form (curl's default type): 415.
+        if let body, body.hasPrefix("<?xml"), headers["Content-Type"] == nil { headers["Content-Type"] = "application/xml; charset=utf-8" }
         return try transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body.map { Data($0.utf8) }))
     }
 }
@@ -145,7 +168,7 @@ final class NoSyncCollectionTransport: HTTPTransport {
 
 /// The real transport, with another client's change made on the server just before the first
 /// `method` request that carries `If-Match`: the version this side last saw is then stale, and
-/// Radicale answers 412.
+/// the server answers 412.
 final class InterleavingTransport: HTTPTransport {
     let inner = CurlTransport()
     let method: String

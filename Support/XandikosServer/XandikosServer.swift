@@ -1,0 +1,91 @@
+@_exported import DAVTestServer
+import Foundation
+
+/// A real Xandikos CardDAV server (Debian's `xandikos`, installed by `make deps`) on 127.0.0.1
+/// with a free port and its own folder in a temp directory: the second server the sync tests
+/// run against. Xandikos has no authentication (it ignores the password a client sends) and
+/// serves one principal, `/USER/`, whose address book home is `/USER/contacts/`, made empty on
+/// start. It answers before ``init(user:)`` returns; ``stop()`` (or dropping it) ends the
+/// process and removes the folder.
+public final class XandikosServer: DAVTestServer, @unchecked Sendable {
+    public let name = "Xandikos"
+    public let port: Int
+    /// `http://127.0.0.1:PORT/`
+    public let url: URL
+    public let user: String
+    private let folder: URL
+    private let process: Process
+    private let lock = NSLock()
+    private var stopped = false
+
+    public static let executable = "/usr/bin/xandikos"
+
+    public init(user: String = "carnet") throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
+            throw DAVTestServerFailure("\(Self.executable) is missing; run `make deps` (apt-get install xandikos)")
+        }
+        self.user = user
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-xandikos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var lastError: (any Error)?
+        for _ in 0..<5 {
+            let port = try Loopback.freePort()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.executable)
+            // --autocreate makes the principal and its (empty) address book home, as a new
+            // account on a server is: the client finds no address book and makes its own.
+            process.arguments = [
+                "-d", folder.appendingPathComponent("data").path, "--autocreate", "-l", "127.0.0.1", "-p", String(port),
+                "--current-user-principal", "/\(user)/",
+            ]
+            let log = folder.appendingPathComponent("xandikos-\(port).log")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: log)
+            process.standardOutput = handle
+            process.standardError = handle
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            if Loopback.waitUntilAnswering(port: port, process: process) {
+                self.port = port
+                self.process = process
+                url = URL(string: "http://127.0.0.1:\(port)/")!
+                return
+            }
+            Loopback.end(process)
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            lastError = DAVTestServerFailure("xandikos did not start on port \(port): \(text.suffix(500))")
+        }
+        try? FileManager.default.removeItem(at: folder)
+        throw lastError ?? DAVTestServerFailure("xandikos did not start")
+    }
+
+    deinit { stop() }
+
+    public func principal(_ user: String) -> URL { url.appendingPathComponent(user + "/") }
+
+    public func home(_ user: String) -> URL { url.appendingPathComponent(user + "/contacts/") }
+
+    /// Xandikos keeps each collection as a git repository with its cards checked out beside.
+    private func collectionFolder(user: String, collection: String) -> URL {
+        folder.appendingPathComponent("data/\(user)/contacts/\(collection)")
+    }
+
+    public func storedCards(user: String, collection: String) -> [String] {
+        let path = collectionFolder(user: user, collection: collection).path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".vcf") }.sorted()
+    }
+
+    public func storedCard(user: String, collection: String, name: String) -> String? {
+        try? String(contentsOf: collectionFolder(user: user, collection: collection).appendingPathComponent(name), encoding: .utf8)
+    }
+
+    public func stop() {
+        let wasRunning = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard wasRunning else { return }
+        Loopback.end(process)
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
