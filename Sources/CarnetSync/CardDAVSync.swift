@@ -105,6 +105,8 @@ private final class SyncRun {
     /// Hrefs found gone from the server while applying (a card's old place after a move).
     private var goneThere: [String: Bool] = [:]
     private var catchUpsLeft = catchUps
+    /// Hrefs of the new cards this sync put on the server.
+    private var createdHere: Set<String> = []
     /// A clash recorded since the last commit: committed before anything else is sent.
     private var uncommittedClash = false
     /// The report as of the last commit (what is durable here).
@@ -229,7 +231,11 @@ private final class SyncRun {
                     // Its UID is a contact's synced at another href: moved there when the old
                     // href is gone (then the link follows it), else two cards of one UID.
                     guard try isGone(other.href) else {
-                        report.skipped.append("\(card.href): the same UID as \(other.href), which \(contact.name) is synced with")
+                        if createdHere.contains(other.href) {
+                            try takeOver(card, theirs: theirs, from: other, contact: contact)
+                        } else {
+                            report.skipped.append("\(card.href): the same UID as \(other.href), which \(contact.name) is synced with")
+                        }
                         return
                     }
                     try applyLinked(card, theirs: theirs, to: contact, link: other)
@@ -260,6 +266,23 @@ private final class SyncRun {
             try here.setLink(contactID: contact.id, href: card.href, etag: card.etag, card: card.text, syncedVersion: saved.version)
         } else {
             try merge(contact, base: Self.draft(of: link.card) ?? ContactDraft(), theirs: theirs, card: card)
+        }
+    }
+
+    /// Another client's card of the UID of a contact this sync has just sent as new (`ours`),
+    /// on a server that stored both: the two are one contact. Theirs came first and stays, the
+    /// contact is merged with it (each side's fields kept; where both filled one differently,
+    /// this file's value wins and theirs is kept in the conflicts) and the card this sync made
+    /// is deleted (after the merge is committed, so a stop between the two leaves two cards,
+    /// which the next sync names, never a lost field); the merge is sent over theirs.
+    private func takeOver(_ card: RemoteCard, theirs: ContactDraft, from ours: SyncLink, contact: Contact) throws {
+        try merge(contact, base: ContactDraft(), theirs: theirs, card: card)
+        try commit()
+        createdHere.remove(ours.href)
+        switch try client.delete(ours.href, etag: ours.etag) {
+        case .deleted, .notFound: break
+        case .preconditionFailed, .refused:
+            report.skipped.append("\(ours.href): the same UID as \(card.href), which \(contact.name) is synced with")
         }
     }
 
@@ -353,6 +376,15 @@ private final class SyncRun {
     }
 
     private func sendContacts() throws {
+        try sendPending()
+        // A server that takes a second card of one UID may have been given another client's
+        // card of a UID this sync just sent as new: ask again, merge such a card into the
+        // contact (see ``applyRemote(_:)``) and send the merge.
+        guard !createdHere.isEmpty, ServerProfile(token: token).storesDuplicateUIDs, try catchUp() else { return }
+        try sendPending()
+    }
+
+    private func sendPending() throws {
         var after: Int64 = 0
         var sent = 0
         while true {
@@ -388,6 +420,7 @@ private final class SyncRun {
             switch try client.put(href, card: card, ifMatch: link.map(\.etag)) {
             case let .stored(etag):
                 try here.setLink(contactID: contact.id, href: href, etag: etag, card: card, syncedVersion: contact.version)
+                if link == nil { createdHere.insert(href) }
                 report.uploaded += 1
                 return
             case .preconditionFailed:

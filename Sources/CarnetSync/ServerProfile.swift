@@ -11,9 +11,7 @@ import Foundation
 /// both): Xandikos asks for no password (it ignores the one sent); it refuses a WebDAV body not
 /// typed as XML (415), and Carnet types every body it sends; `/.well-known/carddav` answers 301
 /// on Radicale and 302 on Xandikos, and the transport follows both with the request's body;
-/// Radicale stores a card re-serialized (its properties sorted), Xandikos byte for byte; and
-/// Radicale refuses a second card with a UID the address book holds (409 no-uid-conflict) where
-/// Xandikos stores it, so the sync must never send one.
+/// Radicale stores a card re-serialized (its properties sorted), Xandikos byte for byte.
 struct ServerProfile: Equatable, Sendable {
     /// As messages and tests name it.
     let name: String
@@ -22,11 +20,18 @@ struct ServerProfile: Equatable, Sendable {
     /// then asks for everything, as for a first sync. RFC 6578 says 403 (valid-sync-token);
     /// servers also answer 400, 409 or 412.
     let unknownTokenStatuses: Set<Int>
+    /// Whether the server stores a second card with a UID the address book holds. RFC 6352 says
+    /// to refuse it (409, no-uid-conflict), as Radicale does; where a server takes it, another
+    /// client's card of a UID can land between this sync's listing and its upload of a new
+    /// contact of that UID, so the sync asks again what changed after sending new cards.
+    let storesDuplicateUIDs: Bool
 
-    static let standard = ServerProfile(name: "CardDAV", unknownTokenStatuses: [400, 403, 409, 412])
+    static let standard = ServerProfile(name: "CardDAV", unknownTokenStatuses: [400, 403, 409, 412], storesDuplicateUIDs: false)
 
-    /// Xandikos answers a commit its repository does not have with 500 (Internal Server Error).
-    static let xandikos = ServerProfile(name: "Xandikos", unknownTokenStatuses: standard.unknownTokenStatuses.union([500]))
+    /// Xandikos answers a commit its repository does not have with 500 (Internal Server Error),
+    /// and stores a second card of one UID.
+    static let xandikos = ServerProfile(
+        name: "Xandikos", unknownTokenStatuses: standard.unknownTokenStatuses.union([500]), storesDuplicateUIDs: true)
 
     /// The profile of the server that gave `token` (nil before the first sync: standard).
     init(token: String?) {
@@ -37,8 +42,9 @@ struct ServerProfile: Equatable, Sendable {
         self = .xandikos
     }
 
-    private init(name: String, unknownTokenStatuses: Set<Int>) {
+    private init(name: String, unknownTokenStatuses: Set<Int>, storesDuplicateUIDs: Bool) {
         self.name = name
         self.unknownTokenStatuses = unknownTokenStatuses
+        self.storesDuplicateUIDs = storesDuplicateUIDs
     }
 }

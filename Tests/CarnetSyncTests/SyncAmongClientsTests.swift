@@ -16,8 +16,9 @@ import Testing
     /// vdirsyncer after a local rename, DAVx5 and others delete a card and PUT it again under
     /// another name with the same UID: the contact stays, linked to the new href, and an edit
     /// made there at the same time arrives as any edit does.
-    @Test func aCardAnotherClientMovesStaysTheSameContact() throws {
-        let fixture = try SyncFixture()
+    @Test(arguments: ServerKind.allCases)
+    func aCardAnotherClientMovesStaysTheSameContact(_ kind: ServerKind) throws {
+        let fixture = try SyncFixture(kind)
         let a = try fixture.book("a")
         let original = try a.add("Moved Card", phone: "555 0100")
         try a.sync()
@@ -49,8 +50,9 @@ import Testing
     /// The move happens between this side's listing and its upload: the PUT over the old href
     /// fails (404 or 412 for a card that is gone); the sync catches up with the server, finds
     /// the card's new place by its UID and sends the edit there, never a second card of one UID.
-    @Test func aCardMovedWhileThisSideUploadsIsFoundByItsUID() throws {
-        let fixture = try SyncFixture()
+    @Test(arguments: ServerKind.allCases)
+    func aCardMovedWhileThisSideUploadsIsFoundByItsUID(_ kind: ServerKind) throws {
+        let fixture = try SyncFixture(kind)
         let a = try fixture.book("a")
         try a.add("Racing Card", phone: "555 0101")
         try a.sync()
@@ -75,8 +77,9 @@ import Testing
     /// Another client creates a card with the UID of a contact this side is about to send for
     /// the first time: the server refuses a second card of that UID (or, where it would take
     /// one, the sync finds it first); the two are merged into the one card.
-    @Test func aNewContactWhoseUIDAppearsThereMeanwhileIsMergedNotDoubled() throws {
-        let fixture = try SyncFixture()
+    @Test(arguments: ServerKind.allCases)
+    func aNewContactWhoseUIDAppearsThereMeanwhileIsMergedNotDoubled(_ kind: ServerKind) throws {
+        let fixture = try SyncFixture(kind)
         let a = try fixture.book("a")
         let contact = try a.add("Same Person", phone: "555 0102")
         let raw = RawClient(user: SyncFixture.user, password: SyncFixture.password)
@@ -98,8 +101,9 @@ import Testing
     /// A contact whose card another client made (under a name of its own) is deleted here, then
     /// brought back by an undo before the deletion is sent: the next sync links it to that card
     /// again rather than sending a second card of its UID.
-    @Test func anUndoneDeletionRelinksToItsCardThere() throws {
-        let fixture = try SyncFixture()
+    @Test(arguments: ServerKind.allCases)
+    func anUndoneDeletionRelinksToItsCardThere(_ kind: ServerKind) throws {
+        let fixture = try SyncFixture(kind)
         let a = try fixture.book("a")
         let raw = RawClient(user: SyncFixture.user, password: SyncFixture.password)
         let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:phone-7\r\nFN:Undone\r\nN:;Undone;;;\r\nTEL:555 0103\r\nEND:VCARD\r\n"
@@ -124,9 +128,9 @@ import Testing
     /// card, and a later request fails: answered 500, dropped before the server saw it, or done
     /// by the server and dropped before its answer came back. The value the merge overrode is
     /// in this file all the same, the message says what was done, and a rerun converges.
-    @Test(arguments: [FaultProxy.Fault.error500, .drop, .lose])
-    func aSyncThatFailsAfterSendingAMergeKeepsTheValueItOverrode(_ fault: FaultProxy.Fault) throws {
-        let fixture = try SyncFixture()
+    @Test(arguments: ServerKind.allCases, [FaultProxy.Fault.error500, .drop, .lose])
+    func aSyncThatFailsAfterSendingAMergeKeepsTheValueItOverrode(_ kind: ServerKind, _ fault: FaultProxy.Fault) throws {
+        let fixture = try SyncFixture(kind)
         let proxy = try FaultProxy(upstream: fixture.server.url)
         let b = try fixture.book("b", setUp: false)
         _ = try b.engine.setup(url: proxy.through(fixture.server.url).absoluteString, username: SyncFixture.user, passwordCommand: "")
@@ -164,8 +168,9 @@ import Testing
     // MARK: Lists merged entry by entry
 
     /// khard adds one email, Carnet another, to the same contact: both are kept, everywhere.
-    @Test func entriesAddedOnBothSidesAreAllKept() throws {
-        let fixture = try SyncFixture()
+    @Test(arguments: ServerKind.allCases)
+    func entriesAddedOnBothSidesAreAllKept(_ kind: ServerKind) throws {
+        let fixture = try SyncFixture(kind)
         let a = try fixture.book("a"), b = try fixture.book("b")
         try a.add("Alan Turing")
         try a.edit("Alan Turing") {
@@ -190,8 +195,9 @@ import Testing
 
     /// One entry changed differently on both sides is the only clash a list has: the other
     /// entries merge, and the losing entry is kept in the conflicts.
-    @Test func oneEntryChangedOnBothSidesIsAClashOfThatEntryOnly() throws {
-        let fixture = try SyncFixture()
+    @Test(arguments: ServerKind.allCases)
+    func oneEntryChangedOnBothSidesIsAClashOfThatEntryOnly(_ kind: ServerKind) throws {
+        let fixture = try SyncFixture(kind)
         let a = try fixture.book("a"), b = try fixture.book("b")
         try a.add("Grace Hopper")
         try a.edit("Grace Hopper") {
@@ -253,10 +259,9 @@ import Testing
 }
 
 extension SyncFixture {
-    /// The user's address book collection, as the first `setup` made it.
-    var collectionURL: URL { server.url.appendingPathComponent("\(Self.user)/carnet/") }
-    /// Its canonical href, as ``serverCards()`` keys begin.
-    var collectionHref: String { "/\(Self.user)/carnet/" }
+    var collectionURL: URL { collection }
+    /// The collection's canonical href, as ``serverCards()`` keys begin.
+    var collectionHref: String { collection.path.hasSuffix("/") ? collection.path : collection.path + "/" }
 }
 
 /// The real transport, with another client's change made on the server just before this
