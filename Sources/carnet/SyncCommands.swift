@@ -152,6 +152,8 @@ struct SyncSetupCommand: SyncingCommand {
         let login: (url: URL, username: String)
         do { login = try SyncAccount.login(url: url, username: user) } catch { throw ValidationError(error.description) }
         if !passwordCommand.isEmpty && login.username.isEmpty { throw ValidationError("--password-command needs --user") }
+        // Before the address book is opened: a wrong file leaves no trace.
+        _ = try certificateAuthority()
     }
 
     /// The CA file's PEM text.
@@ -159,12 +161,11 @@ struct SyncSetupCommand: SyncingCommand {
         guard let caFile else { return nil }
         guard let data = FileManager.default.contents(atPath: caFile) else {
             let missing = !FileManager.default.fileExists(atPath: caFile)
-            throw CLIError(message: "\(caFile.shown): \(missing ? "no such file" : "cannot be read") (--ca-file)", code: .notFound)
+            throw ValidationError("--ca-file \(caFile.shown): \(missing ? "no such file" : "cannot be read")")
         }
         let text = String(decoding: data, as: UTF8.self)
         guard SyncAccount.isPEMCertificate(text), data.count <= 1_000_000 else {
-            throw CLIError(
-                message: "\(caFile.shown) is not a CA certificate in PEM (-----BEGIN CERTIFICATE-----) (--ca-file)", code: .invalidData)
+            throw ValidationError("--ca-file \(caFile.shown) is not a CA certificate in PEM (-----BEGIN CERTIFICATE-----)")
         }
         return text
     }
