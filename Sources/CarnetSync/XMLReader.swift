@@ -18,6 +18,7 @@ enum XMLReader {
         }
     }
 
+    /// Appended to arrays as buffers (`UnsafeBufferPointer(rebasing:)`): a copy in one go, not byte by byte.
     private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
 
     private struct Open {
@@ -58,7 +59,7 @@ enum XMLReader {
                     guard !open.isEmpty else { return nil }
                     let start = index + 9
                     guard skip(past: "]]>") else { return nil }
-                    open[open.count - 1].text += bytes[start..<(index - 3)]
+                    open[open.count - 1].text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(index - 3)]))
                 } else if starts(with: "<!") {
                     guard root == nil, open.isEmpty, skipDeclaration() else { return nil }
                 } else if starts(with: "</") {
@@ -220,12 +221,16 @@ enum XMLReader {
         /// malformed one, or a bare `&`.
         static func decode(_ text: Bytes, into output: inout [UInt8]) -> Bool {
             var index = text.startIndex
+            let buffer = text.base
             while index < text.endIndex {
-                guard let ampersand = text[index...].firstIndex(of: UInt8(ascii: "&")) else {
-                    output += text[index...]
+                // Indexed on the buffer itself: the slice's generic search crawls in a debug build.
+                var ampersand = index
+                while ampersand < text.endIndex, buffer[ampersand] != UInt8(ascii: "&") { ampersand += 1 }
+                guard ampersand < text.endIndex else {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: text[index...]))
                     return true
                 }
-                output += text[index..<ampersand]
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: text[index..<ampersand]))
                 guard let semicolon = text[ampersand...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else { return false }
                 let reference = String(decoding: text[(ampersand + 1)..<semicolon], as: UTF8.self)
                 switch reference {
