@@ -38,6 +38,7 @@ public struct SyncAccount: Sendable, Equatable, Codable {
         guard var parts = URLComponents(string: text) else { throw .sync(.badURL(text)) }
         if parts.password != nil {
             parts.password = nil
+            if parts.user?.isEmpty == true { parts.user = nil }
             // Said with the user name and no password: the line may end up in a log.
             throw .sync(.passwordInURL(parts.url?.absoluteString ?? "the URL given"))
         }

@@ -317,8 +317,10 @@ struct SyncTakeCommand: SyncingCommand {
         }
     }
 
+    /// `--json`: what each field held before and holds now.
     struct TakenJSON: Encodable {
-        let conflict: Int64, contactID: Int64, name: String, changed: Bool, fields: [SyncConflictValue]
+        struct Value: Encodable { let field: Field, before: [String]?, now: [String]? }
+        let conflict: Int64, contactID: Int64, name: String, changed: Bool, fields: [Value]
     }
 
     @MainActor func run(sync: SyncViewModel, terminal: Terminal) throws {
@@ -328,7 +330,11 @@ struct SyncTakeCommand: SyncingCommand {
         if json {
             var after = taken.conflict
             after.contact = taken.contact
-            let values = after.values.filter { taken.fields.contains($0.field) }
+            let before = taken.conflict.values, now = after.values
+            let values = taken.fields.map { field in
+                TakenJSON.Value(
+                    field: field, before: before.first { $0.field == field }?.kept, now: now.first { $0.field == field }?.kept)
+            }
             terminal.print(try JSONOutput.string(TakenJSON(conflict: number, contactID: taken.contact.id, name: name, changed: taken.changed, fields: values)))
         } else if taken.changed {
             terminal.print("took \(list) of conflict \(number) for \(name) (carnet undo takes it back; carnet sync sends it)".shown)

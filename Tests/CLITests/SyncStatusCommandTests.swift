@@ -56,7 +56,12 @@ import Testing
         #expect(other.carnetInProcess(["show", "1"]).stdout.contains("Mathematician"))
 
         // All its fields, then the next sync sends them and the first file gets them back.
-        #expect(other.carnetInProcess(["sync", "take", "1"]).status == 0)
+        let all = other.carnetInProcess(["sync", "take", "1", "--json"])
+        let object = try #require(other.json(all.stdout) as? [String: Any], "\(all)")
+        #expect(object["changed"] as? Bool == true && object["conflict"] as? Int == 1)
+        let taken = try #require(object["fields"] as? [[String: Any]])
+        #expect(taken.map { $0["field"] as? String } == ["title", "note"])
+        #expect(taken.first?["before"] as? [String] == ["Mathematician"] && taken.first?["now"] as? [String] == ["Countess"])
         let again = other.carnetInProcess(["sync", "take", "1"])
         #expect(again.stdout == "Ada Lovelace already holds the other side's title, note of conflict 1; nothing was changed\n", "\(again)")
         let sent = other.carnetInProcess(["sync"], environment: password)
