@@ -183,15 +183,14 @@ private final class SyncRun {
 
     /// The card's record, or nil (and a line in the report) when it cannot be read.
     private func read(_ card: RemoteCard) throws -> InterchangeRecord? {
-        let parsed: InterchangeRecord??
-        do { parsed = try VCardReader.parse(card.text).first } catch {
+        let record: InterchangeRecord?
+        do {
+            record = try VCardReader.parse(card.text).first
+        } catch {
             try notSynced(card.href, "\(error)")
             return nil
         }
-        guard let record = parsed ?? nil else {
-            try notSynced(card.href, "no vCard in it")
-            return nil
-        }
+        if record == nil { try notSynced(card.href, "no vCard in it") }
         return record
     }
 
