@@ -18,20 +18,27 @@ enum {
     CURLOPT_USERAGENT = OPT_OBJECT + 18,
     CURLOPT_HTTPHEADER = OPT_OBJECT + 23,
     CURLOPT_HEADERDATA = OPT_OBJECT + 29,
+    OPT_BLOB = 40000,
     CURLOPT_CUSTOMREQUEST = OPT_OBJECT + 36,
     CURLOPT_NOPROGRESS = OPT_LONG + 43,
     CURLOPT_NOBODY = OPT_LONG + 44,
     CURLOPT_FOLLOWLOCATION = OPT_LONG + 52,
     CURLOPT_XFERINFODATA = OPT_OBJECT + 57,
     CURLOPT_MAXREDIRS = OPT_LONG + 68,
+    CURLOPT_CAINFO = OPT_OBJECT + 65,
     CURLOPT_HEADERFUNCTION = OPT_FUNCTION + 79,
     CURLOPT_HTTPGET = OPT_LONG + 80,
+    CURLOPT_CAPATH = OPT_OBJECT + 97,
     CURLOPT_NOSIGNAL = OPT_LONG + 99,
     CURLOPT_ACCEPT_ENCODING = OPT_OBJECT + 102,
+    CURLOPT_MAXFILESIZE_LARGE = OPT_OFF_T + 117,
     CURLOPT_POSTFIELDSIZE_LARGE = OPT_OFF_T + 120,
     CURLOPT_CONNECTTIMEOUT_MS = OPT_LONG + 156,
     CURLOPT_POSTREDIR = OPT_LONG + 161,
     CURLOPT_XFERINFOFUNCTION = OPT_FUNCTION + 219,
+    CURLOPT_CAINFO_BLOB = OPT_BLOB + 309,
+    CURLE_FILESIZE_EXCEEDED = 63,
+    CURL_BLOB_COPY = 1,
     CURLINFO_RESPONSE_CODE = 0x200000 + 2,
     CURLINFO_PRETRANSFER_TIME = 0x300000 + 6,
     CURLINFO_OS_ERRNO = 0x200000 + 25,
@@ -42,6 +49,11 @@ enum {
 
 typedef void CURL;
 struct curl_slist;
+struct curl_blob {
+    void *data;
+    size_t len;
+    unsigned int flags;
+};
 typedef size_t (*write_callback)(char *, size_t, size_t, void *);
 typedef int (*progress_callback)(void *, long long, long long, long long, long long);
 
@@ -123,14 +135,22 @@ void carnet_http_close(carnet_http *http) {
 typedef struct buffer {
     char *bytes;
     size_t length, capacity;
+    /// The most bytes it takes (0: no bound); past it, `over` is set and the transfer stops.
+    size_t limit;
+    int over;
 } buffer;
 
 static size_t append(char *data, size_t size, size_t count, void *context) {
     buffer *into = context;
     size_t length = size * count;
+    if (into->limit && length > into->limit - into->length) {
+        into->over = 1;
+        return 0;  // libcurl stops the transfer: CURLE_WRITE_ERROR
+    }
     if (into->length + length + 1 > into->capacity) {
         size_t capacity = into->capacity ? into->capacity : 4096;
         while (capacity < into->length + length + 1) capacity *= 2;
+        if (into->limit && capacity > into->limit + 1) capacity = into->limit + 1;
         char *bytes = realloc(into->bytes, capacity);
         if (!bytes) return 0;  // libcurl stops the transfer: CURLE_WRITE_ERROR
         into->bytes = bytes;
@@ -184,11 +204,14 @@ static int watch_progress(void *context, long long down_total, long long down, l
 
 void carnet_http_perform(
     carnet_http *http, const char *method, const char *url, const char *const *headers, int header_count,
-    const void *body, size_t body_length, long connect_timeout_ms, long answer_timeout_ms, carnet_http_response *response) {
+    const void *body, size_t body_length, long connect_timeout_ms, long answer_timeout_ms, size_t max_body,
+    const char *ca_pem, carnet_http_response *response) {
     memset(response, 0, sizeof *response);
     CURL *handle = http->handle;
     curl.easy_reset(handle);  // keeps the open connection, forgets the last request's options
-    buffer head = {0}, content = {0};
+    // Headers have libcurl's own bound; the body has the caller's (also against a small
+    // compressed answer that inflates without end: the bound counts the bytes written here).
+    buffer head = {0}, content = {.limit = max_body};
     struct curl_slist *list = NULL;
     for (int i = 0; i < header_count; i++) list = curl.slist_append(list, headers[i]);
     // Without this, libcurl adds "Expect: 100-continue" to a large upload and waits for the answer.
@@ -221,6 +244,20 @@ void carnet_http_perform(
     curl.easy_setopt(handle, CURLOPT_WRITEDATA, (void *)&content);
     curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, (write_callback)append_header);
     curl.easy_setopt(handle, CURLOPT_HEADERDATA, (void *)&head);
+    // An answer that says its length up front is refused before its first byte.
+    if (max_body) curl.easy_setopt(handle, CURLOPT_MAXFILESIZE_LARGE, (long long)max_body);
+    if (ca_pem) {
+        // This CA only, not the system's too: what the account pinned.
+        struct curl_blob blob = {.data = (void *)ca_pem, .len = strlen(ca_pem), .flags = CURL_BLOB_COPY};
+        curl.easy_setopt(handle, CURLOPT_CAINFO, (char *)NULL);
+        curl.easy_setopt(handle, CURLOPT_CAPATH, (char *)NULL);
+        if (curl.easy_setopt(handle, CURLOPT_CAINFO_BLOB, &blob) != 0) {
+            snprintf(response->error, sizeof response->error, "this libcurl cannot take a CA of its own (7.77 or later can)");
+            response->code = -1;
+            curl.slist_free_all(list);
+            return;
+        }
+    }
     if (strcmp(method, "HEAD") == 0) {
         curl.easy_setopt(handle, CURLOPT_NOBODY, 1L);
     } else if (body) {
@@ -240,10 +277,16 @@ void carnet_http_perform(
     curl.easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &response->status);
     curl.easy_getinfo(handle, CURLINFO_OS_ERRNO, &response->os_error);
     response->silent = silence.silent;
+    response->too_large = content.over || response->code == CURLE_FILESIZE_EXCEEDED;
     curl.slist_free_all(list);
     curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, (char *)NULL);
     response->headers = head.bytes;
     response->headers_length = head.length;
+    // The buffer may be up to twice what it holds: give the rest back before it is kept.
+    if (content.bytes && content.capacity > content.length + 1) {
+        char *fitted = realloc(content.bytes, content.length + 1);
+        if (fitted) content.bytes = fitted;
+    }
     response->body = content.bytes;
     response->body_length = content.length;
 }

@@ -4,6 +4,7 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of record an error is about.
     public enum Record: String, Sendable, Equatable {
         case contact, quote, favorite
+        case syncConflict = "sync conflict"
     }
 
     /// No record of that kind has that id.

@@ -14,10 +14,13 @@ public struct SyncAccount: Sendable, Equatable, Codable {
     /// RFC 6578's token of the last complete sync; nil before the first or when the server has none.
     public var syncToken: String?
     public var lastSyncAt: Date?
+    /// The CA certificate(s), PEM, that the server's certificate is verified against instead of
+    /// the system's (`carnet sync setup --ca-file`); nil: the system's.
+    public var certificateAuthority: String?
 
     public init(
         id: Int64 = 0, collectionURL: String, username: String = "", passwordCommand: String = "", syncToken: String? = nil,
-        lastSyncAt: Date? = nil
+        lastSyncAt: Date? = nil, certificateAuthority: String? = nil
     ) {
         self.id = id
         self.collectionURL = collectionURL
@@ -25,6 +28,33 @@ public struct SyncAccount: Sendable, Equatable, Codable {
         self.passwordCommand = passwordCommand
         self.syncToken = syncToken
         self.lastSyncAt = lastSyncAt
+        self.certificateAuthority = certificateAuthority
+    }
+
+    /// The URL without its user name, and the user name to log in with: `username`, or the
+    /// URL's when `username` is empty. A password in the URL, or two different user names, are
+    /// refused.
+    public static func login(url text: String, username: String) throws(CarnetError) -> (url: URL, username: String) {
+        guard var parts = URLComponents(string: text) else { throw .sync(.badURL(text)) }
+        if parts.password != nil {
+            parts.password = nil
+            if parts.user?.isEmpty == true { parts.user = nil }
+            // Said with the user name and no password: the line may end up in a log.
+            throw .sync(.passwordInURL(parts.url?.absoluteString ?? "the URL given"))
+        }
+        guard let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = parts.host, !host.isEmpty,
+            let url = parts.url
+        else { throw .sync(.badURL(text)) }
+        guard let inURL = parts.user, !inURL.isEmpty else { return (url, username) }
+        if !username.isEmpty && username != inURL { throw .sync(.userMismatch(inURL: inURL, given: username)) }
+        parts.user = nil
+        guard let bare = parts.url else { throw .sync(.badURL(text)) }
+        return (bare, inURL)
+    }
+
+    /// Whether `text` holds a PEM certificate (what `--ca-file` must give).
+    public static func isPEMCertificate(_ text: String) -> Bool {
+        text.contains("-----BEGIN CERTIFICATE-----") && text.contains("-----END CERTIFICATE-----")
     }
 
     /// The server's host (and port), for messages and the history: "dav.example.com".
@@ -84,6 +114,88 @@ public struct SyncClash: Sendable, Equatable, Codable {
     }
 }
 
+/// A conflict kept in the file (`sync_conflicts`), as `carnet sync status` shows it: the
+/// contact as it is now, and the losing side's card read back.
+public struct SyncConflict: Sendable, Equatable {
+    /// Its number (`sync_conflicts.id`), which `carnet sync take` is given.
+    public var id: Int64
+    public var time: Date?
+    public var clash: SyncClash
+    /// The contact of that UID as it is now; nil when it was deleted since.
+    public var contact: Contact?
+    /// The losing side's card, read; nil when it cannot be read (it stays in the file).
+    public var lost: ContactDraft?
+
+    public init(id: Int64, time: Date?, clash: SyncClash, contact: Contact?, lost: ContactDraft? = nil) {
+        self.id = id
+        self.time = time
+        self.clash = clash
+        self.contact = contact
+        self.lost = lost
+    }
+
+    /// Each clashing field with the value the contact holds now and the value that lost, as
+    /// texts (a list's entries, `work: ada@example.com`; none for an empty field).
+    public var values: [SyncConflictValue] {
+        clash.fields.map { field in
+            SyncConflictValue(
+                field: field, kept: contact.map { Self.texts(field, of: $0.draft) }, lost: lost.map { Self.texts(field, of: $0) })
+        }
+    }
+
+    /// Whether the contact already holds the losing side's values of `fields`.
+    public func holdsLostValues(of fields: [Field]) -> Bool {
+        guard let contact, let lost else { return false }
+        return fields.allSatisfy { contact.draft.sameValue($0, as: lost) }
+    }
+
+    static func texts(_ field: Field, of draft: ContactDraft) -> [String] {
+        guard let spec = ContactFields.spec(field) else { return [] }
+        switch spec.value {
+        case let .list(list): return list.entries(draft)
+        case let .photo(keyPath): return draft[keyPath: keyPath].map { ["a photo of \($0.count) bytes"] } ?? []
+        case .text, .multiline: return spec.texts(of: draft)
+        }
+    }
+}
+
+/// One clashing field of a ``SyncConflict``, both values as texts.
+public struct SyncConflictValue: Sendable, Equatable, Codable {
+    public var field: Field
+    /// What the contact holds now; nil when the contact was deleted.
+    public var kept: [String]?
+    /// The losing side's value; nil when its card cannot be read.
+    public var lost: [String]?
+
+    public init(field: Field, kept: [String]?, lost: [String]?) {
+        self.field = field
+        self.kept = kept
+        self.lost = lost
+    }
+}
+
+/// A card on the server that this file could not take (too large, unreadable): every sync
+/// fetches it again and names it, until it syncs, is gone there, or the user skips it.
+public struct CardNotSynced: Sendable, Equatable {
+    /// Its number, which `carnet sync skip` is given.
+    public var id: Int64
+    public var href: String
+    public var reason: String
+    public var firstSeen: Date?
+    public var lastSeen: Date?
+    /// The user said to skip it: it is no longer fetched or named, unless it changes there.
+    public var skipped: Bool
+
+    public init(id: Int64, href: String, reason: String, firstSeen: Date?, lastSeen: Date?, skipped: Bool) {
+        self.id = id
+        self.href = href
+        self.reason = reason
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.skipped = skipped
+    }
+}
+
 /// What a sync did (or, in a dry run, would do).
 public struct SyncReport: Sendable, Equatable {
     public var server: String = ""
@@ -116,15 +228,24 @@ public struct SyncStatus: Sendable, Equatable {
     public var linked: Int
     /// Contacts never sent, contacts changed since the last sync, deletions not yet sent.
     public var pendingNew: Int, pendingChanged: Int, pendingDeletes: Int
-    public var recentClashes: [SyncClash]
+    /// The last conflicts, newest first.
+    public var conflicts: [SyncConflict]
+    /// The server's cards this file could not take, skipped ones included.
+    public var cardsNotSynced: [CardNotSynced]
 
-    public init(account: SyncAccount, linked: Int, pendingNew: Int, pendingChanged: Int, pendingDeletes: Int, recentClashes: [SyncClash]) {
+    public var recentClashes: [SyncClash] { conflicts.map(\.clash) }
+
+    public init(
+        account: SyncAccount, linked: Int, pendingNew: Int, pendingChanged: Int, pendingDeletes: Int, conflicts: [SyncConflict],
+        cardsNotSynced: [CardNotSynced] = []
+    ) {
         self.account = account
         self.linked = linked
         self.pendingNew = pendingNew
         self.pendingChanged = pendingChanged
         self.pendingDeletes = pendingDeletes
-        self.recentClashes = recentClashes
+        self.conflicts = conflicts
+        self.cardsNotSynced = cardsNotSynced
     }
 }
 
@@ -151,6 +272,14 @@ public enum SyncFailure: Sendable, Equatable, CustomStringConvertible {
     /// The sync stopped partway for `reason`, after it had `done` something: what it did is
     /// kept (here, and on the server) and the next sync does the rest.
     indirect case interrupted(SyncFailure, done: String)
+    /// The URL given to `carnet sync setup` holds a password (`http://ada:secret@host/`), which
+    /// Carnet would then store and show; the URL is given with the password left out.
+    case passwordInURL(String)
+    /// The URL's user name is not the one given with `--user`.
+    case userMismatch(inURL: String, given: String)
+    /// The server's answer went past `limit` bytes, far more than an address book holds (the
+    /// URL names something else, or the server is broken); it was not read further.
+    case tooLarge(server: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -176,6 +305,12 @@ public enum SyncFailure: Sendable, Equatable, CustomStringConvertible {
             return "the server did not sync: \(reason); nothing was changed"
         case let .badURL(url):
             return "\(url) is not an http:// or https:// URL"
+        case let .passwordInURL(url):
+            return "the URL holds a password (\(url)); Carnet never stores one: give the URL without it and the password with --password-command (or CARNET_SYNC_PASSWORD)"
+        case let .userMismatch(inURL, given):
+            return "the URL names the user \(inURL) and --user says \(given); give one"
+        case let .tooLarge(server, limit):
+            return "\(server) sent an answer larger than \(limit / 1_048_576) MiB, more than any address book holds, and it was not read further; check that the URL is your address book (carnet sync status) and that the server works; nothing was changed"
         }
     }
 }
@@ -214,10 +349,21 @@ public struct SyncSetup: Sendable, Equatable {
 /// A sync engine, as a screen uses it: the CardDAV client (`CarnetSync.CardDAVSync`) in the
 /// program, handed to the view model by the composition root, so screens never import it.
 public protocol AddressBookSyncing: AnyObject {
-    /// Finds the address book at or under `url` and remembers it (never the password).
-    func setup(url: String, username: String, passwordCommand: String) throws(CarnetError) -> SyncSetup
+    /// Finds the address book at or under `url` and remembers it (never the password), with
+    /// `certificateAuthority` (PEM) as the only CA its server's certificate is verified against.
+    func setup(url: String, username: String, passwordCommand: String, certificateAuthority: String?) throws(CarnetError) -> SyncSetup
     /// One two-way sync (see ``SyncOptions``).
     func sync(options: SyncOptions, progress: ((SyncProgress) -> Void)?) throws(CarnetError) -> SyncReport
     /// The account and what waits to be sent; nil when no sync is set up.
     func status() throws(CarnetError) -> SyncStatus?
+    /// The conflict numbered `id`, its losing card read; nil when there is none.
+    func conflict(id: Int64) throws(CarnetError) -> SyncConflict?
+    /// Marks the card not synced numbered (or at the href) `reference` as skipped; nil when none is.
+    func skipCard(_ reference: String) throws(CarnetError) -> CardNotSynced?
+}
+
+extension AddressBookSyncing {
+    public func setup(url: String, username: String, passwordCommand: String) throws(CarnetError) -> SyncSetup {
+        try setup(url: url, username: username, passwordCommand: passwordCommand, certificateAuthority: nil)
+    }
 }

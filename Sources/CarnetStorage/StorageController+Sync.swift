@@ -20,12 +20,13 @@ public struct SyncTombstone: Sendable, Equatable {
 }
 
 extension StorageController {
-    private static let accountColumns = "id, collection_url, username, password_command, sync_token, last_sync_at"
+    private static let accountColumns = "id, collection_url, username, password_command, sync_token, last_sync_at, ca_certificate"
 
     private static func account(_ row: Row) -> SyncAccount {
         SyncAccount(
             id: row["id"], collectionURL: row["collection_url"], username: row["username"], passwordCommand: row["password_command"],
-            syncToken: row["sync_token"], lastSyncAt: (row["last_sync_at"] as String?).flatMap(Timestamp.date))
+            syncToken: row["sync_token"], lastSyncAt: (row["last_sync_at"] as String?).flatMap(Timestamp.date),
+            certificateAuthority: row["ca_certificate"])
     }
 
     static func fetchSyncAccount(_ db: Database) throws -> SyncAccount? {
@@ -46,10 +47,14 @@ extension StorageController {
             try db.execute(sql: "DELETE FROM sync_accounts WHERE collection_url <> ?", arguments: [account.collectionURL])
             try db.execute(
                 sql: """
-                    INSERT INTO sync_accounts (collection_url, username, password_command, created_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (collection_url) DO UPDATE SET username = excluded.username, password_command = excluded.password_command
+                    INSERT INTO sync_accounts (collection_url, username, password_command, created_at, ca_certificate) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (collection_url) DO UPDATE SET username = excluded.username, password_command = excluded.password_command,
+                        ca_certificate = excluded.ca_certificate
                     """,
-                arguments: [account.collectionURL, account.username, account.passwordCommand, Timestamp.string(Timestamp.now())])
+                arguments: [
+                    account.collectionURL, account.username, account.passwordCommand, Timestamp.string(Timestamp.now()),
+                    account.certificateAuthority,
+                ])
             guard let saved = try Self.fetchSyncAccount(db) else { throw CarnetError.sync(.notConfigured) }
             return saved
         }
@@ -67,15 +72,53 @@ extension StorageController {
                 db, sql: "SELECT count(*) FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id WHERE s.account_id = ? AND s.synced_version <> c.version",
                 arguments: [account.id]) ?? 0
             let deletes = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_tombstones WHERE account_id = ?", arguments: [account.id]) ?? 0
-            let recent = try Row.fetchAll(
-                db, sql: "SELECT uid, name, fields, kept, lost_card FROM sync_conflicts ORDER BY id DESC LIMIT ?", arguments: [clashes]
-            ).map { row in
-                SyncClash(
-                    uid: row["uid"], name: row["name"],
-                    fields: (row["fields"] as String).split(separator: ",").compactMap { Field(rawValue: $0.trimmingCharacters(in: .whitespaces)) },
-                    kept: SyncPreference(rawValue: row["kept"]) ?? .local, lostCard: row["lost_card"])
-            }
-            return SyncStatus(account: account, linked: linked, pendingNew: new, pendingChanged: changed, pendingDeletes: deletes, recentClashes: recent)
+            let conflicts = try Row.fetchAll(
+                db, sql: "SELECT \(Self.conflictColumns) FROM sync_conflicts ORDER BY id DESC LIMIT ?", arguments: [clashes]
+            ).map { row in try Self.conflict(db, row) }
+            let cards = try Row.fetchAll(
+                db, sql: "SELECT \(SyncTransaction.cardColumns) FROM sync_cards_not_synced WHERE account_id = ? ORDER BY id",
+                arguments: [account.id]
+            ).map(SyncTransaction.cardNotSynced)
+            return SyncStatus(
+                account: account, linked: linked, pendingNew: new, pendingChanged: changed, pendingDeletes: deletes, conflicts: conflicts,
+                cardsNotSynced: cards)
+        }
+    }
+
+    private static let conflictColumns = "id, time, uid, name, fields, kept, lost_card"
+
+    /// A `sync_conflicts` row, with the contact of its UID as it is now (the losing card unread).
+    private static func conflict(_ db: Database, _ row: Row) throws -> SyncConflict {
+        let clash = SyncClash(
+            uid: row["uid"], name: row["name"],
+            fields: (row["fields"] as String).split(separator: ",").compactMap { Field(rawValue: $0.trimmingCharacters(in: .whitespaces)) },
+            kept: SyncPreference(rawValue: row["kept"]) ?? .local, lostCard: row["lost_card"])
+        return SyncConflict(
+            id: row["id"], time: (row["time"] as String?).flatMap(Timestamp.date), clash: clash, contact: try fetchContact(db, uid: clash.uid))
+    }
+
+    /// The conflict numbered `id` (the losing card unread); nil when there is none.
+    public func syncConflict(id: Int64) throws(CarnetError) -> SyncConflict? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.conflictColumns) FROM sync_conflicts WHERE id = ?", arguments: [id])
+                .map { row in try Self.conflict(db, row) }
+        }
+    }
+
+    /// Marks the card not synced numbered `reference` (or at that href) as skipped: syncs no
+    /// longer fetch or name it, unless it changes on the server. Nil when there is none.
+    public func skipCardNotSynced(_ reference: String) throws(CarnetError) -> CardNotSynced? {
+        try write { db in
+            guard let account = try Self.fetchSyncAccount(db) else { throw CarnetError.sync(.notConfigured) }
+            let id = Int64(reference) ?? -1
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT \(SyncTransaction.cardColumns) FROM sync_cards_not_synced WHERE account_id = ? AND (id = ? OR href = ?)",
+                arguments: [account.id, id, reference])
+            else { return nil }
+            var card = SyncTransaction.cardNotSynced(row)
+            try db.execute(sql: "UPDATE sync_cards_not_synced SET skipped = 1 WHERE id = ?", arguments: [card.id])
+            card.skipped = true
+            return card
         }
     }
 
@@ -279,6 +322,45 @@ public final class SyncTransaction {
                 account.id, Timestamp.string(Timestamp.now()), clash.uid, clash.name, clash.fields.map(\.rawValue).joined(separator: ", "),
                 clash.kept.rawValue, clash.lostCard,
             ])
+    }
+
+    // MARK: Cards not synced
+
+    static let cardColumns = "id, href, reason, first_seen, last_seen, skipped"
+
+    static func cardNotSynced(_ row: Row) -> CardNotSynced {
+        CardNotSynced(
+            id: row["id"], href: row["href"], reason: row["reason"], firstSeen: (row["first_seen"] as String?).flatMap(Timestamp.date),
+            lastSeen: (row["last_seen"] as String?).flatMap(Timestamp.date), skipped: row["skipped"])
+    }
+
+    /// The server's cards this file could not take, skipped ones included.
+    public func cardsNotSynced() throws -> [CardNotSynced] {
+        try Row.fetchAll(
+            db, sql: "SELECT \(Self.cardColumns) FROM sync_cards_not_synced WHERE account_id = ? ORDER BY id", arguments: [account.id]
+        ).map(Self.cardNotSynced)
+    }
+
+    /// Remembers that the card at `href` could not be taken, and why; returns whether the user
+    /// said to skip it (then it is not named).
+    public func noteCardNotSynced(href: String, reason: String) throws -> Bool {
+        let now = Timestamp.string(Timestamp.now())
+        // The table's CHECKs count code points, as SQLite's length() does.
+        let reason = reason.isEmpty ? "not taken" : String(String.UnicodeScalarView(reason.unicodeScalars.prefix(2000)))
+        let href = String(String.UnicodeScalarView(href.unicodeScalars.prefix(2000)))
+        try db.cachedStatement(sql: """
+            INSERT INTO sync_cards_not_synced (account_id, href, reason, first_seen, last_seen) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (account_id, href) DO UPDATE SET reason = excluded.reason, last_seen = excluded.last_seen
+            """)
+            .execute(arguments: [account.id, href, reason, now, now])
+        return try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT skipped FROM sync_cards_not_synced WHERE account_id = ? AND href = ?"),
+            arguments: [account.id, href]) ?? false
+    }
+
+    /// The card at `href` synced, or is gone from the server: nothing left to name.
+    public func forgetCardNotSynced(href: String) throws {
+        try db.cachedStatement(sql: "DELETE FROM sync_cards_not_synced WHERE account_id = ? AND href = ?").execute(arguments: [account.id, href])
     }
 
     /// The server's token once every change it lists up to it is applied here.

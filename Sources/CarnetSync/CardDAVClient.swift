@@ -41,11 +41,13 @@ final class CardDAVClient {
     let collection: URL
     private let transport: HTTPTransport
     private let authorization: String?
+    private let certificateAuthority: String?
     private(set) var requests = 0
 
-    init(collection: URL, username: String, password: String?, transport: HTTPTransport) {
+    init(collection: URL, username: String, password: String?, transport: HTTPTransport, certificateAuthority: String? = nil) {
         self.collection = collection
         self.transport = transport
+        self.certificateAuthority = certificateAuthority
         authorization = password.map { "Basic " + Data("\(username):\($0)".utf8).base64EncodedString() }
     }
 
@@ -86,7 +88,9 @@ final class CardDAVClient {
         if let authorization { headers["Authorization"] = authorization }
         if body != nil, headers["Content-Type"] == nil { headers["Content-Type"] = "application/xml; charset=utf-8" }
         requests += 1
-        let response = try transport.send(HTTPRequest(method: method, url: url, headers: headers, body: body))
+        var request = HTTPRequest(method: method, url: url, headers: headers, body: body)
+        request.certificateAuthority = certificateAuthority
+        let response = try transport.send(request)
         if response.status == 401 { throw .sync(.unauthorized(server: server)) }
         return response
     }

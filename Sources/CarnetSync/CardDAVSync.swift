@@ -37,20 +37,48 @@ public final class CardDAVSync: AddressBookSyncing {
         self.environment = environment
     }
 
-    public func setup(url text: String, username: String, passwordCommand: String) throws(CarnetError) -> SyncSetup {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-            throw .sync(.badURL(text))
+    /// `url` may name the user (`http://ada@host/…`): taken as `username` when that is empty.
+    /// A password in it is refused (it would be stored and shown); `certificateAuthority` (PEM)
+    /// is then the only CA this account's server is verified against, in every sync.
+    public func setup(
+        url text: String, username: String, passwordCommand: String, certificateAuthority: String? = nil
+    ) throws(CarnetError) -> SyncSetup {
+        let (url, username) = try SyncAccount.login(url: text, username: username)
+        if let certificateAuthority, !SyncAccount.isPEMCertificate(certificateAuthority) {
+            throw .sync(.tls(server: url.serverName, reason: "the CA given is not a PEM certificate (-----BEGIN CERTIFICATE-----)"))
         }
         let password = try Password.resolve(username: username, command: passwordCommand, environment: environment)
-        let client = CardDAVClient(collection: url, username: username, password: password, transport: transport)
+        let client = CardDAVClient(
+            collection: url, username: username, password: password, transport: transport, certificateAuthority: certificateAuthority)
         let found = try client.discover(url)
         let account = try storage.saveSyncAccount(
-            SyncAccount(collectionURL: found.collection.absoluteString, username: username, passwordCommand: passwordCommand))
+            SyncAccount(
+                collectionURL: found.collection.absoluteString, username: username, passwordCommand: passwordCommand,
+                certificateAuthority: certificateAuthority))
         return SyncSetup(account: account, created: found.created)
     }
 
+    /// The account, what waits to be sent, the recent conflicts with their losing cards read,
+    /// and the cards not synced.
     public func status() throws(CarnetError) -> SyncStatus? {
-        try storage.syncStatus()
+        guard var status = try storage.syncStatus() else { return nil }
+        status.conflicts = status.conflicts.map(Self.readingLostCard)
+        return status
+    }
+
+    /// The conflict numbered `id`, its losing card read.
+    public func conflict(id: Int64) throws(CarnetError) -> SyncConflict? {
+        try storage.syncConflict(id: id).map(Self.readingLostCard)
+    }
+
+    public func skipCard(_ reference: String) throws(CarnetError) -> CardNotSynced? {
+        try storage.skipCardNotSynced(reference)
+    }
+
+    private static func readingLostCard(_ conflict: SyncConflict) -> SyncConflict {
+        var conflict = conflict
+        conflict.lost = (try? VCardReader.parse(conflict.clash.lostCard).first).map { $0.draft.normalized() }
+        return conflict
     }
 
     public func sync(options: SyncOptions, progress: ((SyncProgress) -> Void)?) throws(CarnetError) -> SyncReport {
@@ -58,7 +86,9 @@ public final class CardDAVSync: AddressBookSyncing {
             throw .sync(.notConfigured)
         }
         let password = try Password.resolve(username: account.username, command: account.passwordCommand, environment: environment)
-        let client = CardDAVClient(collection: collection, username: account.username, password: password, transport: transport)
+        let client = CardDAVClient(
+            collection: collection, username: account.username, password: password, transport: transport,
+            certificateAuthority: account.certificateAuthority)
         var started: SyncRun?
         do {
             return try storage.withSyncTransaction(account, dryRun: options.dryRun) { transaction in
@@ -81,6 +111,10 @@ private final class SyncRun {
     let options: SyncOptions
     let progress: ((SyncProgress) -> Void)?
     var report = SyncReport()
+    /// Cards not taken before (and not skipped), fetched again by this sync.
+    var retried: [String] = []
+    /// Cards this sync could not take.
+    var noted: Set<String> = []
 
     init(_ here: SyncTransaction, client: CardDAVClient, options: SyncOptions, progress: ((SyncProgress) -> Void)?) {
         self.here = here
@@ -115,7 +149,7 @@ private final class SyncRun {
     func run() throws {
         progress?(SyncProgress(.listing))
         token = here.account.syncToken
-        try applyChanges(try remoteChanges(since: token))
+        try applyChanges(try remoteChanges(since: token, retrying: true))
         // What the server's changes did here is durable before the first request that writes
         // there (a sync that brought nothing keeps the file as it was until it has sent something).
         if report.down > 0 || !report.clashes.isEmpty { try commit() }
@@ -161,7 +195,8 @@ private final class SyncRun {
     }
 
     /// What to fetch and what the server deleted, without what this side already has.
-    private func remoteChanges(since token: String?) throws -> RemoteChanges {
+    /// `retrying`: with the cards not taken before (once a sync, at its first listing).
+    private func remoteChanges(since token: String?, retrying: Bool = false) throws -> RemoteChanges {
         var changes: RemoteChanges
         if let listed = try client.changes(since: token) {
             changes = listed
@@ -183,6 +218,13 @@ private final class SyncRun {
                 try here.removeTombstone(href: tombstone.href)
             }
         }
+        // Cards not taken before: the token has moved past them, so they are fetched again every
+        // time, and named until they sync, are gone there, or the user skips them.
+        if retrying {
+            retried = try here.cardsNotSynced().filter { !$0.skipped }.map(\.href)
+            let asked = Set(wanted.map(\.href))
+            wanted += retried.filter { !asked.contains($0) }.map { ($0, "") }
+        }
         changes.changed = wanted
         return changes
     }
@@ -193,24 +235,35 @@ private final class SyncRun {
         while start < wanted.count {
             let batch = wanted[start..<min(start + options.batchSize, wanted.count)].map(\.href)
             start += batch.count
-            for card in try client.cards(batch) { try applyRemote(card) }
+            for card in try client.cards(batch) {
+                try applyRemote(card)
+                if !noted.contains(card.href) { try here.forgetCardNotSynced(href: card.href) }
+            }
             done += batch.count
             progress?(SyncProgress(.downloading, done: done, total: wanted.count))
         }
+        // Not taken before, and neither taken nor refused now: gone from the server.
+        for href in retried where !noted.contains(href) { try here.forgetCardNotSynced(href: href) }
+    }
+
+    /// A card that cannot be taken: named in the report (unless the user said to skip it) and
+    /// remembered, so every sync tries it again.
+    private func notSynced(_ href: String, _ reason: String) throws {
+        noted.insert(href)
+        if try !here.noteCardNotSynced(href: href, reason: reason) { report.skipped.append("\(href): \(reason)") }
     }
 
     /// The card's record, or nil (and a line in the report) when it cannot be read.
-    private func read(_ card: RemoteCard) -> InterchangeRecord? {
+    private func read(_ card: RemoteCard) throws -> InterchangeRecord? {
+        let record: InterchangeRecord?
         do {
-            guard let record = try VCardReader.parse(card.text).first else {
-                report.skipped.append("\(card.href): no vCard in it")
-                return nil
-            }
-            return record
+            record = try VCardReader.parse(card.text).first
         } catch {
-            report.skipped.append("\(card.href): \(error)")
+            try notSynced(card.href, "\(error)")
             return nil
         }
+        if record == nil { try notSynced(card.href, "no vCard in it") }
+        return record
     }
 
     private static func draft(of card: String) -> ContactDraft? {
@@ -218,7 +271,7 @@ private final class SyncRun {
     }
 
     private func applyRemote(_ card: RemoteCard) throws {
-        guard let record = read(card) else { return }
+        guard let record = try read(card) else { return }
         let theirs = record.draft.normalized()
         do {
             if let link = try here.link(href: card.href), let contact = try here.contact(id: link.contactID) {
@@ -234,7 +287,7 @@ private final class SyncRun {
                         if createdHere.contains(other.href) {
                             try takeOver(card, theirs: theirs, from: other, contact: contact)
                         } else {
-                            report.skipped.append("\(card.href): the same UID as \(other.href), which \(contact.name) is synced with")
+                            try notSynced(card.href, "the same UID as \(other.href), which \(contact.name) is synced with")
                         }
                         return
                     }
@@ -253,7 +306,7 @@ private final class SyncRun {
             report.added += 1
         } catch let error as CarnetError {
             guard case .invalid = error else { throw error }
-            report.skipped.append("\(card.href): \(error)")
+            try notSynced(card.href, "\(error)")
         }
     }
 
@@ -329,6 +382,7 @@ private final class SyncRun {
 
     private func applyRemoteDeletion(_ href: String) throws {
         try here.removeTombstone(href: href)
+        try here.forgetCardNotSynced(href: href)
         guard let link = try here.link(href: href), let contact = try here.contact(id: link.contactID) else { return }
         if contact.version == link.syncedVersion {
             try here.deleteContact(contact, href: href)

@@ -8,12 +8,16 @@ public struct HTTPRequest: Sendable {
     public var url: URL
     public var headers: [String: String]
     public var body: Data?
+    /// The CA certificate(s), PEM, to verify the server against instead of the system's (an
+    /// account's `--ca-file`); nil: the system's.
+    public var certificateAuthority: String?
 
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, certificateAuthority: String? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.certificateAuthority = certificateAuthority
     }
 }
 
@@ -45,16 +49,27 @@ public protocol HTTPTransport: AnyObject {
 /// linking it, as Foundation's URLSession does, cost every `carnet` command 8 ms of start-up).
 /// Synchronous, as Carnet's commands are; one transport serves one thread at a time.
 public final class CurlTransport: HTTPTransport {
+    /// The largest answer read, by default: far more than any address book's listing or batch
+    /// of cards, and small enough that a server sending without end (or a URL that names a
+    /// large file) stops the sync with a clear error before memory runs out.
+    public static let defaultMaxResponseBytes = 256 * 1_048_576
+
     private let connectTimeout: TimeInterval
     private let answerTimeout: TimeInterval
+    private let maxResponseBytes: Int
     private var http: OpaquePointer?
 
     /// `connectTimeout`: how long to wait for the connection (a server that is down is told
     /// quickly). `answerTimeout`: how long, once the request is on its way, not a byte may move
-    /// (``SyncFailure/noAnswer(server:seconds:)``).
-    public init(connectTimeout: TimeInterval = 30, answerTimeout: TimeInterval = SyncOptions.defaultAnswerTimeout) {
+    /// (``SyncFailure/noAnswer(server:seconds:)``). `maxResponseBytes`: the largest body read;
+    /// past it the request is given up (``SyncFailure/tooLarge(server:limit:)``).
+    public init(
+        connectTimeout: TimeInterval = 30, answerTimeout: TimeInterval = SyncOptions.defaultAnswerTimeout,
+        maxResponseBytes: Int = CurlTransport.defaultMaxResponseBytes
+    ) {
         self.connectTimeout = connectTimeout
         self.answerTimeout = answerTimeout
+        self.maxResponseBytes = max(1, maxResponseBytes)
     }
 
     deinit { carnet_http_close(http) }
@@ -77,19 +92,31 @@ public final class CurlTransport: HTTPTransport {
         withCStrings(lines) { headers in
             let body = request.body ?? Data()
             body.withUnsafeBytes { bytes in
-                carnet_http_perform(
-                    http, request.method, request.url.absoluteString, headers, Int32(lines.count),
-                    request.body == nil ? nil : (bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)), body.count,
-                    milliseconds(connectTimeout), milliseconds(answerTimeout), &response)
+                withOptionalCString(request.certificateAuthority) { ca in
+                    carnet_http_perform(
+                        http, request.method, request.url.absoluteString, headers, Int32(lines.count),
+                        request.body == nil ? nil : (bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)), body.count,
+                        milliseconds(connectTimeout), milliseconds(answerTimeout), maxResponseBytes, ca, &response)
+                }
             }
         }
         if response.silent != 0 { throw .sync(.noAnswer(server: server, seconds: Int(answerTimeout.rounded(.up)))) }
+        if response.too_large != 0 { throw .sync(.tooLarge(server: server, limit: maxResponseBytes)) }
         guard response.code == 0 else {
             let reason = Self.text(withUnsafeBytes(of: response.error) { Array($0.bindMemory(to: CChar.self)) })
-            throw .sync(Self.failure(code: response.code, reason: reason, osError: response.os_error, server: server))
+            let failure = Self.failure(code: response.code, reason: reason, osError: response.os_error, server: server)
+            if request.certificateAuthority != nil, case let .tls(server, reason) = failure {
+                throw .sync(.tls(server: server, reason: reason + " (checked against the CA given to carnet sync setup --ca-file only)"))
+            }
+            throw .sync(failure)
         }
         let headerText = response.headers.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: response.headers_length), as: UTF8.self) } ?? ""
-        let body = response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data()
+        // The body's bytes become the Data as they are, not copied: a large answer is held once.
+        var body = Data()
+        if let bytes = response.body {
+            body = Data(bytesNoCopy: bytes, count: response.body_length, deallocator: .free)
+            response.body = nil
+        }
         return HTTPResponse(status: response.status, headers: Self.headers(headerText), body: body)
     }
 
@@ -122,6 +149,7 @@ public final class CurlTransport: HTTPTransport {
     /// curl's failure as one plain line: what went wrong, in words, not OpenSSL's error stack.
     static func failure(code: Int32, reason: String, osError: Int = 0, server: String) -> SyncFailure {
         switch code {
+        case -1: return .tls(server: server, reason: plain(reason))
         case Code.couldNotConnect:
             return .unreachable(server: server, reason: osError == Int(ECONNREFUSED) || osError == 0 ? "connection refused" : plain(reason))
         case Code.couldNotResolveHost, Code.couldNotResolveProxy: return .unreachable(server: server, reason: "no such host")
@@ -153,6 +181,12 @@ public final class CurlTransport: HTTPTransport {
         let printable = String(String.UnicodeScalarView(line.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
         return printable.count <= 200 ? printable : String(printable.prefix(199)) + "…"
     }
+}
+
+/// Calls `body` with `text` as a NUL-terminated C string, or NULL.
+private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
 }
 
 /// Calls `body` with the strings as a C array of NUL-terminated UTF-8, valid only inside.

@@ -11,24 +11,30 @@ import Foundation
 enum XMLReader {
     /// The root element, or nil when `data` is not well-formed XML (UTF-8).
     static func parse(_ data: Data) -> XMLNode? {
-        var scanner = Scanner(bytes: [UInt8](data))
-        return scanner.document()
+        // Read in place: a copy of a large answer would hold it twice.
+        data.withUnsafeBytes { raw in
+            var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self))
+            return scanner.document()
+        }
     }
+
+    /// Appended to arrays as buffers (`UnsafeBufferPointer(rebasing:)`): a copy in one go, not byte by byte.
+    private typealias Bytes = Slice<UnsafeBufferPointer<UInt8>>
 
     private struct Open {
         var node: XMLNode
-        var qualifiedName: ArraySlice<UInt8>
+        var qualifiedName: Bytes
         /// The prefixes this element declares (`""` for the default namespace).
         var declarations: [String: String]
         var text: [UInt8] = []
     }
 
     private struct Scanner {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
         var open: [Open] = []
 
-        init(bytes: [UInt8]) {
+        init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         }
@@ -53,7 +59,7 @@ enum XMLReader {
                     guard !open.isEmpty else { return nil }
                     let start = index + 9
                     guard skip(past: "]]>") else { return nil }
-                    open[open.count - 1].text += bytes[start..<(index - 3)]
+                    open[open.count - 1].text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<(index - 3)]))
                 } else if starts(with: "<!") {
                     guard root == nil, open.isEmpty, skipDeclaration() else { return nil }
                 } else if starts(with: "</") {
@@ -111,7 +117,7 @@ enum XMLReader {
 
         /// The element named `qualifiedName`, its prefix looked up in its own declarations and then
         /// in those of the elements it is inside; nil for an undeclared prefix.
-        private func resolve(_ qualifiedName: ArraySlice<UInt8>, _ declarations: [String: String]) -> Open? {
+        private func resolve(_ qualifiedName: Bytes, _ declarations: [String: String]) -> Open? {
             let colon = qualifiedName.firstIndex(of: UInt8(ascii: ":"))
             let prefix = colon.map { String(decoding: qualifiedName[..<$0], as: UTF8.self) } ?? ""
             let local = colon.map { qualifiedName[qualifiedName.index(after: $0)...] } ?? qualifiedName
@@ -137,7 +143,7 @@ enum XMLReader {
         }
 
         /// An XML name: letters, digits and `-._:`, and every byte of a multi-byte UTF-8 character.
-        private mutating func name() -> ArraySlice<UInt8> {
+        private mutating func name() -> Bytes {
             let start = index
             while index < bytes.count {
                 let byte = bytes[index]
@@ -213,14 +219,18 @@ enum XMLReader {
 
         /// Appends `text` with its character references replaced; false for an unknown or
         /// malformed one, or a bare `&`.
-        static func decode(_ text: ArraySlice<UInt8>, into output: inout [UInt8]) -> Bool {
+        static func decode(_ text: Bytes, into output: inout [UInt8]) -> Bool {
             var index = text.startIndex
+            let buffer = text.base
             while index < text.endIndex {
-                guard let ampersand = text[index...].firstIndex(of: UInt8(ascii: "&")) else {
-                    output += text[index...]
+                // Indexed on the buffer itself: the slice's generic search crawls in a debug build.
+                var ampersand = index
+                while ampersand < text.endIndex, buffer[ampersand] != UInt8(ascii: "&") { ampersand += 1 }
+                guard ampersand < text.endIndex else {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: text[index...]))
                     return true
                 }
-                output += text[index..<ampersand]
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: text[index..<ampersand]))
                 guard let semicolon = text[ampersand...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else { return false }
                 let reference = String(decoding: text[(ampersand + 1)..<semicolon], as: UTF8.self)
                 switch reference {

@@ -14,8 +14,8 @@ public final class SyncViewModel {
         self.engine = engine
     }
 
-    public func setup(url: String, username: String, passwordCommand: String) throws(CarnetError) -> SyncSetup {
-        try engine.setup(url: url, username: username, passwordCommand: passwordCommand)
+    public func setup(url: String, username: String, passwordCommand: String, certificateAuthority: String? = nil) throws(CarnetError) -> SyncSetup {
+        try engine.setup(url: url, username: username, passwordCommand: passwordCommand, certificateAuthority: certificateAuthority)
     }
 
     public func sync(options: SyncOptions = SyncOptions(), progress: ((SyncProgress) -> Void)? = nil) throws(CarnetError) -> SyncReport {
@@ -27,5 +27,50 @@ public final class SyncViewModel {
     /// Nil when no sync is set up.
     public func status() throws(CarnetError) -> SyncStatus? {
         try engine.status()
+    }
+
+    /// The conflict numbered `id`, with both sides' values.
+    public func conflict(id: Int64) throws(CarnetError) -> SyncConflict {
+        guard let conflict = try engine.conflict(id: id) else { throw .notFound(.syncConflict, id: id) }
+        return conflict
+    }
+
+    /// What ``take(conflict:fields:)`` did.
+    public struct Taken: Sendable, Equatable {
+        public var conflict: SyncConflict
+        public var fields: [Field]
+        /// The contact as saved; unchanged when it already held those values.
+        public var contact: Contact
+        public var changed: Bool
+    }
+
+    /// Gives the contact of conflict `id` the losing side's values of `fields` (all the
+    /// conflict's by default): one edit, like any other (in the history, undone by undo), which
+    /// leaves the contact to be sent by the next sync.
+    public func take(conflict id: Int64, fields wanted: [Field]? = nil) throws(CarnetError) -> Taken {
+        let conflict = try conflict(id: id)
+        let name = conflict.clash.name
+        guard let lost = conflict.lost else {
+            throw .refused("the other side's card of conflict \(id) cannot be read; it is kept whole in the file's sync_conflicts")
+        }
+        guard let current = conflict.contact else {
+            throw .refused("\(name), of conflict \(id), was deleted since; carnet undo or carnet history may bring it back")
+        }
+        let fields = wanted ?? conflict.clash.fields
+        if let other = fields.first(where: { !conflict.clash.fields.contains($0) }) {
+            let clashing = conflict.clash.fields.map(\.rawValue).joined(separator: ", ")
+            throw .refused("conflict \(id) is about \(clashing), not \(other.rawValue)")
+        }
+        let contact = state.latest(current) ?? current
+        var draft = contact.draft
+        for field in fields { draft.take(field, from: lost) }
+        guard draft != contact.draft else { return Taken(conflict: conflict, fields: fields, contact: contact, changed: false) }
+        let saved = try state.updateContact(contact, with: draft)
+        return Taken(conflict: conflict, fields: fields, contact: saved, changed: true)
+    }
+
+    /// Stops naming the card not synced numbered (or at the href) `reference`; nil when none is.
+    public func skipCard(_ reference: String) throws(CarnetError) -> CardNotSynced? {
+        try engine.skipCard(reference)
     }
 }

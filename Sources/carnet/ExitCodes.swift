@@ -24,7 +24,8 @@ extension ExitCode {
     /// The sync server cannot be reached now (down, timed out, no such host), or took the
     /// request and sent nothing for `carnet sync --timeout` seconds: try again later.
     static let serverUnreachable = ExitCode(75)
-    /// The sync server answered something a CardDAV server should not, or TLS failed.
+    /// The sync server answered something a CardDAV server should not (or an answer past the
+    /// transport's ceiling), or TLS failed.
     static let serverProtocol = ExitCode(76)
     /// The sync server refused the user name or password.
     static let serverRefusedLogin = ExitCode(77)
@@ -43,10 +44,10 @@ extension ExitCode {
             while case let .interrupted(reason, _) = failure { failure = reason }
             switch failure {
             case .unreachable, .noAnswer: self = .serverUnreachable
-            case .server, .tls: self = .serverProtocol
+            case .server, .tls, .tooLarge: self = .serverProtocol
             case .unauthorized, .forbidden: self = .serverRefusedLogin
             case .notConfigured, .password: self = .syncConfiguration
-            case .badURL: self = .usage
+            case .badURL, .passwordInURL, .userMismatch: self = .usage
             case .interrupted: self = .other
             }
         case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .schemaRecordChanged, .readOnly, .cannotOpen,
@@ -86,8 +87,8 @@ let exitCodeHelp = """
       74  disk full: nothing was written
       75  sync: the server cannot be reached (down, timed out), or sent nothing
           for --timeout seconds; nothing changed
-      76  sync: the server answered what a CardDAV server should not, or TLS
-          failed; nothing changed
+      76  sync: the server answered what a CardDAV server should not (or more
+          than 256 MiB), or TLS failed; nothing changed
       77  sync: the server refused the user name or password, or refused this
           user the address book (403); nothing changed
       78  sync: not set up (carnet sync setup URL), or no password

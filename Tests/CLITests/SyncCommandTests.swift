@@ -51,7 +51,7 @@ import Testing
         #expect(clash.status == 0, "\(clash)")
         #expect(clash.stderr == "carnet: Ada Lovelace: both changed title (kept the server's values; this file's are kept in sync_conflicts, see carnet sync status)\n")
         #expect(other.carnetInProcess(["show", "1"]).stdout.contains("Countess"))
-        #expect(other.carnetInProcess(["sync", "status"]).lines.contains("  Ada Lovelace: title (kept the server's)"))
+        #expect(other.carnetInProcess(["sync", "status"]).lines.contains("  1  Ada Lovelace: title (kept the server's)"))
         // What lost is in the file, whole, for sqlite3 or a re-import.
         #expect(other.sqlite("SELECT lost_card FROM sync_conflicts").stdout.contains("TITLE:Mathematician"))
     }

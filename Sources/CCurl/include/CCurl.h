@@ -29,6 +29,8 @@ typedef struct carnet_http_response {
     /// 1 when the server took the request and then sent nothing for `answer_timeout_ms` (the
     /// request was given up; `code` is then libcurl's "aborted by callback").
     int silent;
+    /// 1 when the body went past `max_body` bytes: it was not read further (`code` is then not 0).
+    int too_large;
     /// What went wrong, in libcurl's words, when code is not 0.
     char error[512];
 } carnet_http_response;
@@ -39,11 +41,14 @@ carnet_http *carnet_http_open(char *error, size_t error_size);
 
 /// Sends one request and waits for its answer. `headers` are "Name: value" lines. Gives up when
 /// no connection is made within `connect_timeout_ms`, or when, once connected, not a byte moves
-/// either way for `answer_timeout_ms` (however long a large answer takes in all). The
-/// response's buffers belong to the caller: carnet_http_response_free.
+/// either way for `answer_timeout_ms` (however long a large answer takes in all), or when the
+/// body goes past `max_body` bytes (0: no bound). `ca_pem`, when not NULL, is the only CA the
+/// server's certificate is verified against (PEM text). The response's buffers belong to the
+/// caller: carnet_http_response_free (or free(), for one taken out of it).
 void carnet_http_perform(
     carnet_http *http, const char *method, const char *url, const char *const *headers, int header_count,
-    const void *body, size_t body_length, long connect_timeout_ms, long answer_timeout_ms, carnet_http_response *response);
+    const void *body, size_t body_length, long connect_timeout_ms, long answer_timeout_ms, size_t max_body,
+    const char *ca_pem, carnet_http_response *response);
 
 void carnet_http_response_free(carnet_http_response *response);
 
