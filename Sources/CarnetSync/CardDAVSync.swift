@@ -141,8 +141,9 @@ private final class SyncRun {
     private var catchUpsLeft = catchUps
     /// Hrefs of the new cards this sync put on the server.
     private var createdHere: Set<String> = []
-    /// A clash recorded since the last commit: committed before anything else is sent.
-    private var uncommittedClash = false
+    /// What must be durable here before the next request that writes to the server: the
+    /// server's changes, and any clash recorded since the last commit.
+    private var commitBeforeWriting = false
     /// The report as of the last commit (what is durable here).
     private var committedReport: SyncReport?
 
@@ -150,9 +151,10 @@ private final class SyncRun {
         progress?(SyncProgress(.listing))
         token = here.account.syncToken
         try applyChanges(try remoteChanges(since: token, retrying: true))
-        // What the server's changes did here is durable before the first request that writes
-        // there (a sync that brought nothing keeps the file as it was until it has sent something).
-        if report.down > 0 || !report.clashes.isEmpty { try commit() }
+        // What the server's changes did here is made durable before the first request that
+        // writes there (one that sends nothing commits once, at its end; one that brought
+        // nothing keeps the file as it was until it has sent something).
+        if report.down > 0 { commitBeforeWriting = true }
         try sendDeletions()
         try sendContacts()
         try here.finish(report: report)
@@ -161,7 +163,7 @@ private final class SyncRun {
     private func commit() throws {
         try here.commit(report: report)
         committedReport = report
-        uncommittedClash = false
+        commitBeforeWriting = false
     }
 
     /// What a sync stopped partway had done, for its error: nil when it had done nothing.
@@ -359,7 +361,7 @@ private final class SyncRun {
             let clash = SyncClash(uid: contact.uid, name: contact.name, fields: clashes, kept: options.prefer, lostCard: lost)
             try here.recordClash(clash)
             report.clashes.append(clash)
-            uncommittedClash = true
+            commitBeforeWriting = true
         }
         var saved = contact
         do {
@@ -372,7 +374,7 @@ private final class SyncRun {
                 uid: contact.uid, name: contact.name, fields: theirs.differences(from: contact.draft), kept: .local, lostCard: card.text)
             try here.recordClash(clash)
             report.clashes.append(clash)
-            uncommittedClash = true
+            commitBeforeWriting = true
         }
         if saved.version != contact.version { report.updated += 1 }
         report.merged += 1
@@ -413,6 +415,7 @@ private final class SyncRun {
                 report.deletedRemotely += 1
                 continue
             }
+            if commitBeforeWriting { try commit() }
             switch try client.delete(tombstone.href, etag: tombstone.etag) {
             case .deleted:
                 report.deletedRemotely += 1
@@ -465,7 +468,7 @@ private final class SyncRun {
         var link = link
         for _ in 0..<Self.attempts {
             // A merge's losing values are in the file before the merge goes up.
-            if uncommittedClash { try commit() }
+            if commitBeforeWriting { try commit() }
             let href = link?.href ?? client.collectionHref + VDir.fileName(uid: contact.uid)
             // In the version of the card there (4.0 stays 4.0), 3.0 for a new one,
             // and in the order of its properties there, so another client sees only the change.

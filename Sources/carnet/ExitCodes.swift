@@ -92,6 +92,8 @@ let exitCodeHelp = """
       77  sync: the server refused the user name or password, or refused this
           user the address book (403); nothing changed
       78  sync: not set up (carnet sync setup URL), or no password
+          (75 to 77 after "the sync stopped partway": what it had done is kept,
+          and the line says what; carnet sync does the rest)
     """
 
 /// A failure of the CLI itself (as opposed to the address book), with its exit code.
