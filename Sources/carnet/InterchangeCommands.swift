@@ -9,11 +9,11 @@ extension InterchangeFormat: ExpressibleByArgument {}
 extension VCardVersion: ExpressibleByArgument {}
 
 /// Pulls records from a file (or stdin) 256 KiB at a time, so a million-contact file is never
-/// in memory whole. JSON is the exception: it is one document, decoded at once. A vdir (a
+/// in memory whole (JSON too: each element of the array is decoded as it arrives). A vdir (a
 /// directory of one card per file) is read file after file, each record and error naming its file.
 final class RecordStream {
     private var handle: FileHandle?
-    private var reader: (any InterchangeReader)?
+    private var reader: (any ChunkReader)?
     /// What the reader made and `next()` has not handed out yet, the next one last: a chunk of
     /// 256 KiB makes hundreds of records, and taking each from the front moved all the others
     /// (a tenth of reading a vCard file).
@@ -22,20 +22,16 @@ final class RecordStream {
     /// A vdir's card files not read yet, and the one being read.
     private var files: [String] = []
     private var currentFile: String?
+    /// Told each entry of a vdir that is not a regular file (a FIFO, a device, a symlink to
+    /// one) and is skipped: reading a FIFO would wait forever, a device never ends.
+    var onSkippedFile: ((_ path: String, _ kind: String) -> Void)?
 
     init(handle: FileHandle, format: InterchangeFormat) {
         self.handle = handle
         switch format {
         case .vcf, .vdir: reader = VCardReader()
         case .csv: reader = CSVReader()
-        case .json:
-            let data = handle.readDataToEndOfFile()
-            do {
-                pending = try ContactJSONCoding.decode(data).reversed().map { .success($0) }
-            } catch {
-                pending = [.failure(error)]
-            }
-            finished = true
+        case .json: reader = ContactJSONReader()
         }
     }
 
@@ -76,25 +72,50 @@ final class RecordStream {
             return record
         case var .failure(error):
             error.file = currentFile
+            if currentFile != nil {
+                // A vdir's file is one card: after its error the rest of it is not read (it may
+                // never end), and --skip-invalid goes on with the next file.
+                pending = []
+                handle = nil
+                finished = true
+            }
             throw error
         }
     }
 
     /// Starts on a vdir's next file; false when there is none.
     private func openNextFile() -> Bool {
-        guard !files.isEmpty else { return false }
-        let path = files.removeFirst()
-        currentFile = path
-        reader = VCardReader()
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else {
-            pending = [.failure(InterchangeError(line: 1, message: "cannot read it: \(String(cString: strerror(errno)))"))]
-            handle = nil
+        while let path = files.first {
+            files.removeFirst()
+            currentFile = path
+            reader = VCardReader()
+            // O_NONBLOCK so opening a FIFO does not wait for a writer; it is then skipped.
+            let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                pending = [.failure(InterchangeError(line: 1, message: "cannot read it: \(String(cString: strerror(errno)))"))]
+                handle = nil
+                return true
+            }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                let kind: String
+                switch info.st_mode & S_IFMT {
+                case S_IFIFO: kind = "a FIFO"
+                case S_IFCHR, S_IFBLK: kind = "a device"
+                case S_IFSOCK: kind = "a socket"
+                case S_IFDIR: kind = "a directory"
+                default: kind = "a special file"
+                }
+                close(descriptor)
+                onSkippedFile?(path, kind)
+                continue
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            finished = false
             return true
         }
-        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        finished = false
-        return true
+        return false
     }
 }
 
@@ -207,6 +228,9 @@ struct ImportCommand: StateCommand {
             console.writeError("carnet: \(source.shown): read as \(dialect.displayName)\n")
         }
         let verbose = verbose
+        stream.onSkippedFile = { path, kind in
+            console.writeError("carnet: \(path.shown): skipped, it is \(kind), not a card file\n")
+        }
         let next = { () throws(InterchangeError) -> InterchangeRecord? in
             let record = try stream.next()
             sayDialect()

@@ -62,4 +62,53 @@ import Testing
         let added = box.carnetInProcess(["add", "--name", "Bob"])
         #expect(added.status == 0 && added.stdout.contains("2"), "\(added)")
     }
+
+    // MARK: Endless input
+
+    /// `/dev/zero` on standard input grew without bound (vCard: an allocation failure, exit
+    /// 134; JSON: gigabytes). The line limit applies while reading: exit 65 naming the line, in
+    /// well under the 1 GB of address space the run is given.
+    @Test(arguments: ["vcf", "csv", "json"])
+    func endlessStandardInputIsRefusedAsItIsRead(format: String) {
+        box.carnetInProcess(["add", "--name", "Ada"])
+        let script = box.script("zero-\(format).sh", """
+            ulimit -v 1000000
+            exec timeout 300 "\(Sandbox.binary)" import - --format \(format) --db "\(box.db)" < /dev/zero
+            """)
+        let run = box.run(script, [])
+        #expect(run.status == 65, "\(run)")
+        #expect(run.stderr.hasPrefix("carnet: stdin:1: "), "\(run)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run)")
+        #expect(box.carnetInProcess(["list"]).lines.count == 2)
+    }
+
+    /// A vdir whose card file is a FIFO made the import wait forever; one that is a symlink to
+    /// `/dev/zero` read without end. Both are skipped, and named.
+    @Test func aVdirsFIFOAndDeviceAreSkippedAndNamed() throws {
+        let dir = box.path("vdir")
+        box.write("vdir/a.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ada\r\nUID:ada\r\nEND:VCARD\r\n")
+        #expect(mkfifo(dir + "/x.vcf", 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/z.vcf", withDestinationPath: "/dev/zero")
+        let script = box.script("vdir.sh", """
+            ulimit -v 1000000
+            exec timeout 300 "\(Sandbox.binary)" import "\(dir)" --db "\(box.db)"
+            """)
+        let run = box.run(script, [])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("x.vcf: skipped, it is a FIFO"), "\(run)")
+        #expect(run.stderr.contains("z.vcf: skipped, it is a device"), "\(run)")
+        #expect(box.carnetInProcess(["list"]).stdout.contains("Ada"))
+    }
+
+    /// A card file of a vdir with an endless line: refused as it is read, naming the file.
+    @Test func aVdirCardWithAnEndlessLineIsRefusedNamingItsFile() {
+        box.carnetInProcess(["add", "--name", "Ada"])
+        var text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Bob\r\nNOTE:"
+        text += String(repeating: "x", count: 9 << 20)
+        box.write("vdir/b.vcf", text)
+        let run = box.carnetInProcess(["import", box.path("vdir")])
+        #expect(run.status == 65, "\(run)")
+        #expect(run.stderr.contains("b.vcf:4: this line is longer than"), "\(run)")
+        #expect(box.carnetInProcess(["list"]).lines.count == 2)
+    }
 }
