@@ -111,4 +111,59 @@ import Testing
         #expect(run.stderr.contains("b.vcf:4: this line is longer than"), "\(run)")
         #expect(box.carnetInProcess(["list"]).lines.count == 2)
     }
+
+    // MARK: A full disk
+
+    /// A small tmpfs with `free` bytes left, or nil where this process may not mount one.
+    func fullDisk(leaving free: Int) -> String? {
+        let dir = box.path("full")
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        guard box.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir]).status == 0 else { return nil }
+        let filler = box.run("/bin/sh", ["-c", "head -c \(64 * 1024 - free) /dev/zero > '\(dir)/filler'"])
+        _ = filler
+        return dir
+    }
+
+    func unmount(_ dir: String) { box.run("/bin/umount", [dir]) }
+
+    /// A contact whose card is about 40 kB: more than the full disk holds.
+    func addLargeContact() {
+        box.carnetInProcess(["sample"])
+        let note = String(repeating: "A long note that fills the disk. ", count: 300)
+        #expect(box.carnetInProcess(["add", "--name", "Large", "--note", note]).status == 0)
+    }
+
+    /// Export to a full disk said "database unusable" (exit 69) or printed NSCocoaErrorDomain
+    /// Code=640. It is exit 74 with one sentence, and nothing half-written stays.
+    @Test func exportToAFullDiskIsExit74AndLeavesNothingHalfWritten() throws {
+        addLargeContact()
+        // Standard output into /dev/full.
+        let script = box.script("full.sh", "exec \"\(Sandbox.binary)\" export --format csv --db \"\(box.db)\" > /dev/full\n")
+        let stdout = box.run(script, [])
+        #expect(stdout.status == 74, "\(stdout)")
+        #expect(stdout.stderr == "carnet: cannot write standard output: the disk is full; the export stopped part way. Free some space and try again\n", "\(stdout)")
+        guard let dir = fullDisk(leaving: 8 * 1024) else {
+            // Not root: the file and vdir cases need a small file system of their own.
+            #expect(getuid() != 0, "root could not mount a tmpfs")
+            return
+        }
+        defer { unmount(dir) }
+        for format in ["vcf", "csv", "json"] {
+            let run = box.carnetInProcess(["export", "--format", format, "--output", dir + "/out." + format])
+            #expect(run.status == 74, "\(format): \(run)")
+            #expect(run.stderr == "carnet: cannot write \(dir)/out.\(format): the disk is full; nothing was written. Free some space and try again\n", "\(run)")
+            #expect(!run.stderr.contains("Cocoa") && !run.stderr.contains("CLIError"))
+        }
+        let vdir = box.carnetInProcess(["export", "--format", "vdir", dir + "/vdir"])
+        #expect(vdir.status == 74, "\(vdir)")
+        #expect(vdir.stderr.contains("the disk is full"), "\(vdir)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(left == ["filler", "vdir"], "\(left)")
+        // Whatever cards made it are whole; no temporary file stays.
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/vdir") {
+            #expect(!name.hasPrefix("."), "\(name)")
+            let text = try String(contentsOfFile: dir + "/vdir/" + name, encoding: .utf8)
+            #expect(text.hasSuffix("END:VCARD\r\n"), "\(name)")
+        }
+    }
 }
