@@ -538,6 +538,9 @@ final class ExportSink {
     func write(_ text: String) throws {
         guard descriptor >= 0 else {
             console.flush()
+            // On a terminal a value's control characters would act (clear the screen, set the
+            // title): they are shown escaped, as `show` does. A pipe gets the exact bytes.
+            let text = console.stdoutIsTerminal ? Self.terminalSafe(text) : text
             if let failure = OutputFailure.writeAll(text.utf8, console: console) {
                 throw OutputFailure.error(writing: nil, errno: failure)
             }
@@ -562,6 +565,17 @@ final class ExportSink {
             try? FileManager.default.removeItem(atPath: temp)
             throw CLIError(message: "cannot write \(target): \(String(cString: strerror(errno)))", code: .other)
         }
+    }
+
+    /// Every line with its control characters escaped (``TextRules/escapedForDisplay(_:)``),
+    /// keeping the line breaks, a CRLF's CR included.
+    static func terminalSafe(_ text: String) -> String {
+        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 10 || $0 == 13 }) { return text }
+        // Split by scalars: "\r\n" is one Character, which a split at "\n" would not cut.
+        return text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { scalars in
+            let line = String(String.UnicodeScalarView(scalars))
+            return line.unicodeScalars.last == "\r" ? String(String.UnicodeScalarView(line.unicodeScalars.dropLast())).shown + "\r" : line.shown
+        }.joined(separator: "\n")
     }
 
     /// Closes and removes the temp file.

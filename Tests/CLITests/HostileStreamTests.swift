@@ -166,4 +166,29 @@ import Testing
             #expect(text.hasSuffix("END:VCARD\r\n"), "\(name)")
         }
     }
+
+    // MARK: Export on a terminal
+
+    /// An unmodelled property holding an escape sequence was printed raw by `export` on a
+    /// terminal: the screen cleared, the title changed. On a terminal export is as safe as
+    /// `show`; into a pipe or file it stays byte-exact.
+    @Test func exportOnATerminalShowsEscapesAndIntoAPipeStaysExact() {
+        let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J"
+        let card = box.write("evil.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Evil\r\nUID:evil\r\nX-EVIL:\(hostile)\r\nEND:VCARD\r\n")
+        #expect(box.carnetInProcess(["import", card]).status == 0)
+        for format in ["vcf", "csv"] {
+            let shown = box.carnetOnTerminal(["export", "--format", format])
+            #expect(shown.status == 0, "\(shown)")
+            #expect(!shown.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(format): \(shown)")
+            #expect(shown.stdout.contains("X-EVIL:\\u{1B}]0;pwned\\u{7}\\u{1B}[2J"), "\(format): \(shown)")
+            // Line breaks stay line breaks.
+            let lines = String(String.UnicodeScalarView(shown.stdout.unicodeScalars.filter { $0 != "\r" }))
+            #expect(lines.hasPrefix(format == "vcf" ? "BEGIN:VCARD\nVERSION:4.0\n" : "uid,name,"), "\(format): \(shown)")
+            let piped = box.carnetInProcess(["export", "--format", format])
+            #expect(piped.stdout.contains("X-EVIL:" + hostile), "\(format): \(piped)")
+        }
+        let file = box.path("out.vcf")
+        #expect(box.carnetOnTerminal(["export", "--output", file]).status == 0)
+        #expect((try? String(contentsOfFile: file, encoding: .utf8))?.contains("X-EVIL:" + hostile) == true)
+    }
 }
