@@ -171,9 +171,8 @@ enum FileSetup {
         }
         guard header.count == 100 else { throw .corrupt(path: path, detail: "the file is truncated") }
         let userVersion = Int(header[60]) << 24 | Int(header[61]) << 16 | Int(header[62]) << 8 | Int(header[63])
-        if userVersion > supported {
-            throw .newerSchema(path: path, found: userVersion, supported: supported)
-        }
+        let applicationID = Int32(bitPattern: UInt32(header[68]) << 24 | UInt32(header[69]) << 16 | UInt32(header[70]) << 8 | UInt32(header[71]))
+        try checkMark(applicationID: applicationID, userVersion: userVersion, supported: supported, path: path)
         if header[18] == 1 {
             var config = Configuration()
             config.readonly = true
@@ -188,6 +187,21 @@ enum FileSetup {
             } catch {
                 throw ErrorMapping.map(error, path: path)
             }
+        }
+    }
+
+    /// Refuses another application's file (its own `application_id`, or none past the schema
+    /// that set Carnet's), and a newer Carnet's file, each with its own message: an application
+    /// whose `user_version` is 42 is not "a newer Carnet".
+    static func checkMark(applicationID: Int32, userVersion: Int, supported: Int, path: String) throws(CarnetError) {
+        if applicationID != 0 && applicationID != StorageController.applicationID {
+            throw .notCarnetDatabase(path: path)
+        }
+        if userVersion > supported {
+            if applicationID != StorageController.applicationID && userVersion >= StorageController.applicationIDSchema {
+                throw .notCarnetDatabase(path: path)
+            }
+            throw .newerSchema(path: path, found: userVersion, supported: supported)
         }
     }
 
