@@ -30,6 +30,12 @@ enum FileSetup {
         var info = stat()
         if stat(path, &info) == 0 {
             try checkExisting(info, path: path)
+            // An empty file is a new address book only to a command that may create one (its
+            // pages may also all be in the log, after a crash before the first checkpoint).
+            var log = stat()
+            if !createIfMissing, info.st_size == 0, !(stat(path + "-wal", &log) == 0 && log.st_size > 0) {
+                throw .emptyFile(path: path)
+            }
             return
         }
         let code = errno

@@ -191,4 +191,19 @@ import Testing
         #expect(box.carnetOnTerminal(["export", "--output", file]).status == 0)
         #expect((try? String(contentsOfFile: file, encoding: .utf8))?.contains("X-EVIL:" + hostile) == true)
     }
+    // MARK: Messages that send people the right way
+
+    /// A 0-byte file given with --db to a reading command was silently made an address book.
+    @Test func anEmptyFileGivenToAReadingCommandIsNotMadeAnAddressBook() {
+        let empty = box.path("empty.sqlite")
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
+        for arguments in [["list"], ["show", "1"], ["db", "info"], ["export"], ["favorites"]] {
+            let run = box.carnetInProcess(arguments + ["--db", empty], useDB: false)
+            #expect(run.status == 66, "\(arguments): \(run)")
+            #expect(run.stderr.contains("empty"), "\(arguments): \(run)")
+            #expect(FileManager.default.contents(atPath: empty)?.isEmpty == true, "\(arguments) wrote into the file")
+        }
+        // A writing command may still make the address book in it.
+        #expect(box.carnetInProcess(["add", "--name", "Ada", "--db", empty], useDB: false).status == 0)
+    }
 }
