@@ -191,7 +191,28 @@ import Testing
         #expect(box.carnetOnTerminal(["export", "--output", file]).status == 0)
         #expect((try? String(contentsOfFile: file, encoding: .utf8))?.contains("X-EVIL:" + hostile) == true)
     }
+
     // MARK: Messages that send people the right way
+
+    /// A From: address over 1,000 characters said "search text must be at most 1000
+    /// characters" (exit 64), a search the user never made. It is invalid data: exit 65.
+    @Test func anOverlongSenderIsInvalidDataNotAnOverlongSearch() {
+        box.carnetInProcess(["add", "--name", "Ada"])
+        let address = String(repeating: "a", count: 1100) + "@example.com"
+        let longName = String(repeating: "Ada ", count: 300)
+        for (from, arguments) in [
+            (address, ["add-email", "--yes"]), (address, ["add-email", "--to-contact", "1"]), ("\(longName) <\(address)>", ["add-email", "--yes"]),
+        ] {
+            let run = box.carnetInProcess(arguments, stdin: "From: \(from)\nSubject: hi\n\nbody\n")
+            #expect(run.status == 65, "\(arguments): \(run.stderr.prefix(300))")
+            #expect(!run.stderr.contains("search"), "\(run.stderr.prefix(300))")
+            #expect(run.stderr.contains("email"), "\(run.stderr.prefix(300))")
+        }
+        // A long display name with a fair address still offers the address, without a search error.
+        let fair = box.carnetInProcess(["add-email", "--yes"], stdin: "From: \(longName) <ada@example.com>\n\nbody\n")
+        #expect(fair.status == 65 || fair.status == 0, "\(fair)")
+        #expect(!fair.stderr.contains("search"), "\(fair)")
+    }
 
     /// A 0-byte file given with --db to a reading command was silently made an address book.
     @Test func anEmptyFileGivenToAReadingCommandIsNotMadeAnAddressBook() {
