@@ -310,8 +310,8 @@ struct VCardImport {
                 } else if !items.allSatisfy({ ValueRules.line($0, .category) }) {
                     outcome = .refused(Self.problem(.category, scratch))
                 } else {
-                    // A set, not a search of the list per item: a line of 100,000 categories
-                    // would take minutes.
+                    // A set, not a search of the list per item, which is quadratic in the
+                    // number of categories on the line.
                     var known = Set(draft.categories.map(\.asciiLowercased))
                     for item in items where known.insert(item.asciiLowercased).inserted {
                         draft.categories.append(item)

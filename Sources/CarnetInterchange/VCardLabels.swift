@@ -52,8 +52,8 @@ enum VCardLabels {
     static func label(types: [String], kind: EntryKind) -> (label: String, preferred: Bool) {
         if types.isEmpty { return ("", false) }
         var tokens: [String] = []
-        // Repeats are found in a set: a search of `tokens` per value made a TEL with 32,000
-        // TYPE values take seconds.
+        // Repeats are found in a set: a search of `tokens` per value is quadratic in the
+        // number of TYPE values, which a hostile card makes tens of thousands.
         var seen: Set<String> = []
         var preferred = false
         let known = knownTypes(kind)
