@@ -107,7 +107,11 @@ let package = Package(
         .testTarget(name: "CarnetInterchangeTests", dependencies: ["CarnetModels", "CarnetInterchange"]),
         .testTarget(
             name: "CarnetStorageTests",
-            dependencies: ["CarnetModels", "CarnetStorage", "SeededRandom", "CarnetTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "CarnetModels", "CarnetStorage", "SeededRandom", "CarnetTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                // The importers' fuzz test feeds what the readers make to the storage controller.
+                "CarnetInterchange",
+            ]),
         // Sync against a real Radicale and a real Xandikos started by each test (no mock server).
         .testTarget(
             name: "CarnetSyncTests",

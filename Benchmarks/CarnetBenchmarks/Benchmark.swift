@@ -754,6 +754,29 @@ final class Benchmark {
         for command in [version, floor] { _ = try command() }
         let bare = try alternating(reps: plan.queryRuns, carnet: { _ in try version() }, raw: { _ in try floor() })
         addRatioRow(9, "CLI: carnet --version ÷ Hello (no db)", 0, bare, target: nil)
+        try runManyParameters(carnet: carnet, stderrFile: stderrFile)
+    }
+
+    /// A card made to be slow: one TEL with 100,000 TYPE parameters, about 1 MB. A reader that
+    /// looks each value up in the ones before it is quadratic; Carnet's must import it (or refuse
+    /// it), as a whole process, well within a second.
+    private func runManyParameters(carnet: String, stderrFile: String) throws {
+        let types = (0..<100_000).map { "TYPE=x\($0)" }.joined(separator: ";")
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Many parameters\r\nUID:many-parameters\r\nTEL;\(types):+1 555 0101\r\nEND:VCARD\r\n"
+        let file = tempDirectory + "/parameters.vcf"
+        try card.write(toFile: file, atomically: true, encoding: .utf8)
+        let book = tempDirectory + "/parameters.sqlite"
+        let importing = { try spawnAndWait(carnet, ["import", file, "--db", book], stderrPath: stderrFile) }
+        _ = try spawnAndWait(carnet, ["add", "--name", "First", "--db", book], stderrPath: stderrFile)
+        progress("carnet import of a \(card.utf8.count / 1000) kB card with 100,000 parameters ×\(plan.cliRuns)")
+        // The first run adds the contact (untimed); the others find it unchanged, parsing all of it.
+        _ = try importing()
+        var samples: [Double] = []
+        for _ in 0..<plan.cliRuns { samples.append(try importing()) }
+        let seconds = median(samples)
+        rows.append((9, 0, ReportRow(
+            workload: "CLI: carnet import of a \(card.utf8.count / 1000) kB card, one TEL with 100,000 parameters", n: "—",
+            carnet: formatSeconds(seconds), raw: "—", ratio: "—", target: "< 1 s", verdict: Verdict.mark(seconds < 1))))
     }
 
     /// `carnet query` as mutt runs it on every completion, against abook (a C program reading a

@@ -118,7 +118,13 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
     mutating func consume(_ raw: [UInt8]) throws(InterchangeError) -> InterchangeRecord? {
         lineNumber += 1
         var bytes = raw
-        if lineNumber == 1 { bytes.dropByteOrderMark() }
+        if lineNumber == 1 {
+            if let encoding = InterchangeText.utf16Encoding(bytes) {
+                headerFailed = true
+                throw InterchangeError(line: 1, message: InterchangeText.utf16Message(encoding))
+            }
+            bytes.dropByteOrderMark()
+        }
         let continuing = state == .quoted
         if !continuing {
             if bytes.isEmpty { return nil }

@@ -257,8 +257,37 @@ public enum ContactJSONCoding {
             }
             return InterchangeError(line: line, message: "\(what) must be \(describe(type))")
         default:
+            if key == nil, single, let (culprit, found) = culprit(bytes) {
+                let expected = expectations[culprit] ?? "another kind of value"
+                return InterchangeError(line: locator.keyLines[culprit] ?? elementLine, message: "\"\(culprit)\" must be \(expected), found \(found)")
+            }
             return InterchangeError(line: line, message: "\(what): \(context.debugDescription)")
         }
+    }
+
+    /// What the keys whose type Foundation's decoder may fail to name hold.
+    private static let expectations = [
+        "id": "an integer", "version": "an integer", "favorite": "true or false",
+        "createdAt": "an ISO 8601 date string", "updatedAt": "an ISO 8601 date string",
+    ]
+
+    /// The key of a contact object whose value the decoder refused without saying where (as
+    /// Foundation does for `1.5` where an integer belongs: "The given data was not valid
+    /// JSON."), and that value as the file wrote it: the one key without which the object reads.
+    private static func culprit(_ bytes: [UInt8]) -> (key: String, found: String)? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { return nil }
+        let decoder = decoder()
+        for key in object.keys.sorted() {
+            var rest = object
+            rest[key] = nil
+            guard let data = try? JSONSerialization.data(withJSONObject: rest),
+                  (try? decoder.decode(ContactJSON.self, from: data)) != nil,
+                  let value = object[key] else { continue }
+            let text = (try? JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed))
+                .map { String(decoding: $0.prefix(40), as: UTF8.self) } ?? "?"
+            return (key, TextRules.escapedForDisplay(text))
+        }
+        return nil
     }
 
     private static func describe(_ type: Any.Type) -> String {

@@ -1,12 +1,24 @@
 import CarnetModels
 import Foundation
 
+/// What an importer needs of a reader: chunks of a file in, records out, then the end of the
+/// input. Every ``InterchangeReader`` is one, and so is ``ContactJSONReader``.
+public protocol ChunkReader {
+    /// Reads the next chunk of the file, which may end anywhere; returns a result per completed
+    /// record or error, in file order.
+    mutating func feed(_ chunk: Data) -> [Result<InterchangeRecord, InterchangeError>]
+
+    /// Ends the input; fails if it stopped inside a record. Returns the record the end
+    /// completed, if any.
+    mutating func finish() throws(InterchangeError) -> InterchangeRecord?
+}
+
 /// A streaming reader of an interchange format: fed lines or chunks of a file, it returns each
 /// record as soon as the input completes it, so a file of any size is read in constant memory.
 ///
 /// After an error a reader skips the broken record and carries on, so an importer can list every
 /// problem in one run if it wants to. Feed one reader either lines or chunks, not both.
-public protocol InterchangeReader: Sendable {
+public protocol InterchangeReader: ChunkReader, Sendable {
     init()
 
     /// Reads one line of the file (without its line break; trailing CRs are ignored) and returns

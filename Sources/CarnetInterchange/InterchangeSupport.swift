@@ -5,6 +5,7 @@ import Foundation
 /// CSV quote or a runaway folded line would otherwise swallow the rest of a huge file).
 enum InterchangeLimits {
     /// A photo is at most 1 MiB, about 1.4 MB in base64; anything much longer is a broken file.
+    /// Also the longest line a reader holds: a longer one is refused as it arrives.
     static let recordBytes = 8 << 20
 }
 
@@ -215,7 +216,24 @@ enum InterchangeText {
         0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x2DC, 0x2122, 0x161, 0x203A, 0x153, 0x9D, 0x17E, 0x178,
     ]
 
-    /// A short, printable excerpt of a line for an error message.
+    /// "UTF-16LE" or "UTF-16BE" when the first line of a file is UTF-16 (a byte order mark, or
+    /// ASCII with a NUL after or before every character), which Carnet does not read.
+    static func utf16Encoding(_ firstLine: [UInt8]) -> String? {
+        if firstLine.starts(with: [0xFF, 0xFE]) { return "UTF-16LE" }
+        if firstLine.starts(with: [0xFE, 0xFF]) { return "UTF-16BE" }
+        guard firstLine.count >= 4 else { return nil }
+        let pairs = firstLine.prefix(16)
+        let even = stride(from: 0, to: pairs.count - 1, by: 2).map { pairs[$0] }
+        let odd = stride(from: 1, to: pairs.count, by: 2).map { pairs[$0] }
+        if odd.allSatisfy({ $0 == 0 }), even.allSatisfy({ $0 >= 32 && $0 < 127 }) { return "UTF-16LE" }
+        if even.allSatisfy({ $0 == 0 }), odd.allSatisfy({ $0 >= 32 && $0 < 127 }) { return "UTF-16BE" }
+        return nil
+    }
+
+    static func utf16Message(_ encoding: String) -> String {
+        "the file is \(encoding) text, which Carnet does not read; save it as UTF-8 (iconv -f \(encoding) -t UTF-8 FILE > NEW)"
+    }
+
     /// A short, printable excerpt of a line for an error message: characters a terminal should
     /// not receive raw (a stray carriage return, an escape sequence) are written as `\u{D}`.
     static func preview(_ bytes: some Collection<UInt8>) -> String {
@@ -231,10 +249,16 @@ enum InterchangeText {
 /// A line ends at LF, CRLF, a lone CR (classic Mac OS) or CRCRLF (what iOS 5 and 6 write): a run
 /// of CRs and the LF after it are one line break, so none of them makes a blank line that would
 /// cut a folded property in two.
+///
+/// A line longer than ``InterchangeLimits/recordBytes`` is handed on cut to one byte past that
+/// length (for the reader to refuse) and the rest of it is skipped as it arrives, so an endless
+/// line (`/dev/zero`) holds no more than that in memory.
 struct LineSplitter: Sendable {
     private var partial: [UInt8] = []
     /// The last byte seen ended a line with CR: more CRs and one LF still belong to that break.
     private var inBreak = false
+    /// The line being read was already handed on cut: skip up to its line break.
+    private var skippingLine = false
 
     /// The complete lines in `chunk` (after what earlier chunks left), without their line breaks.
     mutating func split(_ chunk: UnsafeRawBufferPointer) -> [[UInt8]] {
@@ -247,6 +271,13 @@ struct LineSplitter: Sendable {
             if byte != 10 && byte != 13 {
                 inBreak = false
                 i += 1
+                continue
+            }
+            if skippingLine {
+                skippingLine = false
+                inBreak = byte == 13
+                i += 1
+                start = i
                 continue
             }
             if inBreak {
@@ -270,7 +301,17 @@ struct LineSplitter: Sendable {
             i += 1
             start = i
         }
-        partial.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<count]))
+        if skippingLine { return lines }
+        let rest = UnsafeRawBufferPointer(rebasing: chunk[start..<count])
+        let limit = InterchangeLimits.recordBytes + 1
+        if partial.count + rest.count >= limit {
+            partial.append(contentsOf: rest.prefix(limit - partial.count))
+            lines.append(partial)
+            partial = []
+            skippingLine = true
+        } else {
+            partial.append(contentsOf: rest)
+        }
         return lines
     }
 
@@ -280,6 +321,7 @@ struct LineSplitter: Sendable {
         defer {
             partial = []
             inBreak = false
+            skippingLine = false
         }
         guard !partial.isEmpty else { return nil }
         return partial

@@ -307,7 +307,10 @@ struct VCardImport {
                 } else if !items.allSatisfy({ ValueRules.line($0, .category) }) {
                     outcome = .refused(Self.problem(.category, scratch))
                 } else {
-                    for item in items where !draft.categories.contains(where: { $0.asciiLowercased == item.asciiLowercased }) {
+                    // A set, not a search of the list per item, which is quadratic in the
+                    // number of categories on the line.
+                    var known = Set(draft.categories.map(\.asciiLowercased))
+                    for item in items where known.insert(item.asciiLowercased).inserted {
                         draft.categories.append(item)
                     }
                     outcome = .mapped

@@ -52,6 +52,9 @@ enum VCardLabels {
     static func label(types: [String], kind: EntryKind) -> (label: String, preferred: Bool) {
         if types.isEmpty { return ("", false) }
         var tokens: [String] = []
+        // Repeats are found in a set: a search of `tokens` per value is quadratic in the
+        // number of TYPE values, which a hostile card makes tens of thousands.
+        var seen: Set<String> = []
         var preferred = false
         let known = knownTypes(kind)
         for value in types {
@@ -65,7 +68,7 @@ enum VCardLabels {
             if kind == .email, lower == "internet" { continue }
             if kind == .phone, lower == "voice" { continue }
             let kept = known.contains(lower) ? lower : token
-            if !tokens.contains(kept) { tokens.append(kept) }
+            if seen.insert(kept).inserted { tokens.append(kept) }
         }
         return (kind.normalizedLabel(tokens.joined(separator: ",")), preferred)
     }

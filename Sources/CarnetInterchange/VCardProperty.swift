@@ -134,7 +134,8 @@ struct VCardProperty: Sendable {
     func parameterNames(notIn understood: Set<String>) -> [String] {
         if parameters.isEmpty { return [] }
         var names: [String] = []
-        for parameter in parameters where !understood.contains(parameter.name) && !names.contains(parameter.name) {
+        var seen: Set<String> = []
+        for parameter in parameters where !understood.contains(parameter.name) && seen.insert(parameter.name).inserted {
             switch parameter.name {
             case "CHARSET": continue
             case "ENCODING" where ["quoted-printable", "8bit", "7bit"].contains(parameter.values.first?.asciiLowercased ?? ""):

@@ -80,7 +80,17 @@ public struct VCardReader: InterchangeReader, LineConsumingReader {
     mutating func consume(_ raw: [UInt8]) throws(InterchangeError) -> InterchangeRecord? {
         lineNumber += 1
         var bytes = raw
-        if lineNumber == 1 { bytes.dropByteOrderMark() }
+        if lineNumber == 1 {
+            if let encoding = InterchangeText.utf16Encoding(bytes) {
+                throw InterchangeError(line: 1, message: InterchangeText.utf16Message(encoding))
+            }
+            bytes.dropByteOrderMark()
+        }
+        guard bytes.count <= InterchangeLimits.recordBytes else {
+            if card != nil { skipping = true }
+            pending = nil
+            throw InterchangeError(line: lineNumber, message: "this line is longer than \(InterchangeLimits.recordBytes) bytes (is it a vCard file?)")
+        }
         let folded = bytes.first == 32 || bytes.first == 9
 
         guard card != nil else {

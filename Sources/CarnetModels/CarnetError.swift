@@ -39,6 +39,9 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing is at the path and the caller asked not to create it
     /// (`StorageOptions.createIfMissing` is false); nothing was created.
     case noDatabase(path: String)
+    /// A command that only reads was given a file of 0 bytes: not an address book (yet), and
+    /// not made one by a command that should not write.
+    case emptyFile(path: String)
     /// The database file, or its `-wal` or `-shm` file, could have been planted or changed by
     /// someone else; it was not opened. See ``UnsafeFileReason``.
     case unsafeFile(path: String, reason: UnsafeFileReason)
@@ -90,6 +93,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot open \(path): \(reason)"
         case let .noDatabase(path):
             return "no address book at \(path); check the path (--db or CARNET_DB), or create it by adding a contact"
+        case let .emptyFile(path):
+            return "\(path) is an empty file, not an address book; check the path (--db or CARNET_DB), or make it one by adding a contact"
         case let .unsafeFile(path, reason):
             return "refusing \(path): \(reason)"
         case let .diskFull(path):

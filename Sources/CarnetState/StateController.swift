@@ -417,6 +417,11 @@ extension StateController {
         try storage.integrityCheck()
     }
 
+    /// Repairs what `integrityCheck()` says `carnet db repair` repairs; one line per change.
+    public func repair() throws(CarnetError) -> [String] {
+        try storage.repair()
+    }
+
     /// An online copy of the database into a new file, itself a valid Carnet database.
     public func backup(to path: String) throws(CarnetError) {
         try storage.backup(to: path)

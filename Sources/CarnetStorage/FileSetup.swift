@@ -30,6 +30,12 @@ enum FileSetup {
         var info = stat()
         if stat(path, &info) == 0 {
             try checkExisting(info, path: path)
+            // An empty file is a new address book only to a command that may create one (its
+            // pages may also all be in the log, after a crash before the first checkpoint).
+            var log = stat()
+            if !createIfMissing, info.st_size == 0, !(stat(path + "-wal", &log) == 0 && log.st_size > 0) {
+                throw .emptyFile(path: path)
+            }
             return
         }
         let code = errno
@@ -171,9 +177,8 @@ enum FileSetup {
         }
         guard header.count == 100 else { throw .corrupt(path: path, detail: "the file is truncated") }
         let userVersion = Int(header[60]) << 24 | Int(header[61]) << 16 | Int(header[62]) << 8 | Int(header[63])
-        if userVersion > supported {
-            throw .newerSchema(path: path, found: userVersion, supported: supported)
-        }
+        let applicationID = Int32(bitPattern: UInt32(header[68]) << 24 | UInt32(header[69]) << 16 | UInt32(header[70]) << 8 | UInt32(header[71]))
+        try checkMark(applicationID: applicationID, userVersion: userVersion, supported: supported, path: path)
         if header[18] == 1 {
             var config = Configuration()
             config.readonly = true
@@ -188,6 +193,21 @@ enum FileSetup {
             } catch {
                 throw ErrorMapping.map(error, path: path)
             }
+        }
+    }
+
+    /// Refuses another application's file (its own `application_id`, or none past the schema
+    /// that set Carnet's), and a newer Carnet's file, each with its own message: an application
+    /// whose `user_version` is 42 is not "a newer Carnet".
+    static func checkMark(applicationID: Int32, userVersion: Int, supported: Int, path: String) throws(CarnetError) {
+        if applicationID != 0 && applicationID != StorageController.applicationID {
+            throw .notCarnetDatabase(path: path)
+        }
+        if userVersion > supported {
+            if applicationID != StorageController.applicationID && userVersion >= StorageController.applicationIDSchema {
+                throw .notCarnetDatabase(path: path)
+            }
+            throw .newerSchema(path: path, found: userVersion, supported: supported)
         }
     }
 

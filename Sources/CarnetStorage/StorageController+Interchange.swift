@@ -126,9 +126,11 @@ extension StorageController {
         let updated = record.updatedAt ?? now
         // Keep the id a Carnet export carried when this file never issued it (so a restore into
         // a new file looks the same); an id issued before, even to a contact since deleted, is
-        // never given to another contact.
+        // never given to another contact. An id beyond ``IDSpace/largestRestored`` is not kept:
+        // the next id is always the largest so far plus one, so a file carrying the largest
+        // integer would leave no id for any later contact.
         let idIsFree = try record.id.map { id in
-            try id > issuedBefore
+            try id > issuedBefore && id <= IDSpace.largestRestored
                 && Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM contacts WHERE id = ?"), arguments: [id]) == 0
         } ?? false
         let id = try ContactRecord(

@@ -60,6 +60,7 @@ extension StorageController {
                 problems.append("user_version is \(userVersion) but the migrations applied reach \(applied); set it back with: PRAGMA user_version = \(applied)")
             }
             problems += try Self.searchIndexProblems(db)
+            problems += try IDSpace.problems(db)
             let violations = try SchemaRepairs.violations(db)
             problems += violations.prefix(100).map { "\($0.description) (the rule the schema's CHECK enforces was switched off)" }
             if violations.count > 100 { problems.append("… and \(violations.count - 100) more values that break a rule") }
@@ -79,6 +80,13 @@ extension StorageController {
             problems.append("the search index holds \(documents) contacts of \(contacts); rebuild it with: \(rebuild)")
         }
         return problems
+    }
+
+    /// Repairs what `integrityCheck()` names as `carnet db repair`'s: an id counter past the
+    /// ids a file may carry (see ``IDSpace``). One line per change; empty when there was nothing
+    /// to repair.
+    public func repair() throws(CarnetError) -> [String] {
+        try write { db in try IDSpace.repair(db) }
     }
 
     /// Rows whose foreign key names a row that is not there (only a delete with foreign keys off,

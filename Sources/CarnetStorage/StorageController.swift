@@ -57,6 +57,12 @@ public final class StorageController: Sendable {
     /// The newest schema version this build knows.
     public static var supportedSchemaVersion: Int { Migration.embedded.last?.version ?? 0 }
 
+    /// `PRAGMA application_id` of a Carnet file ("Carn" in ASCII), set by migration 12.
+    public static let applicationID: Int32 = 0x4361_726E
+
+    /// The first schema that sets ``applicationID``: a file past it without the mark is not Carnet's.
+    static let applicationIDSchema = 12
+
     init(path: String, options: StorageOptions, migrations: [Migration], onLockWait: (@Sendable () -> Void)? = nil) throws(CarnetError) {
         self.path = path
         self.options = options
@@ -339,9 +345,8 @@ public final class StorageController: Sendable {
     static func pendingMigrations(_ db: Database, _ migrations: [Migration], path: String) throws -> [Migration] {
         let supported = migrations.last?.version ?? 0
         let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        if userVersion > supported {
-            throw CarnetError.newerSchema(path: path, found: userVersion, supported: supported)
-        }
+        let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        try FileSetup.checkMark(applicationID: applicationID, userVersion: userVersion, supported: supported, path: path)
         guard try hasTable(db, SchemaMigrationRecord.databaseTableName) else {
             // GRDB's table alone is what a new file whose first migration failed may keep.
             let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name <> 'grdb_migrations'") ?? 0

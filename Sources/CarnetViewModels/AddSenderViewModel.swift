@@ -19,7 +19,16 @@ public final class AddSenderViewModel {
     public var proposedName: String { sender.name.isEmpty ? sender.email : sender.name }
 
     /// The contact that has the sender's address already (ignoring case), if any.
+    ///
+    /// Throws ``CarnetModels/CarnetError/invalid(_:)`` for an address longer than any email
+    /// Carnet keeps: no contact can have it, and it cannot be added (it is the message's data
+    /// that is wrong, not a search the person made).
     public func existingContact() throws(CarnetError) -> Contact? {
+        if sender.email.unicodeScalars.count > Limits.emailLength {
+            var draft = ContactDraft(name: proposedName.count > Limits.nameLength ? "Sender" : proposedName)
+            draft.emails = [LabeledValue(sender.email)]
+            _ = try draft.validated()
+        }
         var found: Contact?
         let wanted = sender.email.lowercased()
         try state.forEachContact(query: ContactQuery(search: sender.email), limit: 200, pageSize: 200) { contact in
@@ -31,7 +40,8 @@ public final class AddSenderViewModel {
     /// Contacts the sender may be, best first: those with the words of the sender's name (every
     /// word in their name first).
     public func candidates(limit: Int = 5) throws(CarnetError) -> [Contact] {
-        guard let query = try? SearchQuery(sender.name), !query.isEmpty else { return [] }
+        // A display name longer than a search may be matches no one's name anyway.
+        guard sender.name.unicodeScalars.count <= Limits.searchLength, let query = try? SearchQuery(sender.name), !query.isEmpty else { return [] }
         var found: [Contact] = []
         try state.forEachContact(query: ContactQuery(search: sender.name, order: .relevance), limit: limit, pageSize: limit) { found.append($0) }
         return found

@@ -67,6 +67,11 @@ public final class DatabaseViewModel {
         try state.integrityCheck()
     }
 
+    /// What the repair changed, one line each; empty when there was nothing to repair.
+    public func repair() throws(CarnetError) -> [String] {
+        try state.repair()
+    }
+
     public func backup(to path: String) throws(CarnetError) {
         try state.backup(to: path)
     }

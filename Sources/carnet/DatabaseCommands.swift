@@ -13,10 +13,11 @@ struct DatabaseCommand: ParsableCommand {
               carnet db path
               carnet db info
               carnet db check
+              carnet db repair
               carnet db backup ~/carnet-backup.sqlite
               sqlite3 "$(carnet db path)" 'SELECT name, email FROM contacts'
             """,
-        subcommands: [DatabasePath.self, DatabaseInfoCommand.self, DatabaseCheck.self, DatabaseBackup.self])
+        subcommands: [DatabasePath.self, DatabaseInfoCommand.self, DatabaseCheck.self, DatabaseRepair.self, DatabaseBackup.self])
 }
 
 struct DatabasePath: DatabasePathCommand {
@@ -78,6 +79,30 @@ struct DatabaseCheck: StateCommand {
         } else {
             for problem in problems { terminal.print(problem.shown) }
             throw CLIError(message: "\(database.path) failed its integrity check", code: .databaseUnusable)
+        }
+    }
+}
+
+struct DatabaseRepair: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repair",
+        abstract: "Repair what carnet db check says carnet db repair repairs: an id counter an imported id ran to the end.",
+        discussion: """
+            A contact or quote id taken from a file by an earlier Carnet can leave the id counter \
+            at the largest integer, after which no contact can be added ("disk full"). The repair \
+            gives such a row the next free id (what refers to it follows) and sets the counter back. \
+            It prints what it changed, or that there was nothing to repair.
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let changes = try DatabaseViewModel(state: state).repair()
+        if changes.isEmpty {
+            terminal.print("nothing to repair")
+        } else {
+            for change in changes { terminal.print("repaired: \(change)") }
         }
     }
 }

@@ -34,7 +34,7 @@ extension ExitCode {
 
     init(for error: CarnetError) {
         switch error {
-        case .notFound, .deleted, .noDatabase, .history: self = .notFound
+        case .notFound, .deleted, .noDatabase, .emptyFile, .history: self = .notFound
         case .invalidSearch: self = .usage
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .historyConflict: self = .conflict

@@ -51,11 +51,18 @@ final class InteractiveSession {
         try app.start(on: .contacts)
         try render()
         terminal.print("type help for the commands of this screen, quit to leave")
+        if terminal.stdinIsTerminal { input.catchInterrupts() }
         while true {
             guard let line = input.line(prompt: terminal.stdinIsTerminal ? "\(screenName)> " : nil) else {
-                // End of input (Ctrl-D on a terminal, which leaves the cursor on the prompt's line).
+                // End of input (Ctrl-D on a terminal, which leaves the cursor on the prompt's line),
+                // or Ctrl-C: both ask before an unsaved draft is dropped. Ctrl-C then ends carnet
+                // alone, with the status of an interrupted command.
+                let interrupted = input.wasInterrupted
                 if terminal.stdinIsTerminal { terminal.print("") }
-                if mayQuit() { break }
+                if mayQuit() {
+                    if interrupted { throw ExitCode(130) }
+                    break
+                }
                 continue
             }
             let input = line.trimmingCharacters(in: .whitespaces)

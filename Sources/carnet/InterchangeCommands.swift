@@ -9,11 +9,11 @@ extension InterchangeFormat: ExpressibleByArgument {}
 extension VCardVersion: ExpressibleByArgument {}
 
 /// Pulls records from a file (or stdin) 256 KiB at a time, so a million-contact file is never
-/// in memory whole. JSON is the exception: it is one document, decoded at once. A vdir (a
+/// in memory whole (JSON too: each element of the array is decoded as it arrives). A vdir (a
 /// directory of one card per file) is read file after file, each record and error naming its file.
 final class RecordStream {
     private var handle: FileHandle?
-    private var reader: (any InterchangeReader)?
+    private var reader: (any ChunkReader)?
     /// What the reader made and `next()` has not handed out yet, the next one last: a chunk of
     /// 256 KiB makes hundreds of records, and taking each from the front moved all the others
     /// (a tenth of reading a vCard file).
@@ -22,20 +22,16 @@ final class RecordStream {
     /// A vdir's card files not read yet, and the one being read.
     private var files: [String] = []
     private var currentFile: String?
+    /// Told each entry of a vdir that is not a regular file (a FIFO, a device, a symlink to
+    /// one) and is skipped: reading a FIFO would wait forever, a device never ends.
+    var onSkippedFile: ((_ path: String, _ kind: String) -> Void)?
 
     init(handle: FileHandle, format: InterchangeFormat) {
         self.handle = handle
         switch format {
         case .vcf, .vdir: reader = VCardReader()
         case .csv: reader = CSVReader()
-        case .json:
-            let data = handle.readDataToEndOfFile()
-            do {
-                pending = try ContactJSONCoding.decode(data).reversed().map { .success($0) }
-            } catch {
-                pending = [.failure(error)]
-            }
-            finished = true
+        case .json: reader = ContactJSONReader()
         }
     }
 
@@ -76,25 +72,50 @@ final class RecordStream {
             return record
         case var .failure(error):
             error.file = currentFile
+            if currentFile != nil {
+                // A vdir's file is one card: after its error the rest of it is not read (it may
+                // never end), and --skip-invalid goes on with the next file.
+                pending = []
+                handle = nil
+                finished = true
+            }
             throw error
         }
     }
 
     /// Starts on a vdir's next file; false when there is none.
     private func openNextFile() -> Bool {
-        guard !files.isEmpty else { return false }
-        let path = files.removeFirst()
-        currentFile = path
-        reader = VCardReader()
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else {
-            pending = [.failure(InterchangeError(line: 1, message: "cannot read it: \(String(cString: strerror(errno)))"))]
-            handle = nil
+        while let path = files.first {
+            files.removeFirst()
+            currentFile = path
+            reader = VCardReader()
+            // O_NONBLOCK so opening a FIFO does not wait for a writer; it is then skipped.
+            let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                pending = [.failure(InterchangeError(line: 1, message: "cannot read it: \(String(cString: strerror(errno)))"))]
+                handle = nil
+                return true
+            }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                let kind: String
+                switch info.st_mode & S_IFMT {
+                case S_IFIFO: kind = "a FIFO"
+                case S_IFCHR, S_IFBLK: kind = "a device"
+                case S_IFSOCK: kind = "a socket"
+                case S_IFDIR: kind = "a directory"
+                default: kind = "a special file"
+                }
+                close(descriptor)
+                onSkippedFile?(path, kind)
+                continue
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+            handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            finished = false
             return true
         }
-        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        finished = false
-        return true
+        return false
     }
 }
 
@@ -207,6 +228,9 @@ struct ImportCommand: StateCommand {
             console.writeError("carnet: \(source.shown): read as \(dialect.displayName)\n")
         }
         let verbose = verbose
+        stream.onSkippedFile = { path, kind in
+            console.writeError("carnet: \(path.shown): skipped, it is \(kind), not a card file\n")
+        }
         let next = { () throws(InterchangeError) -> InterchangeRecord? in
             let record = try stream.next()
             sayDialect()
@@ -359,7 +383,7 @@ struct ExportCommand: StateCommand {
         if format == .csv { try sink.write(CSVWriter.header) }
         if format == .json { try sink.write("[\n") }
         var count = 0
-        try InterchangeViewModel(state: state).forEachContact(favoritesOnly: favorites) { contact, isFavorite in
+        try Self.forEachContact(state: state, favoritesOnly: favorites) { contact, isFavorite in
             switch format {
             case .vcf, .vdir: try sink.write(VCardWriter.card(contact: contact, version: vcardVersion))
             case .csv: try sink.write(CSVWriter.row(contact: contact))
@@ -373,12 +397,32 @@ struct ExportCommand: StateCommand {
         if let output { terminal.print("saved export: \(count) contacts to \(output)") }
     }
 
+    /// Every contact to `body`; an error `body` throws (a full disk) is thrown as it is, not
+    /// as the database's.
+    @MainActor private static func forEachContact(
+        state: StateController, favoritesOnly: Bool, _ body: (Contact, Bool) throws -> Void
+    ) throws {
+        var failure: (any Error)?
+        do {
+            try InterchangeViewModel(state: state).forEachContact(favoritesOnly: favoritesOnly) { contact, isFavorite in
+                do {
+                    try body(contact, isFavorite)
+                } catch {
+                    failure = error
+                    throw error
+                }
+            }
+        } catch {
+            throw failure ?? error
+        }
+    }
+
     /// One file per contact, written only when it changes; other cards stay unless --delete.
     @MainActor private func exportVDir(to directory: String, state: StateController, terminal: Terminal) throws {
         let vdir = try VDirWriter(directory: directory)
         var written = 0
         var count = 0
-        try InterchangeViewModel(state: state).forEachContact(favoritesOnly: favorites) { contact, _ in
+        try Self.forEachContact(state: state, favoritesOnly: favorites) { contact, _ in
             if try vdir.write(VCardWriter.card(contact: contact, version: vcardVersion), uid: contact.uid) { written += 1 }
             count += 1
         }
@@ -435,8 +479,12 @@ final class VDirWriter {
         let target = path(name)
         if FileManager.default.contents(atPath: target) == data { return false }
         let temp = path(".\(name).\(getpid()).tmp")
-        guard FileManager.default.createFile(atPath: temp, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw CLIError(message: "cannot write \(target): check the directory is writable", code: .other)
+        let descriptor = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw OutputFailure.error(writing: target, errno: errno) }
+        if let failure = OutputFailure.writeAll(descriptor, data) ?? (close(descriptor) == 0 ? nil : errno) {
+            close(descriptor)
+            unlink(temp)
+            throw OutputFailure.error(writing: target, errno: failure, partial: "this card was not written (the ones before it were, each whole)")
         }
         if rename(temp, target) != 0 {
             let reason = String(cString: strerror(errno))
@@ -461,12 +509,13 @@ final class VDirWriter {
 }
 
 /// Standard output, or a temp file renamed over the target at the end, so a failed export never
-/// leaves half a file.
+/// leaves half a file: a write that fails (a full disk) removes the temp file and says so in one
+/// sentence.
 final class ExportSink {
     private let target: String?
     private let temp: String?
-    /// The temp file; nil when writing to standard output.
-    private let handle: FileHandle?
+    /// The temp file; -1 when writing to standard output.
+    private var descriptor: Int32 = -1
     private let console: Console
 
     init(path: String?, console: Console) throws {
@@ -474,38 +523,122 @@ final class ExportSink {
         self.console = console
         guard let path else {
             temp = nil
-            handle = nil
             return
         }
         let directory = (path as NSString).deletingLastPathComponent
         let temp = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
-        guard FileManager.default.createFile(atPath: temp, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: temp) else {
+        descriptor = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            if [ENOSPC, EDQUOT].contains(errno) { throw OutputFailure.error(writing: path, errno: errno) }
             throw CLIError(message: "cannot write \(path): check the directory exists and is writable", code: .other)
         }
         self.temp = temp
-        self.handle = handle
     }
 
     func write(_ text: String) throws {
-        if let handle {
-            try handle.write(contentsOf: Data(text.utf8))
-        } else {
-            try console.writeData(Data(text.utf8))
+        guard descriptor >= 0 else {
+            console.flush()
+            // On a terminal a value's control characters would act (clear the screen, set the
+            // title): they are shown escaped, as `show` does. A pipe gets the exact bytes.
+            let text = console.stdoutIsTerminal ? Self.terminalSafe(text) : text
+            if let failure = OutputFailure.writeAll(text.utf8, console: console) {
+                throw OutputFailure.error(writing: nil, errno: failure)
+            }
+            return
+        }
+        if let failure = OutputFailure.writeAll(descriptor, Data(text.utf8)) {
+            discard()
+            throw OutputFailure.error(writing: target ?? "", errno: failure, partial: "nothing was written")
         }
     }
 
     func commit() throws {
-        guard let temp, let target, let handle else { return }
-        try handle.close()
+        guard let temp, let target, descriptor >= 0 else { return }
+        let closed = close(descriptor)
+        let closeError = errno
+        descriptor = -1
+        if closed != 0 {
+            unlink(temp)
+            throw OutputFailure.error(writing: target, errno: closeError, partial: "nothing was written")
+        }
         if rename(temp, target) != 0 {
             try? FileManager.default.removeItem(atPath: temp)
             throw CLIError(message: "cannot write \(target): \(String(cString: strerror(errno)))", code: .other)
         }
     }
 
+    /// Every line with its control characters escaped (``TextRules/escapedForDisplay(_:)``),
+    /// keeping the line breaks, a CRLF's CR included.
+    static func terminalSafe(_ text: String) -> String {
+        if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 10 || $0 == 13 }) { return text }
+        // Split by scalars: "\r\n" is one Character, which a split at "\n" would not cut.
+        return text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { scalars in
+            let line = String(String.UnicodeScalarView(scalars))
+            return line.unicodeScalars.last == "\r" ? String(String.UnicodeScalarView(line.unicodeScalars.dropLast())).shown + "\r" : line.shown
+        }.joined(separator: "\n")
+    }
+
+    /// Closes and removes the temp file.
+    private func discard() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        if let temp { unlink(temp) }
+    }
+
     deinit {
+        if descriptor >= 0 { close(descriptor) }
         if let temp, FileManager.default.fileExists(atPath: temp) { try? FileManager.default.removeItem(atPath: temp) }
+    }
+}
+
+/// Writing an export's bytes with write(2), so a failure is an errno, and that errno as one
+/// sentence: a full disk is exit 74, like a database write that finds the disk full.
+enum OutputFailure {
+    /// Writes all of `data`; the errno of the write that failed, nil when all was written.
+    static func writeAll(_ descriptor: Int32, _ data: Data) -> Int32? {
+        data.withUnsafeBytes { buffer -> Int32? in
+            guard let base = buffer.baseAddress else { return nil }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+    }
+
+    /// Writes all of `bytes` to standard output.
+    static func writeAll(_ bytes: String.UTF8View, console: Console) -> Int32? {
+        var array = Array(bytes)
+        return array.withUnsafeMutableBufferPointer { buffer -> Int32? in
+            guard let base = buffer.baseAddress else { return nil }
+            var offset = 0
+            while offset < buffer.count {
+                let written = console.writeUnbuffered(base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+    }
+
+    /// `cannot write FILE: the disk is full; nothing was written` (exit 74), or the system's
+    /// reason for another failure (exit 1). `path` nil is standard output.
+    static func error(writing path: String?, errno code: Int32, partial: String = "nothing was written") -> CLIError {
+        let what = path ?? "standard output"
+        if code == ENOSPC || code == EDQUOT || code == EFBIG {
+            let done = path == nil ? "the export stopped part way" : partial
+            return CLIError(message: "cannot write \(what): the disk is full; \(done). Free some space and try again", code: .diskFull)
+        }
+        let done = path == nil ? "the export stopped part way" : partial
+        return CLIError(message: "cannot write \(what): \(String(cString: strerror(code))); \(done)", code: .other)
     }
 }
 

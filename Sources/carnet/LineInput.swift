@@ -8,8 +8,18 @@ import Foundation
 final class LineInput {
     private let terminal: Terminal
 
+    /// Whether the last ``line(prompt:)`` that returned nil was ended by Ctrl-C (once
+    /// ``catchInterrupts()`` is on), not by the end of input.
+    private(set) var wasInterrupted = false
+
     init(terminal: Terminal) {
         self.terminal = terminal
+    }
+
+    /// From now on Ctrl-C on the terminal ends the line being read (``wasInterrupted``) instead
+    /// of the process, and never reaches carnet's process group.
+    func catchInterrupts() {
+        _ = carnet_catch_interrupts()
     }
 
     /// The next line without its newline (the prompt shown first, if any); nil at end of input
@@ -20,7 +30,16 @@ final class LineInput {
             if let prompt { terminal.print(prompt, terminator: ""); terminal.console.flush() }
             return terminal.console.readLine()
         }
-        guard let raw = readline(prompt ?? "") else { return nil }
+        // A Ctrl-C pressed while the last command ran (typed ahead) counts for this read.
+        wasInterrupted = carnet_take_interrupt() != 0
+        if wasInterrupted {
+            terminal.print(prompt ?? "", terminator: "")
+            return nil
+        }
+        guard let raw = readline(prompt ?? "") else {
+            wasInterrupted = carnet_take_interrupt() != 0
+            return nil
+        }
         defer { free(raw) }
         let line = String(decoding: UnsafeRawBufferPointer(start: raw, count: strlen(raw)), as: UTF8.self)
         if !line.trimmingCharacters(in: .whitespaces).isEmpty { add_history(raw) }

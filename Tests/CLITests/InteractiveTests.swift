@@ -321,3 +321,23 @@ private extension String {
         return self[start...].contains(text)
     }
 }
+
+extension InteractiveTests {
+    /// Ctrl-C while editing exited at once (130), dropped the draft without a word, and libedit
+    /// sent SIGINT on to the whole process group, killing the shell that ran carnet. It asks, as
+    /// Ctrl-D does; a second Ctrl-C (or y) discards; carnet alone ends, with status 130.
+    @Test func ctrlCWhileEditingAsksAndEndsOnlyCarnet() {
+        // The y at the end only keeps a lost Ctrl-C from leaving the session waiting.
+        let steps = ["open 2\\n", "edit\\n", "nickname Zed\\n", "\\003", "n\\n", "\\003", "\\003", "y\\n"]
+        let typing = steps.map { "sleep 0.4; printf '\($0)'" }.joined(separator: "; ")
+        let feeder = box.script("type.sh", typing + "; sleep 1\n")
+        // bash waits for carnet and carries on when carnet exits by itself (not by a signal).
+        let command = "\(Sandbox.binary) interactive --db \(box.db); echo wrapper carried on after $?"
+        let run = box.run("/bin/sh", ["-c", "\(Sandbox.shellQuoted(feeder)) | /usr/bin/timeout 120 /usr/bin/script -qec \(Sandbox.shellQuoted("bash -c " + Sandbox.shellQuoted(command))) /dev/null"])
+        let output = run.stdout.replacingOccurrences(of: "\r\n", with: "\n")
+        #expect(output.components(separatedBy: "discard unsaved changes to contact 2? [y/N]").count == 3, "\(output)")
+        #expect(output.contains("discarded the unsaved changes to contact 2"), "\(output)")
+        #expect(output.contains("wrapper carried on after 130"), "\(output)")
+        #expect(!box.carnetInProcess(["show", "2"]).stdout.contains("Zed"))
+    }
+}

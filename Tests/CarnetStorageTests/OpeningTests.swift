@@ -51,6 +51,37 @@ import Darwin
         #expect(bytes(path) == before)
     }
 
+    /// Another application's SQLite file with a high `user_version` was reported as "written by
+    /// a newer Carnet… upgrade Carnet". Carnet marks its files with `PRAGMA application_id`
+    /// (schema 12, also on files made before), so the two are told apart.
+    @Test func anotherApplicationsFileWithAHighUserVersionIsNotANewerCarnet() throws {
+        let path = dir.path("other.sqlite")
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE notes (body TEXT)")
+            try db.execute(sql: "PRAGMA user_version = 42")
+        }
+        try queue.close()
+        let before = bytes(path)
+        let error = carnetError { try StorageController(path: path) }
+        #expect(error == .notCarnetDatabase(path: path))
+        #expect(bytes(path) == before)
+        // Another application's mark, whatever its user_version.
+        let marked = dir.path("marked.sqlite")
+        let other = try DatabaseQueue(path: marked)
+        try other.write { db in
+            try db.execute(sql: "CREATE TABLE notes (body TEXT)")
+            try db.execute(sql: "PRAGMA application_id = 1234")
+        }
+        try other.close()
+        #expect(carnetError { try StorageController(path: marked) } == .notCarnetDatabase(path: marked))
+        // Carnet's own files carry the mark.
+        let own = try makeDatabase("own.sqlite")
+        let check = try DatabaseQueue(path: own)
+        #expect(try check.read { db in try Int.fetchOne(db, sql: "PRAGMA application_id") } == Int(StorageController.applicationID))
+        try check.close()
+    }
+
     @Test func unknownMigrationAloneAlsoMeansNewer() throws {
         let next = StorageController.supportedSchemaVersion + 1
         let path = try makeDatabase { db in
