@@ -391,8 +391,13 @@ struct VCardImport {
     /// mapped as written.
     private static func conversion(_ property: VCardProperty) -> String? {
         let vendorDate = vendorAnniversaries.contains(property.name)
-        if property.parameters.isEmpty && !vendorDate { return nil }
         var what: [String] = []
+        if property.name == "ORG" {
+            var units = property.components()
+            while units.last.map(VCardText.isBlank) == true { units.removeLast() }
+            if units.count > 2 { what.append("units after the second joined into the department with ; (written back as one unit)") }
+        }
+        if property.parameters.isEmpty && !vendorDate && what.isEmpty { return nil }
         if vendorDate { what.append("read as the anniversary (written back as ANNIVERSARY)") }
         if property.isQuotedPrintable { what.append("quoted-printable decoded") }
         if let charset = property.first("CHARSET"), !["utf-8", "utf8", "us-ascii"].contains(charset.asciiLowercased) {

@@ -25,7 +25,7 @@ import Foundation
 /// | `FN` | name, as given. Without one: from `N`, else `ORG`, else the first email, else the first phone |
 /// | `N` | prefix, given, additional, family, suffix, as given (never guessed from `FN`) |
 /// | `NICKNAME`, `TITLE`, `ROLE`, `NOTE` | the fields of the same name (the note may have line breaks) |
-/// | `ORG` | organization; department (further units joined with `;`) |
+/// | `ORG` | organization; department (an ORG of more than two units: the further units joined with `;`, written back as one unit, and the report says so) |
 /// | `EMAIL`, `TEL`, `ADR`, `URL` | emails, phones, addresses (seven parts), URLs, in order |
 /// | `IMPP` | handles: `IMPP:skype:ada` → `skype:ada` (schemes in ``VCardLabels/messagingSchemes``) |
 /// | `X-SOCIALPROFILE;TYPE=mastodon` | handles: `mastodon:…` |

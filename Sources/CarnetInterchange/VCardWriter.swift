@@ -33,7 +33,7 @@ public enum VCardVersion: String, Sendable, CaseIterable {
 /// | name | `FN` | `FN` | `FN` |
 /// | structured name | `N:family;given;additional;prefix;suffix` (always) | the same | the same |
 /// | nickname, title, role | `NICKNAME`, `TITLE`, `ROLE` | the same | the same |
-/// | organization, department | `ORG:organization;department` (a department with `;` is several units) | the same | the same |
+/// | organization, department | `ORG:organization;department` (each part escaped: `ORG:Smith\; Jones LLP;Sales\; EMEA`) | the same | the same |
 /// | emails | `EMAIL;TYPE=work;PREF=1:…` | `EMAIL;TYPE=work,pref:…` | `EMAIL;INTERNET;WORK;PREF:…` |
 /// | phones | `TEL;VALUE=text;TYPE=cell:…` (the number as written) | `TEL;TYPE=cell:…` | `TEL;CELL:…` |
 /// | addresses | `ADR;TYPE=home:PO box;extended;street;locality;region;postal code;country` | the same | `ADR;HOME:…` |
@@ -81,8 +81,8 @@ public enum VCardWriter {
         card.property("N", [n.family, n.given, n.additional, n.prefix, n.suffix].map(card.escape).joined(separator: ";"))
         card.text("NICKNAME", draft.nickname)
         if !draft.organization.isEmpty || !draft.department.isEmpty {
-            var units = [draft.organization]
-            if !draft.department.isEmpty { units += draft.department.split(separator: ";", omittingEmptySubsequences: false).map(String.init) }
+            // The department is one unit: a `;` in it is text, escaped like every component's.
+            let units = draft.department.isEmpty ? [draft.organization] : [draft.organization, draft.department]
             card.property("ORG", units.map(card.escape).joined(separator: ";"))
         }
         card.text("TITLE", draft.title)

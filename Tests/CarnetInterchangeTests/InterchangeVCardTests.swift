@@ -386,6 +386,9 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         #expect(records.map(\.draft.organization) == ["Acme, Inc.", "Apple Inc.", ""])
         #expect(records.map(\.draft.department) == ["Sales;EMEA", "", "Only a department"])
         #expect(records[0].draft.extras == ["ORG:Second;Ignored"])
+        // The department is written back as one unit; the report says the units were joined.
+        #expect(records[0].notes.contains { $0.kind == .converted && $0.message.contains("joined into the department") })
+        #expect(VCardWriter.card(records[0], version: .v3).contains("ORG:Acme\\, Inc.;Sales\\;EMEA\r\n"))
     }
 
     @Test func readsHandlesFromIMPPAndSocialProfiles() throws {
@@ -645,7 +648,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         FN:Dr. Augusta Ada King\\, Countess of Lovelace
         N:King;Augusta Ada;;Dr.;Countess of Lovelace
         NICKNAME:Ada
-        ORG:Analytical Engines\\, Ltd.;Research;Notes
+        ORG:Analytical Engines\\, Ltd.;Research\\;Notes
         TITLE:Mathematician
         ROLE:Author
         EMAIL;TYPE=work;PREF=1:ada@example.com
@@ -709,7 +712,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         for line in [
             "N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:King;Zo=C3=AB Ada;;Dr.;Countess =\r\nof Lovelace\r\n",
             "FN:Dr. Augusta Ada King, Countess of Lovelace\r\n",
-            "ORG:Analytical Engines, Ltd.;Research;Notes\r\n",
+            "ORG:Analytical Engines, Ltd.;Research\\;Notes\r\n",
             "EMAIL;INTERNET;WORK;PREF:ada@example.com\r\n",
             "item2.EMAIL;INTERNET:countess@example.org\r\nitem2.X-ABLabel:Lab,old\r\n",
             "TEL;CELL;PREF:+44 20 7946 0000\r\nTEL;HOME;FAX:+44 20 7946 0001\r\n",
