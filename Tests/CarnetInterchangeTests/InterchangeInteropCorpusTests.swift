@@ -1,0 +1,147 @@
+@testable import CarnetInterchange
+import CarnetModels
+import Foundation
+import Testing
+
+/// Every card of the real exports (Tests/Fixtures/RealExports), imported and exported as 3.0
+/// and 4.0 (one file, and one card per file as a vdir holds them), read by Python's vobject: it
+/// reads every card, and sees each value Carnet meant to write, modelled fields and the
+/// properties kept verbatim alike.
+@Suite(.enabled(if: VObjectReader.isAvailable, "needs /usr/bin/python3 with python3-vobject"))
+struct InterchangeInteropCorpusTests {
+    /// `NAME:values` of a property, to compare lists of them.
+    static func key(_ name: String, _ values: [String]) -> String { name + ":" + values.joined(separator: "\u{1F};") }
+
+    /// What Carnet means a card to say, as vobject reports it: the modelled fields checked here
+    /// and every extra line's value, decoded and unescaped.
+    static func expected(_ record: InterchangeRecord) throws -> [String] {
+        let draft = record.draft
+        var keys: [String] = [key("FN", [draft.name])]
+        let n = draft.nameParts
+        keys.append(key("N", [n.family, n.given, n.additional, n.prefix, n.suffix]))
+        if !draft.organization.isEmpty || !draft.department.isEmpty {
+            keys.append(key("ORG", draft.department.isEmpty ? [draft.organization] : [draft.organization, draft.department]))
+        }
+        keys += draft.emails.map { key("EMAIL", [$0.value]) }
+        keys += draft.phones.map { key("TEL", [$0.value]) }
+        keys += draft.addresses.map { key("ADR", [$0.poBox, $0.extended, $0.street, $0.locality, $0.region, $0.postalCode, $0.country]) }
+        if !draft.note.isEmpty { keys.append(key("NOTE", [draft.note])) }
+        if let uid = record.uid { keys.append(key("UID", [uid])) }
+        for extra in draft.extras {
+            let property = try VCardProperty(Array(extra.utf8), line: 1)
+            if property.name == "PROFILE" { continue }  // see withoutProfile(_:)
+            let values = meant(property)
+            if !values.isEmpty { keys.append(key(property.name, values)) }
+        }
+        return keys
+    }
+
+    /// The value of a kept line as a reader of the version written should see it.
+    static func meant(_ property: VCardProperty) -> [String] {
+        switch property.name {
+        case "N", "ADR", "ORG":
+            return property.components()
+        default:
+            if let encoding = property.encoding, encoding == "b" || encoding == "base64" {
+                // Data Carnet's reader could not decode is carried as it came; not compared.
+                return property.inlineData().map { [$0.base64EncodedString()] } ?? []
+            }
+            // vobject reads a text value up to its first unescaped `,` (a list separator in 3.0).
+            return [rfcUnescape(VCardText.splitComponents(property.rawText(), at: ",")[0])]
+        }
+    }
+
+    /// RFC 2426's text escapes resolved (`\\` `\;` `\,` `\n`), any other backslash left as it is,
+    /// as vobject reads them (Apple's `X-ABUID:…\:ABPerson` keeps its backslash).
+    static func rfcUnescape(_ text: String) -> String {
+        var result = ""
+        var iterator = text.makeIterator()
+        while let character = iterator.next() {
+            guard character == "\\", let next = iterator.next() else {
+                result.append(character)
+                continue
+            }
+            switch next {
+            case "n", "N": result.append("\n")
+            case "\\", ";", ",": result.append(next)
+            default: result += "\\" + String(next)
+            }
+        }
+        return result
+    }
+
+    /// The properties every card is compared on exactly; for the others, every value Carnet
+    /// meant to write must be among what vobject read.
+    static let core: Set<String> = ["FN", "N", "ORG", "EMAIL", "TEL", "ADR", "NOTE", "UID"]
+
+    /// The names `expected` speaks for, so the comparison leaves out what it does not check.
+    static func names(_ keys: [String]) -> Set<String> { Set(keys.map { String($0.prefix { $0 != ":" }) }) }
+
+    static func seen(_ card: VObjectReader.Card, names: Set<String>) -> [String] {
+        card.filter { names.contains($0.name) }.map { property in
+            // vobject reads a one-part ORG as one part; an empty trailing N part is still a part.
+            key(property.name, property.values)
+        }
+    }
+
+    static let versions: [VCardVersion] = [.v3, .v4]
+
+    @Test(arguments: InterchangeCorpusTests.files) func vobjectReadsEveryExportedCardAsCarnetMeantIt(file: String) throws {
+        let records = try InterchangeCorpusTests.records(file).map(InterchangeCorpusTests.saved)
+        for version in Self.versions {
+            let cards = records.map { VCardWriter.card($0, version: version) }
+            // One file of every card, as `carnet export` writes it.
+            let read: [VObjectReader.Card]
+            do {
+                read = try VObjectReader.cards(Self.withoutProfile(cards.joined()))
+            } catch {
+                Issue.record("\(file) in \(version): \(error)")
+                continue
+            }
+            #expect(read.count == records.count, "\(file) in \(version)")
+            for (record, card) in zip(records, read) {
+                let expected = try Self.expected(record)
+                let seen = Self.seen(card, names: Self.names(expected))
+                let seenCore = seen.filter { Self.core.contains(String($0.prefix { $0 != ":" })) }
+                let expectedCore = expected.filter { Self.core.contains(String($0.prefix { $0 != ":" })) }
+                #expect(seenCore.sorted() == expectedCore.sorted(), "\(file):\(record.line) in \(version)\n\(Self.difference(seenCore, expectedCore))")
+                let missing = Self.missing(expected, from: seen)
+                #expect(missing.isEmpty, "\(file):\(record.line) in \(version): vobject did not see \(missing.map { String($0.prefix(160)) })")
+            }
+            // One card per file, as a vdir holds them: each file reads on its own.
+            for (record, card) in zip(records, cards) {
+                do {
+                    #expect(try VObjectReader.cards(Self.withoutProfile(card)).count == 1)
+                } catch {
+                    Issue.record("\(file):\(record.line) in \(version) as a vdir file: \(error)")
+                }
+            }
+        }
+    }
+
+    /// vobject takes RFC 2426's `PROFILE:VCARD` (kept verbatim from a 3.0 source) for a second
+    /// `BEGIN` and gives up on the card; the line is valid, so it is left out of what vobject reads.
+    static func withoutProfile(_ text: String) -> String {
+        text.replacingOccurrences(of: "\r\nPROFILE:VCard\r\n", with: "\r\n", options: .caseInsensitive)
+    }
+
+    /// The keys of `expected` not in `seen`, each counted once per occurrence.
+    static func missing(_ expected: [String], from seen: [String]) -> [String] {
+        var left = seen
+        var missing: [String] = []
+        for key in expected {
+            if let index = left.firstIndex(of: key) { left.remove(at: index) } else { missing.append(key) }
+        }
+        return missing
+    }
+
+    static func difference(_ seen: [String], _ expected: [String]) -> String {
+        var missing = expected
+        var extra: [String] = []
+        for key in seen {
+            if let index = missing.firstIndex(of: key) { missing.remove(at: index) } else { extra.append(key) }
+        }
+        func show(_ keys: [String]) -> String { keys.map { String($0.prefix(120)) }.joined(separator: " | ") }
+        return "carnet meant: \(show(missing))\nvobject saw: \(show(extra))"
+    }
+}
