@@ -1,4 +1,4 @@
-import CarnetInterchange
+@testable import CarnetInterchange
 import CarnetModels
 import Foundation
 import Testing
@@ -90,11 +90,18 @@ import Testing
         #expect(records.count == source.count)
         for (record, sourceCard) in zip(records, source) {
             let exported = VCardWriter.card(record)
+            // A kept line in 2.1's syntax is written in the syntax of the version: read back,
+            // the contact has the line in that form.
+            func written(_ version: VCardVersion) -> ContactDraft {
+                var draft = record.draft
+                draft.extras = draft.extras.map { VCardWriter.extra($0, version: version) }
+                return draft
+            }
             let tally = VCardLines.tally(source: sourceCard, exported: VCardLines.cards(Data(exported.utf8)).first ?? [])
             #expect(tally.lost.isEmpty, "\(file):\(record.line) lost \(tally.lost)")
             // Import → export → import → export: the same contact and the same bytes.
             let again = try #require(try VCardReader.parse(exported).first.map(Self.saved))
-            #expect(again.draft == record.draft, "\(file):\(record.line)")
+            #expect(again.draft == written(.v4), "\(file):\(record.line)")
             #expect(VCardWriter.card(again) == exported, "\(file):\(record.line)")
             // In 3.0 and 2.1: every property of the source is there too, the card reads back as
             // the same contact, and exporting that again gives the same bytes.
@@ -103,7 +110,7 @@ import Testing
                 let converted = VCardLines.tally(source: sourceCard, exported: VCardLines.cards(Data(card.utf8)).first ?? [])
                 #expect(converted.lost.isEmpty, "\(file):\(record.line) in \(version) lost \(converted.lost)")
                 let back = try #require(try VCardReader.parse(card).first.map(Self.saved), "\(file):\(record.line) in \(version)")
-                #expect(back.draft == record.draft, "\(file):\(record.line) in \(version)")
+                #expect(back.draft == written(version), "\(file):\(record.line) in \(version)")
                 #expect(VCardWriter.card(back, version: version) == card, "\(file):\(record.line) in \(version)")
             }
         }
@@ -375,6 +382,8 @@ enum VCardLines {
 
     /// Names Carnet writes in another form on purpose: every date property is a date.
     static func canonical(_ name: String) -> String {
+        // A name no vCard version allows is written as a valid X- name (see VCardWriter.extra).
+        let name = InterchangeInteropCorpusTests.validName(name)
         switch name {
         case "BDAY", "ANNIVERSARY", "X-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY", "X-MS-ANNIVERSARY",
             "X-KADDRESSBOOK-X-ANNIVERSARY", "X-ABDATE":

@@ -14,7 +14,7 @@ struct InterchangeInteropCorpusTests {
 
     /// What Carnet means a card to say, as vobject reports it: the modelled fields checked here
     /// and every extra line's value, decoded and unescaped.
-    static func expected(_ record: InterchangeRecord) throws -> [String] {
+    static func expected(_ record: InterchangeRecord, version: VCardVersion) throws -> [String] {
         let draft = record.draft
         var keys: [String] = [key("FN", [draft.name])]
         let n = draft.nameParts
@@ -30,14 +30,33 @@ struct InterchangeInteropCorpusTests {
         for extra in draft.extras {
             let property = try VCardProperty(Array(extra.utf8), line: 1)
             if property.name == "PROFILE" { continue }  // see withoutProfile(_:)
-            let values = meant(property)
-            if !values.isEmpty { keys.append(key(property.name, values)) }
+            var values = meant(property)
+            if version == .v4, !values.isEmpty, let encoding = property.encoding, encoding == "b" || encoding == "base64" {
+                values = [dataURI]
+            }
+            if !values.isEmpty { keys.append(key(validName(property.name), values)) }
         }
         return keys
     }
 
-    /// The value of a kept line as a reader of the version written should see it.
+    /// The name Carnet writes a kept line under: one no vCard version allows
+    /// (`X-messaging/gadu-All`) as an `X-` name with every other character made `-`.
+    static func validName(_ name: String) -> String {
+        let mended = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "-" })
+        return mended == name || mended.hasPrefix("X-") ? mended : "X-" + mended
+    }
+
+    /// The value of a kept line as a reader of the version written should see it: decoded,
+    /// unescaped, a 2.1 line break (CRLF, in quoted-printable) a line break.
     static func meant(_ property: VCardProperty) -> [String] {
+        lineBreaks(rawMeant(property))
+    }
+
+    static func lineBreaks(_ values: [String]) -> [String] {
+        values.map { $0.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n") }
+    }
+
+    static func rawMeant(_ property: VCardProperty) -> [String] {
         switch property.name {
         case "N", "ADR", "ORG":
             return property.components()
@@ -77,10 +96,13 @@ struct InterchangeInteropCorpusTests {
     /// The names `expected` speaks for, so the comparison leaves out what it does not check.
     static func names(_ keys: [String]) -> Set<String> { Set(keys.map { String($0.prefix { $0 != ":" }) }) }
 
+    static let dataURI = "(a data: URI)"
+
     static func seen(_ card: VObjectReader.Card, names: Set<String>) -> [String] {
         card.filter { names.contains($0.name) }.map { property in
-            // vobject reads a one-part ORG as one part; an empty trailing N part is still a part.
-            key(property.name, property.values)
+            // vobject cuts a 4.0 data: URI at its comma: only that it is one is compared.
+            let values = property.values.map { $0.hasPrefix("data:") && $0.hasSuffix(";base64") ? dataURI : $0 }
+            return key(property.name, values)
         }
     }
 
@@ -100,7 +122,7 @@ struct InterchangeInteropCorpusTests {
             }
             #expect(read.count == records.count, "\(file) in \(version)")
             for (record, card) in zip(records, read) {
-                let expected = try Self.expected(record)
+                let expected = try Self.expected(record, version: version)
                 let seen = Self.seen(card, names: Self.names(expected))
                 let seenCore = seen.filter { Self.core.contains(String($0.prefix { $0 != ":" })) }
                 let expectedCore = expected.filter { Self.core.contains(String($0.prefix { $0 != ":" })) }

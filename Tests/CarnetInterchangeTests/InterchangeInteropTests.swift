@@ -25,4 +25,60 @@ struct InterchangeInteropTests {
         // And Carnet reads its own output back as the same contact.
         #expect(try VCardReader.parse(text).first?.draft == draft)
     }
+
+    /// A 2.1 card whose kept lines are in 2.1's own syntax, as an old phone writes them.
+    static let card21 = """
+        BEGIN:VCARD\r
+        VERSION:2.1\r
+        N:A;B\r
+        FN:B A\r
+        ORG:First\r
+        ORG;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=91=C3=91;Dept=0D=0Aline\r
+        LABEL;WORK;ENCODING=QUOTED-PRINTABLE:1 Main St=0D=0ATown\r
+        X-messaging/gadu-All:4523\r
+        NOTE:first\r
+        NOTE;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9=C3=A9\r
+        LOGO;ENCODING=BASE64;JPEG:\(RichContact.jpeg.base64EncodedString())\r
+        \r
+        END:VCARD\r
+
+        """
+
+    @Test(arguments: [VCardVersion.v3, .v4]) func linesKeptFromA21CardAreWrittenInTheSyntaxOfTheVersion(version: VCardVersion) throws {
+        let record = try #require(try VCardReader.parse(Self.card21).first)
+        let text = VCardWriter.card(record, version: version)
+        let logo = RichContact.jpeg.base64EncodedString()
+        for line in [
+            "ORG:\u{D1}\u{D1};Dept\\nline", "LABEL;TYPE=WORK:1 Main St\\nTown", "X-messaging-gadu-All;X-CARNET-NAME=X-messaging/gadu-All:4523",
+            "NOTE:" + String(repeating: "\u{E9}", count: 19),
+            version == .v3 ? "LOGO;ENCODING=b;TYPE=JPEG:" + logo : "LOGO:data:image/jpeg;base64," + logo,
+        ] {
+            #expect(text.contains("\r\n" + line + "\r\n"), "\(line) in \(text)")
+        }
+        #expect(!text.contains("QUOTED-PRINTABLE") && !text.contains("CHARSET"))
+        let card = try #require(try VObjectReader.cards(text).first)
+        #expect(card.named("ORG").map(\.values) == [["First"], ["\u{D1}\u{D1}", "Dept\nline"]])
+        #expect(card.named("LABEL").map(\.value) == ["1 Main St\nTown"])
+        #expect(card.named("X-MESSAGING-GADU-ALL").map(\.parameters) == [["X-CARNET-NAME": ["X-messaging/gadu-All"]]])
+        // Read again, exported again: the same bytes.
+        let again = try #require(try VCardReader.parse(text).first)
+        #expect(VCardWriter.card(again, version: version) == text)
+    }
+
+    @Test func linesKeptFromA21CardGoBackOutAsTheyCameIn21() throws {
+        let record = try #require(try VCardReader.parse(Self.card21).first)
+        let text = VCardWriter.card(record, version: .v21)
+        for line in [
+            "ORG;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=91=C3=91;Dept=0D=0Aline", "LABEL;WORK;ENCODING=QUOTED-PRINTABLE:1 Main St=0D=0ATown",
+            "LOGO;ENCODING=BASE64;JPEG:" + RichContact.jpeg.base64EncodedString(),
+            "X-messaging-gadu-All;X-CARNET-NAME=X-messaging/gadu-All:4523",
+        ] {
+            #expect(text.contains("\r\n" + line + "\r\n"), "\(line) in \(text)")
+        }
+        // A long quoted-printable value is broken with soft line breaks, never folded after a `=`.
+        #expect(!text.contains("=\r\n "), "\(text)")
+        #expect(text.contains("NOTE;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=A9"))
+        let again = try #require(try VCardReader.parse(text).first)
+        #expect(again.draft.extras.contains("NOTE;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:" + String(repeating: "=C3=A9", count: 19)))
+    }
 }

@@ -7,7 +7,8 @@ import Testing
 ///
 /// vobject is strict where it matters here: a property name outside `[A-Za-z0-9-_]`, a line
 /// that is not `name;params:value`, or a quoted-printable value with soft line breaks in a card
-/// fails the read (it is called without `allowQP`, as a 3.0 or 4.0 reader should be).
+/// fails the read (it is called without `allowQP`, as a 3.0 or 4.0 reader should be). It reads
+/// every value as 3.0 text, so a 4.0 `data:` URI comes back cut at its comma (`data:image/jpeg;base64`).
 enum VObjectReader {
     /// One property as vobject reads it.
     struct Property: Equatable, CustomStringConvertible {
