@@ -369,8 +369,11 @@ struct VCardImport {
                 // A group's label whose property was mapped went with it.
                 if properties[index].name == "X-ABLABEL", usedLabels.contains(index) { continue }
                 let property = properties[index]
-                notes.append(InterchangeNote(
-                    line: property.line, message: "\(property.preview) kept verbatim: Carnet has no field for it", kind: .unmodelled))
+                let verbatim = property.verbatim()
+                let message = VCardWriter.isProfileLine(verbatim)
+                    ? "\(property.preview) kept, but not written back: it only says this is a vCard, and readers such as khard cannot read a card with it"
+                    : "\(property.preview) kept verbatim: Carnet has no field for it"
+                notes.append(InterchangeNote(line: property.line, message: message, kind: .unmodelled))
             case let .refused(reason):
                 let property = properties[index]
                 notes.append(InterchangeNote(

@@ -287,6 +287,15 @@ public enum VCardWriter {
         return name + parameters.map { ";" + $0 }.joined() + ":" + value
     }
 
+    /// Whether a kept line is RFC 2426's `PROFILE:VCARD`, which is not written back: it says only
+    /// that the text is a vCard, and readers built on vobject (khard) take it for a second
+    /// `BEGIN` and cannot read the card, or the vdir it is in. The import report says so.
+    static func isProfileLine(_ text: String) -> Bool {
+        guard text.utf8.count < 40, text.hasASCIIPrefixIgnoringCase("PROFILE") else { return false }
+        guard let property = try? VCardProperty(Array(text.utf8), line: 1) else { return false }
+        return property.name == "PROFILE" && property.group == nil && VCardText.trimmed(property.text()).asciiLowercased == "vcard"
+    }
+
     /// The characters a property name (and group) may have in every version: letters, digits, `-`.
     private static func isNameByte(_ byte: UInt8) -> Bool {
         (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45 || byte == 46
@@ -437,6 +446,7 @@ private struct CardText {
     /// A line kept verbatim (see ``VCardWriter/extra(_:version:)``); in 2.1, a quoted-printable
     /// value is broken with soft line breaks, never folded after a `=`.
     mutating func extra(_ text: String) {
+        if VCardWriter.isProfileLine(text) { return }
         let rewritten = VCardWriter.extra(text, version: version)
         if version == .v21, rewritten.utf8.count > 75, let property = try? VCardProperty(Array(rewritten.utf8), line: 1),
            property.isQuotedPrintable {

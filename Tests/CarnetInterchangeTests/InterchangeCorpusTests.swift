@@ -94,7 +94,7 @@ import Testing
             // the contact has the line in that form.
             func written(_ version: VCardVersion) -> ContactDraft {
                 var draft = record.draft
-                draft.extras = draft.extras.map { VCardWriter.extra($0, version: version) }
+                draft.extras = draft.extras.filter { !VCardWriter.isProfileLine($0) }.map { VCardWriter.extra($0, version: version) }
                 return draft
             }
             let tally = VCardLines.tally(source: sourceCard, exported: VCardLines.cards(Data(exported.utf8)).first ?? [])
@@ -370,7 +370,8 @@ enum VCardLines {
     static func counted(_ card: [Property]) -> [String: Int] {
         var counts: [String: Int] = [:]
         for property in card {
-            if ["VERSION", "PRODID", "REV"].contains(property.name) { continue }
+            // PROFILE:VCARD is not written back, and the import report says so (VCardWriter.isProfileLine).
+            if ["VERSION", "PRODID", "REV", "PROFILE"].contains(property.name) { continue }
             if property.name == "X-ABLABEL", let group = property.group,
                card.contains(where: { $0.group == group && $0.name != "X-ABLABEL" }) {
                 continue

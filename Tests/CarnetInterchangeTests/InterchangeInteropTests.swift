@@ -81,4 +81,15 @@ struct InterchangeInteropTests {
         let again = try #require(try VCardReader.parse(text).first)
         #expect(again.draft.extras.contains("NOTE;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:" + String(repeating: "=C3=A9", count: 19)))
     }
+
+    @Test func profileIsNotWrittenBackAndTheReportSaysSo() throws {
+        let record = try #require(try VCardReader.parse("BEGIN:VCARD\r\nVERSION:3.0\r\nPROFILE:VCard\r\nFN:P\r\nEND:VCARD\r\n").first)
+        #expect(record.draft.extras == ["PROFILE:VCard"])
+        #expect(record.notes.map(\.message).contains { $0.contains("not written back") })
+        for version in VCardVersion.allCases {
+            let text = VCardWriter.card(record, version: version)
+            #expect(!text.contains("PROFILE"))
+            if version != .v21 { #expect(try VObjectReader.cards(text).count == 1) }
+        }
+    }
 }
