@@ -92,4 +92,26 @@ struct InterchangeInteropTests {
             if version != .v21 { #expect(try VObjectReader.cards(text).count == 1) }
         }
     }
+
+    @Test(arguments: VCardVersion.allCases) func labelsAreWrittenAsTheStandardTypesOrTheirOwnText(version: VCardVersion) throws {
+        let draft = ContactDraft(
+            name: "L", emails: [LabeledValue("o@example.org", label: "other")],
+            phones: [LabeledValue("1", label: "work,voice"), LabeledValue("2", label: "AssistantPhone"), LabeledValue("3", label: "voice")])
+        let text = VCardWriter.card(uid: nil, draft: draft, updatedAt: nil, version: version)
+        let lines: [String] = switch version {
+        case .v21: ["EMAIL;INTERNET;OTHER:o@example.org", "TEL;WORK;VOICE:1", "item1.TEL:2\r\nitem1.X-ABLabel:AssistantPhone", "TEL;VOICE:3"]
+        case .v3: ["EMAIL;TYPE=other:o@example.org", "TEL;TYPE=work,voice:1", "item1.TEL:2\r\nitem1.X-ABLabel:AssistantPhone", "TEL;TYPE=voice:3"]
+        case .v4:
+            ["EMAIL;TYPE=other:o@example.org", "TEL;VALUE=text;TYPE=work,voice:1", "item1.TEL;VALUE=text:2\r\nitem1.X-ABLabel:AssistantPhone",
+             "TEL;VALUE=text;TYPE=voice:3"]
+        }
+        for line in lines { #expect(text.contains("\r\n" + line + "\r\n"), "\(line) in \(text)") }
+        #expect(!text.contains("_$!<"))
+        #expect(try VCardReader.parse(text).first?.draft == draft)
+        if version != .v21 {
+            let card = try #require(try VObjectReader.cards(text).first)
+            #expect(card.named("EMAIL").map { $0.parameters["TYPE"] ?? [] } == [["other"]])
+            #expect(card.named("TEL").map { $0.parameters["TYPE"] ?? [] } == [["work", "voice"], [], ["voice"]])
+        }
+    }
 }

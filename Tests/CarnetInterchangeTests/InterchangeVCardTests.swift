@@ -118,7 +118,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
                 LabeledValue("rebecca@globaviations.example", preferred: true),
             ],
             phones: [
-                LabeledValue("+1 555 010 0100", label: "cell"), LabeledValue("+1 (555) 010-0199", label: "work", preferred: true),
+                LabeledValue("+1 555 010 0100", label: "cell,voice"), LabeledValue("+1 (555) 010-0199", label: "work,voice", preferred: true),
             ],
             addresses: [
                 PostalAddress(
@@ -214,7 +214,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
                 name: "Иван Иванов", nameParts: PersonName(given: "Иван", family: "Иванов"), title: "Ingénieur",
                 phones: [
                     LabeledValue("+7 900 000-00-01", label: "cell"), LabeledValue("+7 900 000-00-00", label: "cell", preferred: true),
-                    LabeledValue("+7 495 000-00-00", label: "work"),
+                    LabeledValue("+7 495 000-00-00", label: "work,voice"),
                 ],
                 photo: jpeg),
         ])
@@ -244,7 +244,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
             END:VCARD
             """#
         let draft = try #require(try VCardReader.parse(text).first).draft
-        #expect(draft.phones.map(\.label) == ["cell", "work", "home,fax", "", "X-NEC-SECRET", "cell", "cell", "Night line"])
+        #expect(draft.phones.map(\.label) == ["cell", "work,voice", "home,fax", "voice", "X-NEC-SECRET", "cell", "cell", "Night line"])
         #expect(draft.emails.map(\.label) == ["", "home", "other"])
         #expect(draft.addresses.map(\.label) == ["intl,postal,work"])
         #expect(draft.urls.map(\.label) == ["home"])
@@ -754,20 +754,17 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
             extras: ["item1.X-ABLabel:kept", "ITEM3.X-FOO:bar"])
         let card = VCardWriter.card(uid: nil, draft: draft, updatedAt: nil, version: .v3)
         #expect(card.contains(crlf("""
-            item2.EMAIL:a@example.com
-            item2.X-ABLabel:_$!<Other>!$_
-            item4.EMAIL:b@example.com
-            item4.X-ABLabel:internet
-            item5.TEL:1
-            item5.X-ABLabel:_$!<Main>!$_
-            item6.TEL:2
-            item6.X-ABLabel:voice
-            item7.TEL:3
-            item7.X-ABLabel:cell\\,voice
+            EMAIL;TYPE=other:a@example.com
+            item2.EMAIL:b@example.com
+            item2.X-ABLabel:internet
+            item4.TEL:1
+            item4.X-ABLabel:Main
+            TEL;TYPE=voice:2
+            TEL;TYPE=cell,voice:3
             TEL;TYPE=iphone,cell,pref:4
             X-ANNIVERSARY:2000-01-02
-            item8.X-ABDATE:--03-04
-            item8.X-ABLabel:_$!<Anniversary>!$_
+            item5.X-ABDATE:--03-04
+            item5.X-ABLabel:_$!<Anniversary>!$_
             item1.X-ABLabel:kept
             ITEM3.X-FOO:bar
 
