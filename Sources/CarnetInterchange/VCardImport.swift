@@ -358,12 +358,14 @@ struct VCardImport {
             .map(Rules.trimmed).first { !$0.isEmpty } ?? ""
 
         var notes: [InterchangeNote] = []
+        var forms: [VCardProperty] = []
         for (index, outcome) in outcomes.enumerated() {
             switch outcome {
             case .mapped:
                 if let conversion = Self.conversion(properties[index]) {
                     notes.append(InterchangeNote(line: properties[index].line, message: conversion, kind: .converted))
                 }
+                if VCardForms.keepsForm(properties[index]) { forms.append(properties[index]) }
                 continue
             case .unmodelled:
                 // A group's label whose property was mapped went with it.
@@ -381,6 +383,7 @@ struct VCardImport {
             }
             draft.extras.append(properties[index].verbatim())
         }
+        draft.extras += VCardForms.lines(forms, for: draft)
         return InterchangeRecord(uid: uid, draft: draft, updatedAt: revision, line: line, notes: notes)
     }
 
@@ -401,7 +404,7 @@ struct VCardImport {
             if units.count > 2 { what.append("units after the second joined into the department with ; (written back as one unit)") }
         }
         if property.parameters.isEmpty && !vendorDate && what.isEmpty { return nil }
-        if vendorDate { what.append("read as the anniversary (written back as ANNIVERSARY)") }
+        if vendorDate { what.append("read as the anniversary (written back as it came unless the date changes, else as ANNIVERSARY)") }
         if property.isQuotedPrintable { what.append("quoted-printable decoded") }
         if let charset = property.first("CHARSET"), !["utf-8", "utf8", "us-ascii"].contains(charset.asciiLowercased) {
             what.append("decoded from \(TextRules.escapedForDisplay(charset))")

@@ -76,14 +76,22 @@ public enum VCardWriter {
                 card.property("UID", card.escape(uid))
             }
         }
-        card.property("FN", card.escape(draft.name))
+        // A value read in a form Carnet has no field for goes back in that form (see VCardForms).
+        if !card.kept(["FN"], .text, { VCardForms.says($0, text: draft.name) }) {
+            card.property("FN", card.escape(draft.name))
+        }
         let n = draft.nameParts
-        card.property("N", [n.family, n.given, n.additional, n.prefix, n.suffix].map(card.escape).joined(separator: ";"))
+        let nameParts = [n.family, n.given, n.additional, n.prefix, n.suffix]
+        if !card.kept(["N"], .components(5), { VCardForms.says($0, components: nameParts) }) {
+            card.property("N", nameParts.map(card.escape).joined(separator: ";"))
+        }
         card.text("NICKNAME", draft.nickname)
         if !draft.organization.isEmpty || !draft.department.isEmpty {
             // The department is one unit: a `;` in it is text, escaped like every component's.
             let units = draft.department.isEmpty ? [draft.organization] : [draft.organization, draft.department]
-            card.property("ORG", units.map(card.escape).joined(separator: ";"))
+            if !card.kept(["ORG"], .components(units.count), { VCardForms.says($0, components: units) }) {
+                card.property("ORG", units.map(card.escape).joined(separator: ";"))
+            }
         }
         card.text("TITLE", draft.title)
         card.text("ROLE", draft.role)
@@ -123,10 +131,14 @@ public enum VCardWriter {
         for date in draft.dates {
             if date.label == ContactDate.birthday, !wroteBirthday {
                 wroteBirthday = true
-                card.line("BDAY:" + (version == .v4 ? VCardDate.basic(date) : VCardDate.extended(date)))
+                if !card.kept(["BDAY"], .asItCame, { VCardForms.says($0, date) }) {
+                    card.line("BDAY:" + (version == .v4 ? VCardDate.basic(date) : VCardDate.extended(date)))
+                }
             } else if date.label == ContactDate.anniversary, !wroteAnniversary {
                 wroteAnniversary = true
-                card.line(version == .v4 ? "ANNIVERSARY:" + VCardDate.basic(date) : "X-ANNIVERSARY:" + VCardDate.extended(date))
+                if !card.kept(VCardForms.vendorAnniversaries.union(["ANNIVERSARY"]), .asItCame, { VCardForms.says($0, date) }) {
+                    card.line(version == .v4 ? "ANNIVERSARY:" + VCardDate.basic(date) : "X-ANNIVERSARY:" + VCardDate.extended(date))
+                }
             } else if date.label.isEmpty {
                 card.line("X-ABDATE:" + VCardDate.extended(date))
             } else {
@@ -360,6 +372,8 @@ private struct CardText {
     /// The groups the extras use, lower-cased: never given to another property.
     private let taken: Set<String>
     private var groups = 0
+    /// The forms fields were read in.
+    private var keptForms: VCardForms.Kept
 
     init(version: VCardVersion, extras: [String]) {
         self.version = version
@@ -371,6 +385,7 @@ private struct CardText {
             }
         }
         self.taken = taken
+        keptForms = VCardForms.Kept(extras: extras)
         bytes.reserveCapacity(512 + extras.reduce(0) { $0 + $1.utf8.count })
     }
 
@@ -438,15 +453,57 @@ private struct CardText {
         bytes += [13, 10]
     }
 
-    /// A one-value text property, left out when empty.
+    /// A one-value text property, left out when empty; in its kept form while it says `value`.
     mutating func text(_ name: String, _ value: String) {
-        if !value.isEmpty { property(name, escape(value)) }
+        if !value.isEmpty, !kept([name], .text, { VCardForms.says($0, text: value) }) { property(name, escape(value)) }
+    }
+
+    /// How a kept form's value is written.
+    enum KeptValue {
+        /// The line as it came (in this version's syntax): a date.
+        case asItCame
+        /// Its text (trailing spaces and all), escaped as this writer escapes text.
+        case text
+        /// Its first `count` components, each escaped.
+        case components(Int)
+    }
+
+    /// Writes the kept form of a field (see ``VCardForms``) when one among `names` still says
+    /// the field's value; false when there is none. A text form keeps its name and parameters
+    /// (`LANGUAGE`) and its text; the text is escaped for this version, as Carnet writes text (a
+    /// 2.1 `,` is not a list separator in 3.0).
+    mutating func kept(_ names: Set<String>, _ kind: KeptValue, _ matches: (VCardProperty) -> Bool) -> Bool {
+        guard let line = keptForms.take(names, matching: matches) else { return false }
+        let rewritten = version == .v21 ? line : VCardWriter.extra(line, version: version)
+        guard case .asItCame = kind else {
+            guard let form = try? VCardProperty(Array(line.utf8), line: 1),
+                  let written = try? VCardProperty(Array(rewritten.utf8), line: 1)
+            else {
+                extra(line)
+                return true
+            }
+            var head = String(decoding: written.bytes.prefix { $0 != 58 && $0 != 59 }, as: UTF8.self)
+            for parameter in written.parameters where parameter.name != "CHARSET" && parameter.name != "ENCODING" {
+                head += ";" + String(decoding: written.bytes[parameter.range], as: UTF8.self)
+            }
+            switch kind {
+            case .asItCame, .text:
+                property(head, escape(form.text()))
+            case let .components(count):
+                var parts = Array(form.components().prefix(count))
+                while parts.count < count { parts.append("") }
+                property(head, parts.map(escape).joined(separator: ";"))
+            }
+            return true
+        }
+        extra(line)
+        return true
     }
 
     /// A line kept verbatim (see ``VCardWriter/extra(_:version:)``); in 2.1, a quoted-printable
     /// value is broken with soft line breaks, never folded after a `=`.
     mutating func extra(_ text: String) {
-        if VCardWriter.isProfileLine(text) { return }
+        if VCardWriter.isProfileLine(text) || text.hasPrefix(VCardForms.prefix) { return }
         let rewritten = VCardWriter.extra(text, version: version)
         if version == .v21, rewritten.utf8.count > 75, let property = try? VCardProperty(Array(rewritten.utf8), line: 1),
            property.isQuotedPrintable {

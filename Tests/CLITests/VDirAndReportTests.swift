@@ -160,7 +160,7 @@ import Testing
         #expect(verbose.stderr == """
             carnet: \(file):4: FN quoted-printable decoded
             carnet: \(file):5: TEL;WORK;VOICE:BusinessPhone kept as an unmodelled property: phone 1 (BusinessPhone) may hold only digits, spaces and + - ( ) . and must have a digit
-            carnet: \(file):6: X-MS-ANNIVERSARY read as the anniversary (written back as ANNIVERSARY)
+            carnet: \(file):6: X-MS-ANNIVERSARY read as the anniversary (written back as it came unless the date changes, else as ANNIVERSARY)
             carnet: \(file):7: X-BELL:ring\\u{7}bell kept verbatim: Carnet has no field for it
             carnet: \(file):8: X-ABUID:1234 kept verbatim: Carnet has no field for it
             carnet: \(file): 3 properties kept verbatim (1 of them a value Carnet's rules refuse), 2 converted

@@ -94,14 +94,23 @@ import Testing
             // the contact has the line in that form.
             func written(_ version: VCardVersion) -> ContactDraft {
                 var draft = record.draft
-                draft.extras = draft.extras.filter { !VCardWriter.isProfileLine($0) }.map { VCardWriter.extra($0, version: version) }
+                draft.extras = withoutForms(draft.extras).filter { !VCardWriter.isProfileLine($0) }.map { VCardWriter.extra($0, version: version) }
+                return draft
+            }
+            // The kept form of a field (VCardForms) is written with the version's escapes, so it
+            // reads back as an equal line, not always the same bytes; the bytes of a second
+            // export are compared instead.
+            func withoutForms(_ extras: [String]) -> [String] { extras.filter { !$0.hasPrefix(VCardForms.prefix) } }
+            func compared(_ draft: ContactDraft) -> ContactDraft {
+                var draft = draft
+                draft.extras = withoutForms(draft.extras)
                 return draft
             }
             let tally = VCardLines.tally(source: sourceCard, exported: VCardLines.cards(Data(exported.utf8)).first ?? [])
             #expect(tally.lost.isEmpty, "\(file):\(record.line) lost \(tally.lost)")
             // Import → export → import → export: the same contact and the same bytes.
             let again = try #require(try VCardReader.parse(exported).first.map(Self.saved))
-            #expect(again.draft == written(.v4), "\(file):\(record.line)")
+            #expect(compared(again.draft) == written(.v4), "\(file):\(record.line)")
             #expect(VCardWriter.card(again) == exported, "\(file):\(record.line)")
             // In 3.0 and 2.1: every property of the source is there too, the card reads back as
             // the same contact, and exporting that again gives the same bytes.
@@ -110,7 +119,7 @@ import Testing
                 let converted = VCardLines.tally(source: sourceCard, exported: VCardLines.cards(Data(card.utf8)).first ?? [])
                 #expect(converted.lost.isEmpty, "\(file):\(record.line) in \(version) lost \(converted.lost)")
                 let back = try #require(try VCardReader.parse(card).first.map(Self.saved), "\(file):\(record.line) in \(version)")
-                #expect(back.draft == written(version), "\(file):\(record.line) in \(version)")
+                #expect(compared(back.draft) == written(version), "\(file):\(record.line) in \(version)")
                 #expect(VCardWriter.card(back, version: version) == card, "\(file):\(record.line) in \(version)")
             }
         }

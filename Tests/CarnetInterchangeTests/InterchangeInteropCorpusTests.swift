@@ -16,18 +16,29 @@ struct InterchangeInteropCorpusTests {
     /// and every extra line's value, decoded and unescaped.
     static func expected(_ record: InterchangeRecord, version: VCardVersion) throws -> [String] {
         let draft = record.draft
-        var keys: [String] = [key("FN", [draft.name])]
+        // A field read in a form Carnet keeps (VCardForms) is written in that form.
+        var forms = try draft.extras.filter { $0.hasPrefix(VCardForms.prefix) }
+            .map { try VCardProperty(Array($0.dropFirst(VCardForms.prefix.count).utf8), line: 1) }
+        // (A text form keeps its own text, trailing spaces and all; N and ORG their parts.)
+        func field(_ name: String, _ values: [String], _ says: (VCardProperty) -> Bool) -> String {
+            guard let index = forms.firstIndex(where: { $0.name == name && says($0) }) else { return key(name, values) }
+            let form = forms.remove(at: index)
+            return key(name, name == "N" || name == "ORG" ? values : lineBreaks([form.text()]))
+        }
+        var keys: [String] = [field("FN", [draft.name]) { VCardForms.says($0, text: draft.name) }]
         let n = draft.nameParts
-        keys.append(key("N", [n.family, n.given, n.additional, n.prefix, n.suffix]))
+        let parts = [n.family, n.given, n.additional, n.prefix, n.suffix]
+        keys.append(field("N", parts) { VCardForms.says($0, components: parts) })
         if !draft.organization.isEmpty || !draft.department.isEmpty {
-            keys.append(key("ORG", draft.department.isEmpty ? [draft.organization] : [draft.organization, draft.department]))
+            let units = draft.department.isEmpty ? [draft.organization] : [draft.organization, draft.department]
+            keys.append(field("ORG", units) { VCardForms.says($0, components: units) })
         }
         keys += draft.emails.map { key("EMAIL", [$0.value]) }
         keys += draft.phones.map { key("TEL", [$0.value]) }
         keys += draft.addresses.map { key("ADR", [$0.poBox, $0.extended, $0.street, $0.locality, $0.region, $0.postalCode, $0.country]) }
-        if !draft.note.isEmpty { keys.append(key("NOTE", [draft.note])) }
+        if !draft.note.isEmpty { keys.append(field("NOTE", [draft.note]) { VCardForms.says($0, text: draft.note) }) }
         if let uid = record.uid { keys.append(key("UID", [uid])) }
-        for extra in draft.extras {
+        for extra in draft.extras where !extra.hasPrefix(VCardForms.prefix) {
             let property = try VCardProperty(Array(extra.utf8), line: 1)
             if VCardWriter.isProfileLine(extra) { continue }  // not written back: see isProfileLine(_:)
             var values = meant(property)

@@ -114,4 +114,60 @@ struct InterchangeInteropTests {
             #expect(card.named("TEL").map { $0.parameters["TYPE"] ?? [] } == [["work", "voice"], [], ["voice"]])
         }
     }
+
+    /// Cards whose values Carnet maps but whose form it has no field for.
+    static let ownForms = """
+        BEGIN:VCARD\r
+        VERSION:3.0\r
+        UID:f1\r
+        FN;LANGUAGE=de:M\u{FC}ller\r
+        N;LANGUAGE=de:M\u{FC}ller;Hans;;;\r
+        TITLE;LANGUAGE=de:Leiter\r
+        NOTE;LANGUAGE=de:Zeile  \r
+        BDAY:19850128T00:00:00Z\r
+        X-MS-ANNIVERSARY:2010-06-18\r
+        END:VCARD\r
+        BEGIN:VCARD\r
+        VERSION:3.0\r
+        UID:f2\r
+        FN:Apple\r
+        BDAY;X-APPLE-OMIT-YEAR=1604:1604-06-15\r
+        X-EVOLUTION-ANNIVERSARY:2001-02-03\r
+        END:VCARD\r
+        BEGIN:VCARD\r
+        VERSION:3.0\r
+        UID:f3\r
+        FN:KDE\r
+        X-KADDRESSBOOK-X-ANNIVERSARY:2002-03-04\r
+        END:VCARD\r
+
+        """
+
+    @Test(arguments: [VCardVersion.v3, .v4]) func aValueGoesBackInTheFormItCameUnlessChanged(version: VCardVersion) throws {
+        let records = try VCardReader.parse(Self.ownForms).map(InterchangeCorpusTests.saved)
+        #expect(records[1].draft.dates.first == ContactDate(label: ContactDate.birthday, month: 6, day: 15))
+        let text = records.map { VCardWriter.card($0, version: version) }.joined()
+        for line in [
+            "FN;LANGUAGE=de:M\u{FC}ller", "N;LANGUAGE=de:M\u{FC}ller;Hans;;;", "TITLE;LANGUAGE=de:Leiter", "NOTE;LANGUAGE=de:Zeile  ",
+            "BDAY:19850128T00:00:00Z", "X-MS-ANNIVERSARY:2010-06-18", "BDAY;X-APPLE-OMIT-YEAR=1604:1604-06-15",
+            "X-EVOLUTION-ANNIVERSARY:2001-02-03", "X-KADDRESSBOOK-X-ANNIVERSARY:2002-03-04",
+        ] {
+            #expect(text.contains("\r\n" + line + "\r\n"), "\(line) in \(text)")
+        }
+        #expect(!text.contains("X-CARNET"), "\(text)")
+        // Each once: read back and written again, the same bytes.
+        let again = try VCardReader.parse(text).map(InterchangeCorpusTests.saved)
+        #expect(again.map { VCardWriter.card($0, version: version) }.joined() == text)
+        let cards = try VObjectReader.cards(text)
+        #expect(cards[0].named("FN").map(\.parameters) == [["LANGUAGE": ["de"]]])
+        #expect(cards[0].named("NOTE").map(\.value) == ["Zeile  "])
+        // A value the person changed goes out in Carnet's form, and the old form not at all.
+        var changed = records[0]
+        changed.draft.title = "Chef"
+        changed.draft.dates = changed.draft.dates.map { var date = $0; date.day = 29; return date }
+        let written = VCardWriter.card(changed, version: version)
+        #expect(written.contains("\r\nTITLE:Chef\r\n") && !written.contains("Leiter"), "\(written)")
+        #expect(!written.contains("19850128T") && !written.contains("X-MS-ANNIVERSARY"), "\(written)")
+        #expect(written.contains("FN;LANGUAGE=de:M\u{FC}ller\r\n"))
+    }
 }
