@@ -205,6 +205,29 @@ public enum VCardWriter {
         return placed.map { $0.line + "\r\n" }.joined()
     }
 
+    /// What ``card(uid:draft:updatedAt:version:)`` writes of `draft`'s kept lines in another form
+    /// than they are kept in, one printable sentence each, for `export --verbose`: a line
+    /// re-encoded for the version, a name made valid, a `PROFILE` left out. Empty when every
+    /// kept line goes out as it is.
+    public static func conversions(of draft: ContactDraft, version: VCardVersion) -> [String] {
+        var said: [String] = []
+        for line in draft.extras where !line.hasPrefix(VCardForms.prefix) {
+            if isProfileLine(line) {
+                said.append("\(shown(line)) not written: it only says this is a vCard")
+                continue
+            }
+            let written = extra(line, version: version)
+            if written != line { said.append("\(shown(line)) written as \(shown(written))") }
+        }
+        return said
+    }
+
+    private static func shown(_ line: String) -> String {
+        var text = line
+        if text.unicodeScalars.count > 60 { text = String(String.UnicodeScalarView(text.unicodeScalars.prefix(59))) + "…" }
+        return TextRules.escapedForDisplay(text)
+    }
+
     /// A line kept verbatim in ``ContactDraft/extras``, in the syntax of `version`.
     ///
     /// Kept lines are stored as the source wrote them, so a card imported from 2.1 goes back out

@@ -338,6 +338,7 @@ struct ExportCommand: StateCommand {
     @Flag(help: "Only the favorites.") var favorites = false
     @Option(help: "4.0, 3.0 or 2.1 (vCard and vdir only).") var vcardVersion: VCardVersion = .v4
     @Flag(help: "With --format vdir: remove the directory's other .vcf files.") var delete = false
+    @Flag(help: "Name every kept property written in another form than it was read in (vCard and vdir).") var verbose = false
 
     func validate() throws {
         if format == .vdir {
@@ -361,7 +362,9 @@ struct ExportCommand: StateCommand {
         var count = 0
         try InterchangeViewModel(state: state).forEachContact(favoritesOnly: favorites) { contact, isFavorite in
             switch format {
-            case .vcf, .vdir: try sink.write(VCardWriter.card(contact: contact, version: vcardVersion))
+            case .vcf, .vdir:
+                sayConversions(contact, terminal: terminal)
+                try sink.write(VCardWriter.card(contact: contact, version: vcardVersion))
             case .csv: try sink.write(CSVWriter.row(contact: contact))
             case .json: try sink.write((count == 0 ? "" : ",\n") + JSONOutput.line(ContactJSON(contact: contact, favorite: isFavorite)))
             }
@@ -373,12 +376,21 @@ struct ExportCommand: StateCommand {
         if let output { terminal.print("saved export: \(count) contacts to \(output)") }
     }
 
+    /// With --verbose, what of the contact's kept lines goes out in another form, on stderr.
+    @MainActor private func sayConversions(_ contact: Contact, terminal: Terminal) {
+        guard verbose else { return }
+        for conversion in VCardWriter.conversions(of: contact.draft, version: vcardVersion) {
+            terminal.console.writeError("carnet: \(TextRules.escapedForDisplay(contact.draft.name)) (\(TextRules.escapedForDisplay(contact.uid))): \(conversion)\n")
+        }
+    }
+
     /// One file per contact, written only when it changes; other cards stay unless --delete.
     @MainActor private func exportVDir(to directory: String, state: StateController, terminal: Terminal) throws {
         let vdir = try VDirWriter(directory: directory)
         var written = 0
         var count = 0
         try InterchangeViewModel(state: state).forEachContact(favoritesOnly: favorites) { contact, _ in
+            sayConversions(contact, terminal: terminal)
             if try vdir.write(VCardWriter.card(contact: contact, version: vcardVersion), uid: contact.uid) { written += 1 }
             count += 1
         }
