@@ -17,7 +17,9 @@ enum VCardForms {
     static let vendorAnniversaries: Set<String> = ["X-EVOLUTION-ANNIVERSARY", "X-MS-ANNIVERSARY", "X-KADDRESSBOOK-X-ANNIVERSARY"]
 
     /// Whether a property mapped onto a field says more than the field will write back.
-    static func keepsForm(_ property: VCardProperty) -> Bool {
+    static func keepsForm(_ property: VCardProperty, label: String? = nil) -> Bool {
+        // Apple's grouped X-ABDATE labelled as the anniversary: written back so, not as X-ANNIVERSARY.
+        if property.name == "X-ABDATE" { return property.group != nil && label == ContactDate.anniversary }
         if property.group != nil { return false }
         if textNames.contains(property.name) {
             if property.parameters.contains(where: { !["CHARSET", "ENCODING", "VALUE"].contains($0.name) }) { return true }
@@ -39,7 +41,7 @@ enum VCardForms {
 
     /// The order the writer writes the fields in, which the kept forms follow, so a card read,
     /// written and read again keeps the same lines in the same order.
-    private static let order = ["FN", "N", "NICKNAME", "ORG", "TITLE", "ROLE", "BDAY", "ANNIVERSARY"]
+    private static let order = ["FN", "N", "NICKNAME", "ORG", "TITLE", "ROLE", "BDAY", "ANNIVERSARY", "X-ABDATE"]
         + vendorAnniversaries.sorted() + ["NOTE"]
 
     /// The `X-CARNET-FORM:` lines to keep for the mapped properties `forms` (each a property
@@ -52,7 +54,7 @@ enum VCardForms {
         let birthday = draft.dates.first { $0.label == ContactDate.birthday }
         let anniversary = draft.dates.first { $0.label == ContactDate.anniversary }
         for form in forms {
-            let isDate = form.name == "BDAY" || form.name == "ANNIVERSARY" || vendorAnniversaries.contains(form.name)
+            let isDate = form.name == "BDAY" || form.name == "ANNIVERSARY" || form.name == "X-ABDATE" || vendorAnniversaries.contains(form.name)
             let field = form.name == "BDAY" ? "birthday" : isDate ? "anniversary" : form.name
             guard !fields.contains(field) else { continue }
             if isDate {

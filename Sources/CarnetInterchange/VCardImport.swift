@@ -365,7 +365,9 @@ struct VCardImport {
                 if let conversion = Self.conversion(properties[index]) {
                     notes.append(InterchangeNote(line: properties[index].line, message: conversion, kind: .converted))
                 }
-                if VCardForms.keepsForm(properties[index]) { forms.append(properties[index]) }
+                let property = properties[index]
+                let label = property.group.flatMap { groupLabels[$0] }.map { VCardLabels.label(abLabel: $0.text, kind: .date) }
+                if VCardForms.keepsForm(property, label: label) { forms.append(property) }
                 continue
             case .unmodelled:
                 // A group's label whose property was mapped went with it.

@@ -131,12 +131,12 @@ public enum VCardWriter {
         for date in draft.dates {
             if date.label == ContactDate.birthday, !wroteBirthday {
                 wroteBirthday = true
-                if !card.kept(["BDAY"], .asItCame, { VCardForms.says($0, date) }) {
+                if !card.kept(["BDAY"], .asItCame(date), { VCardForms.says($0, date) }) {
                     card.line("BDAY:" + (version == .v4 ? VCardDate.basic(date) : VCardDate.extended(date)))
                 }
             } else if date.label == ContactDate.anniversary, !wroteAnniversary {
                 wroteAnniversary = true
-                if !card.kept(VCardForms.vendorAnniversaries.union(["ANNIVERSARY"]), .asItCame, { VCardForms.says($0, date) }) {
+                if !card.kept(VCardForms.vendorAnniversaries.union(["ANNIVERSARY", "X-ABDATE"]), .asItCame(date), { VCardForms.says($0, date) }) {
                     card.line(version == .v4 ? "ANNIVERSARY:" + VCardDate.basic(date) : "X-ANNIVERSARY:" + VCardDate.extended(date))
                 }
             } else if date.label.isEmpty {
@@ -483,8 +483,9 @@ private struct CardText {
 
     /// How a kept form's value is written.
     enum KeptValue {
-        /// The line as it came (in this version's syntax): a date.
-        case asItCame
+        /// The line as it came (in this version's syntax): a date. Apple's `X-ABDATE` goes in a
+        /// group of its own with its `_$!<Anniversary>!$_` label.
+        case asItCame(ContactDate)
         /// Its text (trailing spaces and all), escaped as this writer escapes text.
         case text
         /// Its first `count` components, each escaped.
@@ -498,7 +499,7 @@ private struct CardText {
     mutating func kept(_ names: Set<String>, _ kind: KeptValue, _ matches: (VCardProperty) -> Bool) -> Bool {
         guard let line = keptForms.take(names, matching: matches) else { return false }
         let rewritten = version == .v21 ? line : VCardWriter.extra(line, version: version)
-        guard case .asItCame = kind else {
+        guard case let .asItCame(date) = kind else {
             guard let form = try? VCardProperty(Array(line.utf8), line: 1),
                   let written = try? VCardProperty(Array(rewritten.utf8), line: 1)
             else {
@@ -517,6 +518,12 @@ private struct CardText {
                 while parts.count < count { parts.append("") }
                 property(head, parts.map(escape).joined(separator: ";"))
             }
+            return true
+        }
+        if line.uppercased().contains("X-ABDATE"), let form = try? VCardProperty(Array(line.utf8), line: 1), form.name == "X-ABDATE" {
+            let group = nextGroup()
+            self.line(group + ".X-ABDATE:" + VCardDate.extended(date))
+            property(group + ".X-ABLabel", escape(VCardLabels.abLabel(for: date.label, kind: .date)))
             return true
         }
         extra(line)
