@@ -141,6 +141,37 @@ import Testing
         #expect(box.carnetInProcess(["import", own]).stderr == "")
     }
 
+    @Test func importsAndExportsThunderbirdLDIF() throws {
+        let ldif = """
+            version: 1
+
+            dn: cn=Ada Lovelace,mail=ada@example.com
+            objectclass: top
+            objectclass: mozillaAbPersonAlpha
+            givenName: Ada
+            sn: Lovelace
+            cn: Ada Lovelace
+            mail: ada@example.com
+            mobile: +44 7700 900000
+            custom1: Engines
+
+            """
+        let file = box.write("thunderbird.ldif", ldif)
+        let imported = box.carnetInProcess(["import", file])
+        #expect(imported.status == 0, "\(imported)")
+        let out = box.dir.appendingPathComponent("out.ldif").path
+        let run = box.carnetInProcess(["export", "--output", out, "--verbose"])
+        #expect(run.status == 0, "\(run)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        for line in ["version: 1\n", "\ncn: Ada Lovelace\n", "\nmail: ada@example.com\n", "\nmobile: +44 7700 900000\n", "\ncustom1: Engines\n"] {
+            #expect(text.contains(line), "\(line) in \(text)")
+        }
+        #expect(run.stderr == "", "\(run)")
+        // The export reads back (LDIF has no UID, so it would add the contact again).
+        let again = box.carnetInProcess(["import", out, "--dry-run"])
+        #expect(again.status == 0, "\(again)")
+    }
+
     @Test func exportVerboseNamesTheKeptLinesWrittenInAnotherForm() throws {
         let card = [
             "BEGIN:VCARD", "VERSION:2.1", "UID:v1", "N:Doe;John", "FN:John Doe", "LABEL;WORK;ENCODING=QUOTED-PRINTABLE:1 Main St=0D=0ATown",
