@@ -237,7 +237,9 @@ public enum VCardWriter {
     /// types (`LABEL;WORK`) as `TYPE=WORK`. A name no vCard version allows
     /// (`X-messaging/gadu-All`) is written, in every version, as an `X-` name with each other
     /// character made `-`, the original in `X-CARNET-NAME`: `X-messaging-gadu-All;X-CARNET-NAME=
-    /// X-messaging/gadu-All:…`. Every other line is written exactly as it is.
+    /// X-messaging/gadu-All:…`. Base64 that cannot be decoded (a truncated export) is written as
+    /// text with `X-CARNET-ENCODING=BASE64`, so a strict reader still reads the card. Every other
+    /// line is written exactly as it is.
     static func extra(_ text: String, version: VCardVersion) -> String {
         guard let property = try? VCardProperty(Array(text.utf8), line: 1) else { return text }
         let head = property.bytes[..<(property.value.startIndex - 1)]
