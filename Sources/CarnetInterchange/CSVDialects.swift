@@ -15,6 +15,9 @@ public enum CSVDialect: String, Sendable, CaseIterable {
     /// Gmail's first CSV export: `Name`, `E-mail Address`, then per section
     /// `Section 1 - Description`, `Section 1 - Email`, `Section 1 - Phone`, …
     case gmail
+    /// Thunderbird's address book export: `First Name`, `Display Name`, `Primary Email`,
+    /// `Work Phone`, `Home Address`, … and the birthday in `Birth Year`, `Birth Month`, `Birth Day`.
+    case thunderbird
 
     /// How an import report names it.
     public var displayName: String {
@@ -23,6 +26,7 @@ public enum CSVDialect: String, Sendable, CaseIterable {
         case .google: "Google Contacts CSV"
         case .outlook: "Outlook CSV"
         case .gmail: "Gmail CSV (first format)"
+        case .thunderbird: "Thunderbird CSV"
         }
     }
 }
@@ -53,6 +57,8 @@ struct ForeignCSV: Sendable {
         case categories(separator: String)
         /// A Gmail section's description: the label of that section's values.
         case sectionLabel(String)
+        /// Thunderbird's `Birth Year`, `Birth Month` or `Birth Day` (named by its squashed column).
+        case birth(String)
     }
 
     private enum EntryPart: Sendable, Equatable {
@@ -75,7 +81,10 @@ struct ForeignCSV: Sendable {
         let names = Set(keys.map(Self.squashed))
         let has = { (name: String) in names.contains(name) }
         let dialect: CSVDialect
-        if keys.contains(where: { Self.numbered($0).map { $0.kind != "section" } ?? false })
+        if has("primaryemail"), has("displayname") {
+            // Thunderbird's columns include `First Name` and `Last Name`, as Outlook's do.
+            dialect = .thunderbird
+        } else if keys.contains(where: { Self.numbered($0).map { $0.kind != "section" } ?? false })
             || (has("givenname") && has("familyname")) {
             dialect = .google
         } else if has("firstname"), has("lastname") || has("company") || has("emailaddress") || has("businessphone") {
@@ -128,8 +137,34 @@ struct ForeignCSV: Sendable {
         "telex": "Telex", "primaryphone": "pref",
     ]
 
+    /// Thunderbird's own columns (squashed); the others are read as in every dialect.
+    private static let thunderbirdTargets: [String: Target] = {
+        var targets: [String: Target] = [
+            "organization": .text(\.organization), "birthyear": .birth("birthyear"), "birthmonth": .birth("birthmonth"),
+            "birthday": .birth("birthday"),
+        ]
+        for (column, label) in [("primaryemail", ""), ("secondaryemail", "")] {
+            targets[column] = .entry(.email, slot: column, part: .labelled(label), section: nil)
+        }
+        for (column, label) in [("workphone", "work"), ("homephone", "home"), ("faxnumber", "fax"), ("pagernumber", "pager"), ("mobilenumber", "cell")] {
+            targets[column] = .entry(.phone, slot: column, part: .labelled(label), section: nil)
+        }
+        for (column, label) in [("webpage1", "work"), ("webpage2", "home")] {
+            targets[column] = .entry(.url, slot: column, part: .labelled(label), section: nil)
+        }
+        for place in ["home", "work"] {
+            let parts: [(String, AddressPart)] = [
+                ("address", .street), ("address2", .extended), ("city", .locality), ("state", .region), ("zipcode", .postalCode),
+                ("country", .country),
+            ]
+            for (suffix, part) in parts { targets[place + suffix] = .address(slot: place, part: part, label: place) }
+        }
+        return targets
+    }()
+
     private static func target(_ key: String, _ dialect: CSVDialect) -> Target {
         let name = squashed(key)
+        if dialect == .thunderbird, let target = thunderbirdTargets[name] { return target }
         switch name {
         case "name", "fullname", "displayname": return .name
         case "givenname", "firstname": return .text(\.nameParts.given)
@@ -252,6 +287,7 @@ struct ForeignCSV: Sendable {
         var addressOrder: [String] = []
         var addresses: [String: AddressSlot] = [:]
         var sectionLabels: [String: String] = [:]
+        var birth: [String: (column: String, text: String)] = [:]
 
         func keep(_ column: String, _ text: String, because reason: String? = nil) {
             extras.append("X-CSV;X-COLUMN=" + VCardText.parameterValue(column) + ":" + VCardText.escape(text))
@@ -320,6 +356,22 @@ struct ForeignCSV: Sendable {
                 }
             case let .sectionLabel(section):
                 sectionLabels[section] = cell
+            case let .birth(part):
+                if birth[part] == nil { birth[part] = (column, cell) } else { keep(column, cell) }
+            }
+        }
+
+        // Thunderbird's birthday, from its three columns.
+        if !birth.isEmpty {
+            let number = { (part: String) in birth[part].flatMap { Int($0.text) } }
+            if let month = number("birthmonth"), let day = number("birthday"), birth["birthyear"] == nil || number("birthyear") != nil,
+               case let date = ContactDate(label: ContactDate.birthday, year: number("birthyear"), month: month, day: day),
+               ValueRules.date(date) {
+                draft.dates.append(date)
+            } else {
+                for part in ["birthyear", "birthmonth", "birthday"] {
+                    if let (column, text) = birth[part] { keep(column, text, because: "Birth Year, Birth Month and Birth Day do not make a date") }
+                }
             }
         }
 

@@ -13,6 +13,8 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
     /// A directory of one vCard file per contact, as khard and vdirsyncer keep an address book
     /// (see ``VDir``).
     case vdir
+    /// LDIF as Thunderbird and Evolution export an address book (`.ldif`, `.ldi`; see ``LDIFReader``).
+    case ldif
 
     /// The format for a file extension, with or without its dot, in any case; nil if unknown.
     public init?(fileExtension: String) {
@@ -22,6 +24,7 @@ public enum InterchangeFormat: String, Sendable, CaseIterable {
         case "vcf", "vcard": self = .vcf
         case "csv": self = .csv
         case "json": self = .json
+        case "ldif", "ldi": self = .ldif
         default: return nil
         }
     }

@@ -361,19 +361,26 @@ struct VCardImport {
             .map(Rules.trimmed).first { !$0.isEmpty } ?? ""
 
         var notes: [InterchangeNote] = []
+        var forms: [VCardProperty] = []
         for (index, outcome) in outcomes.enumerated() {
             switch outcome {
             case .mapped:
                 if let conversion = Self.conversion(properties[index]) {
                     notes.append(InterchangeNote(line: properties[index].line, message: conversion, kind: .converted))
                 }
+                let property = properties[index]
+                let label = property.group.flatMap { groupLabels[$0] }.map { VCardLabels.label(abLabel: $0.text, kind: .date) }
+                if VCardForms.keepsForm(property, label: label) { forms.append(property) }
                 continue
             case .unmodelled:
                 // A group's label whose property was mapped went with it.
                 if properties[index].name == "X-ABLABEL", usedLabels.contains(index) { continue }
                 let property = properties[index]
-                notes.append(InterchangeNote(
-                    line: property.line, message: "\(property.preview) kept verbatim: Carnet has no field for it", kind: .unmodelled))
+                let verbatim = property.verbatim()
+                let message = VCardWriter.isProfileLine(verbatim)
+                    ? "\(property.preview) kept, but not written back: it only says this is a vCard, and readers such as khard cannot read a card with it"
+                    : "\(property.preview) kept verbatim: Carnet has no field for it"
+                notes.append(InterchangeNote(line: property.line, message: message, kind: .unmodelled))
             case let .refused(reason):
                 let property = properties[index]
                 notes.append(InterchangeNote(
@@ -381,6 +388,7 @@ struct VCardImport {
             }
             draft.extras.append(properties[index].verbatim())
         }
+        draft.extras += VCardForms.lines(forms, for: draft)
         return InterchangeRecord(uid: uid, draft: draft, updatedAt: revision, line: line, notes: notes)
     }
 
@@ -394,9 +402,14 @@ struct VCardImport {
     /// mapped as written.
     private static func conversion(_ property: VCardProperty) -> String? {
         let vendorDate = vendorAnniversaries.contains(property.name)
-        if property.parameters.isEmpty && !vendorDate { return nil }
         var what: [String] = []
-        if vendorDate { what.append("read as the anniversary (written back as ANNIVERSARY)") }
+        if property.name == "ORG" {
+            var units = property.components()
+            while units.last.map(VCardText.isBlank) == true { units.removeLast() }
+            if units.count > 2 { what.append("units after the second joined into the department with ; (written back as one unit)") }
+        }
+        if property.parameters.isEmpty && !vendorDate && what.isEmpty { return nil }
+        if vendorDate { what.append("read as the anniversary (written back as it came unless the date changes, else as ANNIVERSARY)") }
         if property.isQuotedPrintable { what.append("quoted-printable decoded") }
         if let charset = property.first("CHARSET"), !["utf-8", "utf8", "us-ascii"].contains(charset.asciiLowercased) {
             what.append("decoded from \(TextRules.escapedForDisplay(charset))")

@@ -4,20 +4,20 @@ import Foundation
 /// How a Carnet label is written in a vCard and read back, in one place, so the writer only
 /// writes what the reader reads as the same label.
 ///
-/// - A label made of vCard types (`work`, `cell`, `home,fax`, `intl,postal,work`) is written as
-///   `TYPE=`. Reading, `pref` makes the entry preferred, `INTERNET` (email) and `VOICE` (phone)
-///   are dropped as the defaults they are, the known types are lower-cased, and other values are
-///   kept as written (`TYPE=X-NEC-SECRET` → `X-NEC-SECRET`), joined by commas.
-/// - Any other label (`Mobile 2`, `school`, `other`) is written as Apple does, and as Google and
-///   most address books read it: the property in an `itemN.` group with `itemN.X-ABLabel:label`,
-///   Apple's own labels in their `_$!<HomePage>!$_` form. Reading, a group's `X-ABLabel` is the
-///   label of the property it goes with, over its `TYPE`s.
+/// - A label made of vCard types (`work`, `cell`, `other`, `work,voice`, `intl,postal,work`) is
+///   written as `TYPE=`. Reading, `pref` makes the entry preferred, `INTERNET` (email) is dropped
+///   as the default it is, the known types are lower-cased (`VOICE` is kept: a phone typed
+///   `work,voice` goes back out so), and other values are kept as written (`TYPE=X-NEC-SECRET` →
+///   `X-NEC-SECRET`), joined by commas.
+/// - Any other label (`Mobile 2`, `school`, `AssistantPhone`) is written as Apple does, and as
+///   Google and most address books read it: the property in an `itemN.` group with
+///   `itemN.X-ABLabel:label`, the label's own text. Reading, a group's `X-ABLabel` is the label of
+///   the property it goes with, over its `TYPE`s, Apple's `_$!<HomePage>!$_` unwrapped.
 enum VCardLabels {
     /// The `TYPE` values read in lower case (the rest keep their case).
     static func knownTypes(_ kind: EntryKind) -> Set<String> { typeSet(kind).known }
 
-    /// The types the writer puts in `TYPE=`; `other` is not a vCard type of any of these, so it
-    /// goes in an `X-ABLabel`, as Apple writes it.
+    /// The types the writer puts in `TYPE=`.
     static func writableTypes(_ kind: EntryKind) -> Set<String> { typeSet(kind).writable }
 
     /// A kind's known types, and the writable ones made from them.
@@ -27,7 +27,7 @@ enum VCardLabels {
 
         init(_ known: Set<String>) {
             self.known = known
-            writable = known.subtracting(["other"])
+            writable = known
         }
     }
 
@@ -42,7 +42,7 @@ enum VCardLabels {
 
     private static let mailTypes = TypeSet(["home", "work", "other"])
     private static let phoneTypes = TypeSet([
-        "cell", "home", "work", "fax", "pager", "other", "text", "video", "textphone", "main", "iphone", "car", "isdn",
+        "cell", "home", "work", "fax", "pager", "other", "voice", "text", "video", "textphone", "main", "iphone", "car", "isdn",
         "bbs", "modem", "msg", "pcs",
     ])
     private static let addressTypes = TypeSet(["home", "work", "other", "dom", "intl", "postal", "parcel"])
@@ -66,7 +66,6 @@ enum VCardLabels {
                 continue
             }
             if kind == .email, lower == "internet" { continue }
-            if kind == .phone, lower == "voice" { continue }
             let kept = known.contains(lower) ? lower : token
             if seen.insert(kept).inserted { tokens.append(kept) }
         }
@@ -101,11 +100,11 @@ enum VCardLabels {
         return kind.normalizedLabel(label)
     }
 
-    /// The `X-ABLabel` value that reads back as `label`: Apple's wrapped form for its own labels.
+    /// The `X-ABLabel` value that reads back as `label`: its own text, which every program shows
+    /// as it is (Apple's wrapped `_$!<AssistantPhone>!$_` shows literally elsewhere). The one
+    /// exception is a date labelled `anniversary`, which Apple knows only as `_$!<Anniversary>!$_`.
     static func abLabel(for label: String, kind: EntryKind) -> String {
-        if let apple = appleLabels.first(where: { $0 == label || kind.normalizedLabel($0) == label }) {
-            return "_$!<" + apple + ">!$_"
-        }
+        if kind == .date, label == ContactDate.anniversary { return "_$!<Anniversary>!$_" }
         return label
     }
 

@@ -13,19 +13,22 @@ import Foundation
 /// ``ContactDraft/extras`` as its unfolded content line, verbatim, with its group and parameters
 /// (`item1.X-ABRELATEDNAMES;type=pref:Jenny`). Only `VERSION`, `PRODID` and `REV` are not kept
 /// (`REV` becomes ``InterchangeRecord/updatedAt``). A mapped property is written back in
-/// Carnet's form, without what carries nothing Carnet keeps: the `LANGUAGE` (and any other
-/// parameter) of `FN` and `N`, the `LANGUAGE` of a one-value text property, `TYPE=INTERNET` of
-/// an email and `TYPE=VOICE` of a phone (the defaults), a `tel:` or `mailto:` prefix, `VALUE`,
-/// `CHARSET` and `ENCODING`, Apple's `X-APPLE-OMIT-YEAR` (the year is left out instead), an
-/// `IMPP`'s `X-SERVICE-TYPE` (written again from its scheme), `TYPE=pref` on a date, and the
-/// rank of a `PREF` other than the most preferred. What maps:
+/// Carnet's form, without what carries nothing Carnet keeps: `TYPE=INTERNET` of an email (the
+/// default), a `tel:` or `mailto:` prefix, `VALUE`, `CHARSET` and `ENCODING`, an `IMPP`'s
+/// `X-SERVICE-TYPE` (written again from its scheme), `TYPE=pref` on a date, and the rank of a
+/// `PREF` other than the most preferred. A field read in a form its value cannot say (a
+/// `LANGUAGE` or other parameter on `FN`, `N`, `ORG`, `NICKNAME`, `TITLE`, `ROLE`, `NOTE`; a note
+/// or name with leading or trailing spaces; a birthday with a time or Apple's
+/// `X-APPLE-OMIT-YEAR`; a vendor's anniversary such as `X-MS-ANNIVERSARY`) also keeps that line
+/// as `X-CARNET-FORM:…` in extras, and goes back out in it while the value is unchanged (see
+/// ``VCardForms``). What maps:
 ///
 /// | vCard | Carnet |
 /// |---|---|
 /// | `FN` | name, as given. Without one: from `N`, else `ORG`, else the first email, else the first phone |
 /// | `N` | prefix, given, additional, family, suffix, as given (never guessed from `FN`) |
 /// | `NICKNAME`, `TITLE`, `ROLE`, `NOTE` | the fields of the same name (the note may have line breaks) |
-/// | `ORG` | organization; department (further units joined with `;`) |
+/// | `ORG` | organization; department (an ORG of more than two units: the further units joined with `;`, written back as one unit, and the report says so) |
 /// | `EMAIL`, `TEL`, `ADR`, `URL` | emails, phones, addresses (seven parts), URLs, in order |
 /// | `IMPP` | handles: `IMPP:skype:ada` → `skype:ada` (schemes in ``VCardLabels/messagingSchemes``) |
 /// | `X-SOCIALPROFILE;TYPE=mastodon` | handles: `mastodon:…` |

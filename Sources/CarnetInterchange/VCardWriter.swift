@@ -33,7 +33,7 @@ public enum VCardVersion: String, Sendable, CaseIterable {
 /// | name | `FN` | `FN` | `FN` |
 /// | structured name | `N:family;given;additional;prefix;suffix` (always) | the same | the same |
 /// | nickname, title, role | `NICKNAME`, `TITLE`, `ROLE` | the same | the same |
-/// | organization, department | `ORG:organization;department` (a department with `;` is several units) | the same | the same |
+/// | organization, department | `ORG:organization;department` (each part escaped: `ORG:Smith\; Jones LLP;Sales\; EMEA`) | the same | the same |
 /// | emails | `EMAIL;TYPE=work;PREF=1:…` | `EMAIL;TYPE=work,pref:…` | `EMAIL;INTERNET;WORK;PREF:…` |
 /// | phones | `TEL;VALUE=text;TYPE=cell:…` (the number as written) | `TEL;TYPE=cell:…` | `TEL;CELL:…` |
 /// | addresses | `ADR;TYPE=home:PO box;extended;street;locality;region;postal code;country` | the same | `ADR;HOME:…` |
@@ -45,7 +45,7 @@ public enum VCardVersion: String, Sendable, CaseIterable {
 /// | note | `NOTE` (line breaks as `\n`) | the same | quoted-printable, line breaks as `=0D=0A` |
 /// | categories | `CATEGORIES:a,b` | the same | the same |
 /// | photo | `PHOTO:data:image/jpeg;base64,…` | `PHOTO;ENCODING=b;TYPE=JPEG:…` | `PHOTO;ENCODING=BASE64;TYPE=JPEG:…` and a blank line |
-/// | extras | each line as it is | the same | the same |
+/// | extras | each line as it is, in 3.0 and 4.0 syntax (see ``extra(_:version:)``) | the same | as it came; quoted-printable broken with soft line breaks |
 /// | updated at | `REV:20261123T085507Z` (to the second) | the same | the same |
 ///
 /// A label made of vCard types is written as `TYPE=` (bare in 2.1); any other label puts the
@@ -76,14 +76,22 @@ public enum VCardWriter {
                 card.property("UID", card.escape(uid))
             }
         }
-        card.property("FN", card.escape(draft.name))
+        // A value read in a form Carnet has no field for goes back in that form (see VCardForms).
+        if !card.kept(["FN"], .text, { VCardForms.says($0, text: draft.name) }) {
+            card.property("FN", card.escape(draft.name))
+        }
         let n = draft.nameParts
-        card.property("N", [n.family, n.given, n.additional, n.prefix, n.suffix].map(card.escape).joined(separator: ";"))
+        let nameParts = [n.family, n.given, n.additional, n.prefix, n.suffix]
+        if !card.kept(["N"], .components(5), { VCardForms.says($0, components: nameParts) }) {
+            card.property("N", nameParts.map(card.escape).joined(separator: ";"))
+        }
         card.text("NICKNAME", draft.nickname)
         if !draft.organization.isEmpty || !draft.department.isEmpty {
-            var units = [draft.organization]
-            if !draft.department.isEmpty { units += draft.department.split(separator: ";", omittingEmptySubsequences: false).map(String.init) }
-            card.property("ORG", units.map(card.escape).joined(separator: ";"))
+            // The department is one unit: a `;` in it is text, escaped like every component's.
+            let units = draft.department.isEmpty ? [draft.organization] : [draft.organization, draft.department]
+            if !card.kept(["ORG"], .components(units.count), { VCardForms.says($0, components: units) }) {
+                card.property("ORG", units.map(card.escape).joined(separator: ";"))
+            }
         }
         card.text("TITLE", draft.title)
         card.text("ROLE", draft.role)
@@ -123,10 +131,14 @@ public enum VCardWriter {
         for date in draft.dates {
             if date.label == ContactDate.birthday, !wroteBirthday {
                 wroteBirthday = true
-                card.line("BDAY:" + (version == .v4 ? VCardDate.basic(date) : VCardDate.extended(date)))
+                if !card.kept(["BDAY"], .asItCame(date), { VCardForms.says($0, date) }) {
+                    card.line("BDAY:" + (version == .v4 ? VCardDate.basic(date) : VCardDate.extended(date)))
+                }
             } else if date.label == ContactDate.anniversary, !wroteAnniversary {
                 wroteAnniversary = true
-                card.line(version == .v4 ? "ANNIVERSARY:" + VCardDate.basic(date) : "X-ANNIVERSARY:" + VCardDate.extended(date))
+                if !card.kept(VCardForms.vendorAnniversaries.union(["ANNIVERSARY", "X-ABDATE"]), .asItCame(date), { VCardForms.says($0, date) }) {
+                    card.line(version == .v4 ? "ANNIVERSARY:" + VCardDate.basic(date) : "X-ANNIVERSARY:" + VCardDate.extended(date))
+                }
             } else if date.label.isEmpty {
                 card.line("X-ABDATE:" + VCardDate.extended(date))
             } else {
@@ -155,7 +167,7 @@ public enum VCardWriter {
                 card.line("")
             }
         }
-        for extra in draft.extras { card.line(extra) }
+        for extra in draft.extras { card.extra(extra) }
         if let updatedAt { card.line("REV:" + InterchangeDate.basic(updatedAt)) }
         card.line("END:VCARD")
         return String(decoding: card.bytes, as: UTF8.self)
@@ -191,6 +203,154 @@ public enum VCardWriter {
         }
         placed.sort { ($0.rank, $0.index) < ($1.rank, $1.index) }
         return placed.map { $0.line + "\r\n" }.joined()
+    }
+
+    /// What ``card(uid:draft:updatedAt:version:)`` writes of `draft`'s kept lines in another form
+    /// than they are kept in, one printable sentence each, for `export --verbose`: a line
+    /// re-encoded for the version, a name made valid, a `PROFILE` left out. Empty when every
+    /// kept line goes out as it is.
+    public static func conversions(of draft: ContactDraft, version: VCardVersion) -> [String] {
+        var said: [String] = []
+        for line in draft.extras where !line.hasPrefix(VCardForms.prefix) {
+            if isProfileLine(line) {
+                said.append("\(shown(line)) not written: it only says this is a vCard")
+                continue
+            }
+            let written = extra(line, version: version)
+            if written != line { said.append("\(shown(line)) written as \(shown(written))") }
+        }
+        return said
+    }
+
+    private static func shown(_ line: String) -> String {
+        var text = line
+        if text.unicodeScalars.count > 60 { text = String(String.UnicodeScalarView(text.unicodeScalars.prefix(59))) + "…" }
+        return TextRules.escapedForDisplay(text)
+    }
+
+    /// A line kept verbatim in ``ContactDraft/extras``, in the syntax of `version`.
+    ///
+    /// Kept lines are stored as the source wrote them, so a card imported from 2.1 goes back out
+    /// as 2.1 the way it came. Written as 3.0 or 4.0, a line in 2.1's syntax is re-encoded, the
+    /// value unchanged: a quoted-printable value and a `CHARSET` decoded to UTF-8 (line breaks
+    /// as `\n`), `ENCODING=BASE64` written `ENCODING=b` in 3.0 and as a `data:` URI in 4.0, bare
+    /// types (`LABEL;WORK`) as `TYPE=WORK`. A name no vCard version allows
+    /// (`X-messaging/gadu-All`) is written, in every version, as an `X-` name with each other
+    /// character made `-`, the original in `X-CARNET-NAME`: `X-messaging-gadu-All;X-CARNET-NAME=
+    /// X-messaging/gadu-All:…`. Base64 that cannot be decoded (a truncated export) is written as
+    /// text with `X-CARNET-ENCODING=BASE64`, so a strict reader still reads the card. Every other
+    /// line is written exactly as it is.
+    static func extra(_ text: String, version: VCardVersion) -> String {
+        guard let property = try? VCardProperty(Array(text.utf8), line: 1) else { return text }
+        let head = property.bytes[..<(property.value.startIndex - 1)]
+        let nameEnd = head.firstIndex { $0 == 59 || $0 == 58 } ?? head.endIndex
+        let fullName = String(decoding: head[..<nameEnd], as: UTF8.self)
+        let validName = fullName.utf8.allSatisfy(isNameByte)
+        let bare = property.parameters.contains { !property.bytes[$0.range].contains(61) }
+        let encoded = property.parameters.contains { $0.name == "CHARSET" || $0.name == "ENCODING" }
+        if validName && (version == .v21 || (!bare && !encoded)) { return text }
+        if version == .v21 || (!bare && !encoded) {
+            // Only the name needs mending.
+            return renamed(fullName) + String(decoding: property.bytes[nameEnd...], as: UTF8.self)
+        }
+        var parameters: [String] = []
+        var types: [String] = []
+        var typeSlot: Int?  // where the bare types go, as one TYPE=
+        var base64 = false
+        for parameter in property.parameters {
+            let written = String(decoding: property.bytes[parameter.range], as: UTF8.self)
+            switch parameter.name {
+            case "CHARSET":
+                continue
+            case "ENCODING":
+                let encoding = parameter.values.first?.asciiLowercased ?? ""
+                if encoding == "b" || encoding == "base64" {
+                    base64 = true
+                    if version == .v3 { parameters.append("ENCODING=b") }
+                } else if !["quoted-printable", "8bit", "7bit"].contains(encoding) {
+                    parameters.append(written)
+                }
+            case "TYPE" where !property.bytes[parameter.range].contains(61):
+                if typeSlot == nil {
+                    typeSlot = parameters.count
+                    parameters.append("")
+                }
+                types += parameter.values
+            default:
+                parameters.append(written)
+            }
+        }
+        var value: String
+        if base64, property.inlineData() == nil {
+            // Base64 no reader can decode (a truncated export) would make a strict reader give up
+            // on the whole card: it is carried as text, its encoding named in a parameter.
+            parameters.removeAll { $0 == "ENCODING=b" }
+            parameters.append("X-CARNET-ENCODING=BASE64")
+            value = VCardText.trimmed(InterchangeText.string(property.value))
+        } else if base64 {
+            let data = property.inlineData()
+            let payload = data?.base64EncodedString() ?? VCardText.trimmed(InterchangeText.string(property.value))
+            if version == .v4 {
+                // 4.0 has no ENCODING: the media type goes in the URI, from a 2.1 type like JPEG.
+                let top = ["PHOTO": "image", "LOGO": "image", "SOUND": "audio"][property.name]
+                var media = "application/octet-stream"
+                if let top, let format = types.first(where: { $0.utf8.allSatisfy { isNameByte($0) && $0 != 45 } }) {
+                    media = top + "/" + format.asciiLowercased
+                    types.removeAll { $0 == format }
+                } else if let top, let data, let kind = ImageKind(of: data), top == "image" {
+                    media = "image/" + kind.rawValue
+                }
+                value = "data:" + media + ";base64," + payload
+            } else {
+                value = payload
+            }
+        } else if encoded {
+            value = property.rawText()
+            if value.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+                value = value.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\n")
+                    .replacingOccurrences(of: "\n", with: "\\n")
+            }
+        } else {
+            value = InterchangeText.string(property.value)
+        }
+        if let typeSlot {
+            if types.isEmpty {
+                parameters.remove(at: typeSlot)
+            } else {
+                parameters[typeSlot] = "TYPE=" + types.map(VCardText.parameterValue).joined(separator: ",")
+            }
+        }
+        let name = validName ? fullName : renamed(fullName)
+        return name + parameters.map { ";" + $0 }.joined() + ":" + value
+    }
+
+    /// Whether a kept line is RFC 2426's `PROFILE:VCARD`, which is not written back: it says only
+    /// that the text is a vCard, and readers built on vobject (khard) take it for a second
+    /// `BEGIN` and cannot read the card, or the vdir it is in. The import report says so.
+    static func isProfileLine(_ text: String) -> Bool {
+        guard text.utf8.count < 40, text.hasASCIIPrefixIgnoringCase("PROFILE") else { return false }
+        guard let property = try? VCardProperty(Array(text.utf8), line: 1) else { return false }
+        return property.name == "PROFILE" && property.group == nil && VCardText.trimmed(property.text()).asciiLowercased == "vcard"
+    }
+
+    /// The characters a property name (and group) may have in every version: letters, digits, `-`.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45 || byte == 46
+    }
+
+    /// `X-messaging/gadu-All` → `X-messaging-gadu-All;X-CARNET-NAME=X-messaging/gadu-All`: a valid
+    /// `X-` name, and the name as it came in a parameter, so nothing of it is lost.
+    private static func renamed(_ fullName: String) -> String {
+        let dot = fullName.lastIndex(of: ".")
+        let group = dot.map { String(fullName[..<$0]) }
+        let name = dot.map { String(fullName[fullName.index(after: $0)...]) } ?? fullName
+        func mend(_ text: String) -> String {
+            String(decoding: text.utf8.map { isNameByte($0) && $0 != 46 ? $0 : 45 }, as: UTF8.self)
+        }
+        var valid = mend(name)
+        if !valid.hasASCIIPrefixIgnoringCase("X-") { valid = "X-" + valid }
+        let prefix = group.map { mend($0) + "." } ?? ""
+        return prefix + valid + ";X-CARNET-NAME=" + VCardText.parameterValue(fullName)
     }
 
     /// The card's logical lines, each with its folded continuations (CRLF or LF line ends).
@@ -237,6 +397,8 @@ private struct CardText {
     /// The groups the extras use, lower-cased: never given to another property.
     private let taken: Set<String>
     private var groups = 0
+    /// The forms fields were read in.
+    private var keptForms: VCardForms.Kept
 
     init(version: VCardVersion, extras: [String]) {
         self.version = version
@@ -248,6 +410,7 @@ private struct CardText {
             }
         }
         self.taken = taken
+        keptForms = VCardForms.Kept(extras: extras)
         bytes.reserveCapacity(512 + extras.reduce(0) { $0 + $1.utf8.count })
     }
 
@@ -288,9 +451,13 @@ private struct CardText {
     /// 75 octets. A continuation never starts with a space or tab (which would read as a fold),
     /// and a value never ends in one (which readers strip): those are written `=20` and `=09`.
     private mutating func quotedPrintable(_ head: String, _ value: String) {
+        quotedPrintable(head, Array(value.utf8))
+    }
+
+    /// The bytes of a value in whatever charset its `CHARSET` says, as quoted-printable.
+    private mutating func quotedPrintable(_ head: String, _ bytes: [UInt8]) {
         let hex = Array("0123456789ABCDEF".utf8)
         var current = Array(head.utf8)
-        let bytes = Array(value.utf8)
         for (index, byte) in bytes.enumerated() {
             let atEnd = index == bytes.count - 1
             let lineStart = current.isEmpty
@@ -311,9 +478,90 @@ private struct CardText {
         bytes += [13, 10]
     }
 
-    /// A one-value text property, left out when empty.
+    /// A one-value text property, left out when empty; in its kept form while it says `value`.
     mutating func text(_ name: String, _ value: String) {
-        if !value.isEmpty { property(name, escape(value)) }
+        if !value.isEmpty, !kept([name], .text, { VCardForms.says($0, text: value) }) { property(name, escape(value)) }
+    }
+
+    /// How a kept form's value is written.
+    enum KeptValue {
+        /// The line as it came (in this version's syntax): a date. Apple's `X-ABDATE` goes in a
+        /// group of its own with its `_$!<Anniversary>!$_` label.
+        case asItCame(ContactDate)
+        /// Its text (trailing spaces and all), escaped as this writer escapes text.
+        case text
+        /// Its first `count` components, each escaped.
+        case components(Int)
+    }
+
+    /// Writes the kept form of a field (see ``VCardForms``) when one among `names` still says
+    /// the field's value; false when there is none. A text form keeps its name and parameters
+    /// (`LANGUAGE`) and its text; the text is escaped for this version, as Carnet writes text (a
+    /// 2.1 `,` is not a list separator in 3.0).
+    mutating func kept(_ names: Set<String>, _ kind: KeptValue, _ matches: (VCardProperty) -> Bool) -> Bool {
+        guard let line = keptForms.take(names, matching: matches) else { return false }
+        let rewritten = version == .v21 ? line : VCardWriter.extra(line, version: version)
+        guard case let .asItCame(date) = kind else {
+            guard let form = try? VCardProperty(Array(line.utf8), line: 1),
+                  let written = try? VCardProperty(Array(rewritten.utf8), line: 1)
+            else {
+                extra(line)
+                return true
+            }
+            var head = String(decoding: written.bytes.prefix { $0 != 58 && $0 != 59 }, as: UTF8.self)
+            for parameter in written.parameters where parameter.name != "CHARSET" && parameter.name != "ENCODING" {
+                head += ";" + String(decoding: written.bytes[parameter.range], as: UTF8.self)
+            }
+            switch kind {
+            case .asItCame, .text:
+                property(head, escape(form.text()))
+            case let .components(count):
+                var parts = Array(form.components().prefix(count))
+                while parts.count < count { parts.append("") }
+                property(head, parts.map(escape).joined(separator: ";"))
+            }
+            return true
+        }
+        if line.uppercased().contains("X-ABDATE"), let form = try? VCardProperty(Array(line.utf8), line: 1), form.name == "X-ABDATE" {
+            let group = nextGroup()
+            self.line(group + ".X-ABDATE:" + VCardDate.extended(date))
+            property(group + ".X-ABLabel", escape(VCardLabels.abLabel(for: date.label, kind: .date)))
+            return true
+        }
+        extra(line)
+        return true
+    }
+
+    /// A line kept verbatim (see ``VCardWriter/extra(_:version:)``); in 2.1, a quoted-printable
+    /// value is broken with soft line breaks, never folded after a `=`.
+    mutating func extra(_ text: String) {
+        if VCardWriter.isProfileLine(text) || text.hasPrefix(VCardForms.prefix) { return }
+        let rewritten = VCardWriter.extra(text, version: version)
+        if version == .v21, rewritten.utf8.count > 75, let property = try? VCardProperty(Array(rewritten.utf8), line: 1),
+           property.isQuotedPrintable {
+            softBroken(Array(property.bytes[..<(property.value.startIndex)]), Array(property.value))
+        } else {
+            line(rewritten)
+        }
+    }
+
+    /// A quoted-printable value, its bytes as they are, broken with soft line breaks between its
+    /// `=XX` and other characters so no line is longer than 75 octets (76 if a continuation would
+    /// otherwise start with a space or tab, which would read as a fold).
+    private mutating func softBroken(_ head: [UInt8], _ value: [UInt8]) {
+        var current = head
+        var i = 0
+        while i < value.count {
+            let length = value[i] == 61 && i + 2 < value.count ? 3 : 1
+            let token = value[i..<(i + length)]
+            if current.count + length > 74, !current.isEmpty, token.first != 32, token.first != 9 {
+                emit(current + [61])
+                current = []
+            }
+            current += token
+            i += length
+        }
+        emit(current)
     }
 
     /// The next `itemN` no extra uses.

@@ -31,6 +31,7 @@ final class RecordStream {
         switch format {
         case .vcf, .vdir: reader = VCardReader()
         case .csv: reader = CSVReader()
+        case .ldif: reader = LDIFReader()
         case .json: reader = ContactJSONReader()
         }
     }
@@ -171,7 +172,7 @@ struct ImportCommand: StateCommand {
         commandName: "import",
         abstract: "Import contacts from a vCard, CSV or JSON file, or a vdir directory, all or nothing.",
         discussion: """
-            The format comes from the file's extension (.vcf/.vcard, .csv, .json) unless --format \
+            The format comes from the file's extension (.vcf/.vcard, .csv, .json, .ldif) unless --format \
             says; - reads standard input; a directory is read as a vdir (khard's and vdirsyncer's \
             address book: every .vcf file in it, one card each). A card whose UID is already in the \
             address book updates that contact instead of adding a duplicate (unless that contact \
@@ -320,7 +321,7 @@ struct ImportCommand: StateCommand {
             throw CLIError(message: "cannot read \(file): no such file", code: .notFound)
         }
         guard let format = InterchangeFormat(fileExtension: (file as NSString).pathExtension) else {
-            throw CLIError.usage("cannot tell the format of \(file) from its extension; add --format vcf, csv or json")
+            throw CLIError.usage("cannot tell the format of \(file) from its extension; add --format vcf, csv, json or ldif")
         }
         return format
     }
@@ -354,7 +355,7 @@ struct ExportCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
-    @Option(help: "vcf, csv, json or vdir (a directory, one .vcf file per contact).") var format: InterchangeFormat?
+    @Option(help: "vcf, csv, json, ldif or vdir (a directory, one .vcf file per contact).") var format: InterchangeFormat?
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (or, with --format vdir, this directory) instead of standard output.", valueName: "file"))
     var output: String?
     @Argument(help: ArgumentHelp("With --format vdir: the directory to write (or give it with --output).", valueName: "dir"))
@@ -362,6 +363,7 @@ struct ExportCommand: StateCommand {
     @Flag(help: "Only the favorites.") var favorites = false
     @Option(help: "4.0, 3.0 or 2.1 (vCard and vdir only).") var vcardVersion: VCardVersion = .v4
     @Flag(help: "With --format vdir: remove the directory's other .vcf files.") var delete = false
+    @Flag(help: "Name every kept property written in another form than it was read in (vCard and vdir), or not written (LDIF).") var verbose = false
 
     func validate() throws {
         if format == .vdir {
@@ -382,11 +384,21 @@ struct ExportCommand: StateCommand {
         let sink = try ExportSink(path: output, console: terminal.console)
         if format == .csv { try sink.write(CSVWriter.header) }
         if format == .json { try sink.write("[\n") }
+        if format == .ldif { try sink.write(LDIFWriter.header) }
         var count = 0
         try Self.forEachContact(state: state, favoritesOnly: favorites) { contact, isFavorite in
             switch format {
-            case .vcf, .vdir: try sink.write(VCardWriter.card(contact: contact, version: vcardVersion))
+            case .vcf, .vdir:
+                sayConversions(contact, terminal: terminal)
+                try sink.write(VCardWriter.card(contact: contact, version: vcardVersion))
             case .csv: try sink.write(CSVWriter.row(contact: contact))
+            case .ldif:
+                if verbose {
+                    for what in LDIFWriter.left(contact.draft) {
+                        terminal.console.writeError("carnet: \(TextRules.escapedForDisplay(contact.draft.name)) (\(TextRules.escapedForDisplay(contact.uid))): \(what) not written: LDIF has no attribute for it\n")
+                    }
+                }
+                try sink.write(LDIFWriter.entry(contact.draft))
             case .json: try sink.write((count == 0 ? "" : ",\n") + JSONOutput.line(ContactJSON(contact: contact, favorite: isFavorite)))
             }
             count += 1
@@ -417,12 +429,21 @@ struct ExportCommand: StateCommand {
         }
     }
 
+    /// With --verbose, what of the contact's kept lines goes out in another form, on stderr.
+    @MainActor private func sayConversions(_ contact: Contact, terminal: Terminal) {
+        guard verbose else { return }
+        for conversion in VCardWriter.conversions(of: contact.draft, version: vcardVersion) {
+            terminal.console.writeError("carnet: \(TextRules.escapedForDisplay(contact.draft.name)) (\(TextRules.escapedForDisplay(contact.uid))): \(conversion)\n")
+        }
+    }
+
     /// One file per contact, written only when it changes; other cards stay unless --delete.
     @MainActor private func exportVDir(to directory: String, state: StateController, terminal: Terminal) throws {
         let vdir = try VDirWriter(directory: directory)
         var written = 0
         var count = 0
         try Self.forEachContact(state: state, favoritesOnly: favorites) { contact, _ in
+            sayConversions(contact, terminal: terminal)
             if try vdir.write(VCardWriter.card(contact: contact, version: vcardVersion), uid: contact.uid) { written += 1 }
             count += 1
         }

@@ -124,7 +124,7 @@ import Testing
         return dir
     }
 
-    func unmount(_ dir: String) { box.run("/bin/umount", [dir]) }
+    func unmount(_ dir: String) { _ = box.run("/bin/umount", [dir]) }
 
     /// A contact whose card is about 40 kB: more than the full disk holds.
     func addLargeContact() {

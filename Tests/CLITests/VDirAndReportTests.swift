@@ -141,6 +141,58 @@ import Testing
         #expect(box.carnetInProcess(["import", own]).stderr == "")
     }
 
+    @Test func importsAndExportsThunderbirdLDIF() throws {
+        let ldif = """
+            version: 1
+
+            dn: cn=Ada Lovelace,mail=ada@example.com
+            objectclass: top
+            objectclass: mozillaAbPersonAlpha
+            givenName: Ada
+            sn: Lovelace
+            cn: Ada Lovelace
+            mail: ada@example.com
+            mobile: +44 7700 900000
+            custom1: Engines
+
+            """
+        let file = box.write("thunderbird.ldif", ldif)
+        let imported = box.carnetInProcess(["import", file])
+        #expect(imported.status == 0, "\(imported)")
+        let out = box.dir.appendingPathComponent("out.ldif").path
+        let run = box.carnetInProcess(["export", "--output", out, "--verbose"])
+        #expect(run.status == 0, "\(run)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        for line in ["version: 1\n", "\ncn: Ada Lovelace\n", "\nmail: ada@example.com\n", "\nmobile: +44 7700 900000\n", "\ncustom1: Engines\n"] {
+            #expect(text.contains(line), "\(line) in \(text)")
+        }
+        #expect(run.stderr == "", "\(run)")
+        // The export reads back (LDIF has no UID, so it would add the contact again).
+        let again = box.carnetInProcess(["import", out, "--dry-run"])
+        #expect(again.status == 0, "\(again)")
+    }
+
+    @Test func exportVerboseNamesTheKeptLinesWrittenInAnotherForm() throws {
+        let card = [
+            "BEGIN:VCARD", "VERSION:2.1", "UID:v1", "N:Doe;John", "FN:John Doe", "LABEL;WORK;ENCODING=QUOTED-PRINTABLE:1 Main St=0D=0ATown",
+            "X-messaging/gadu-All:4523", "X-PLAIN:as it is", "END:VCARD", "",
+        ].joined(separator: "\r\n")
+        let file = box.write("old.vcf", card)
+        #expect(box.carnetInProcess(["import", file]).status == 0)
+        let run = box.carnetInProcess(["export", "--vcard-version", "3.0", "--verbose"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("\r\nLABEL;TYPE=WORK:1 Main St\\nTown\r\n"), "\(run)")
+        #expect(run.stderr == """
+            carnet: John Doe (v1): LABEL;WORK;ENCODING=QUOTED-PRINTABLE:1 Main St=0D=0ATown written as LABEL;TYPE=WORK:1 Main St\\nTown
+            carnet: John Doe (v1): X-messaging/gadu-All:4523 written as X-messaging-gadu-All;X-CARNET-NAME=X-messaging/gadu-All:4523
+
+            """, "\(run)")
+        // Without --verbose, nothing is said; in 2.1 only the name is mended.
+        #expect(box.carnetInProcess(["export", "--vcard-version", "3.0"]).stderr == "")
+        let old = box.carnetInProcess(["export", "--vcard-version", "2.1", "--verbose"])
+        #expect(old.stderr == "carnet: John Doe (v1): X-messaging/gadu-All:4523 written as X-messaging-gadu-All;X-CARNET-NAME=X-messaging/gadu-All:4523\n", "\(old)")
+    }
+
     @Test func theReportCountsWhatWasKeptAndConvertedAndVerboseNamesEach() throws {
         let card = [
             "BEGIN:VCARD", "VERSION:2.1", "N:Doe;John", "FN;ENCODING=QUOTED-PRINTABLE:John =44oe",
@@ -160,7 +212,7 @@ import Testing
         #expect(verbose.stderr == """
             carnet: \(file):4: FN quoted-printable decoded
             carnet: \(file):5: TEL;WORK;VOICE:BusinessPhone kept as an unmodelled property: phone 1 (BusinessPhone) may hold only digits, spaces and + - ( ) . and must have a digit
-            carnet: \(file):6: X-MS-ANNIVERSARY read as the anniversary (written back as ANNIVERSARY)
+            carnet: \(file):6: X-MS-ANNIVERSARY read as the anniversary (written back as it came unless the date changes, else as ANNIVERSARY)
             carnet: \(file):7: X-BELL:ring\\u{7}bell kept verbatim: Carnet has no field for it
             carnet: \(file):8: X-ABUID:1234 kept verbatim: Carnet has no field for it
             carnet: \(file): 3 properties kept verbatim (1 of them a value Carnet's rules refuse), 2 converted

@@ -196,6 +196,49 @@ import Testing
         var old = CSVReader()
         _ = old.feed(text: "uid,name,position,email,phone,photo,updated_at\r\n")
         #expect(old.dialect == .carnet)
-        #expect(CSVDialect.allCases.map(\.displayName) == ["Carnet CSV", "Google Contacts CSV", "Outlook CSV", "Gmail CSV (first format)"])
+        #expect(CSVDialect.allCases.map(\.displayName) == [
+            "Carnet CSV", "Google Contacts CSV", "Outlook CSV", "Gmail CSV (first format)", "Thunderbird CSV",
+        ])
+    }
+
+    /// Thunderbird's "Export → CSV" header, as it writes it (column names and order).
+    static let thunderbirdHeader = [
+        "First Name", "Last Name", "Display Name", "Nickname", "Primary Email", "Secondary Email", "Screen Name", "Work Phone",
+        "Home Phone", "Fax Number", "Pager Number", "Mobile Number", "Home Address", "Home Address 2", "Home City", "Home State",
+        "Home ZipCode", "Home Country", "Work Address", "Work Address 2", "Work City", "Work State", "Work ZipCode", "Work Country",
+        "Job Title", "Department", "Organization", "Web Page 1", "Web Page 2", "Birth Year", "Birth Month", "Birth Day", "Custom 1",
+        "Custom 2", "Custom 3", "Custom 4", "Notes",
+    ]
+
+    @Test func readsThunderbirdsCSV() throws {
+        let row: [String: String] = [
+            "First Name": "Ada", "Last Name": "Lovelace", "Display Name": "Ada Lovelace", "Nickname": "Ada",
+            "Primary Email": "ada@example.com", "Secondary Email": "countess@example.org", "Screen Name": "ada_l",
+            "Work Phone": "+44 20 7946 0000", "Home Phone": "+44 20 7946 0001", "Fax Number": "+44 20 7946 0002",
+            "Pager Number": "+44 20 7946 0003", "Mobile Number": "+44 7700 900000", "Home Address": "12 St James's Square",
+            "Home Address 2": "Flat 2", "Home City": "London", "Home ZipCode": "SW1Y 4JH", "Home Country": "United Kingdom",
+            "Work City": "Ockham", "Job Title": "Mathematician", "Department": "Research", "Organization": "Analytical Engines",
+            "Web Page 1": "https://example.com/ada", "Web Page 2": "https://ada.example", "Birth Year": "1815", "Birth Month": "12",
+            "Birth Day": "10", "Custom 1": "Engines", "Notes": "A note",
+        ]
+        let line = Self.thunderbirdHeader.map { row[$0] ?? "" }.map { $0.contains(",") ? "\"\($0)\"" : $0 }.joined(separator: ",")
+        var reader = CSVReader()
+        var records = reader.feed(text: Self.thunderbirdHeader.joined(separator: ",") + "\r\n" + line + "\r\n").compactMap { try? $0.get() }
+        if let last = try reader.finish() { records.append(last) }
+        #expect(reader.dialect == .thunderbird)
+        let draft = try #require(records.first).draft
+        #expect(draft.name == "Ada Lovelace" && draft.nameParts.given == "Ada" && draft.nameParts.family == "Lovelace" && draft.nickname == "Ada")
+        #expect(draft.emails.map(\.value) == ["ada@example.com", "countess@example.org"])
+        #expect(draft.phones.map(\.label) == ["work", "home", "fax", "pager", "cell"])
+        #expect(draft.addresses == [
+            PostalAddress(label: "home", extended: "Flat 2", street: "12 St James's Square", locality: "London", postalCode: "SW1Y 4JH", country: "United Kingdom"),
+            PostalAddress(label: "work", locality: "Ockham"),
+        ])
+        #expect(draft.title == "Mathematician" && draft.department == "Research" && draft.organization == "Analytical Engines")
+        #expect(draft.urls == [LabeledValue("https://example.com/ada", label: "work"), LabeledValue("https://ada.example", label: "home")])
+        #expect(draft.dates == [ContactDate(label: ContactDate.birthday, year: 1815, month: 12, day: 10)])
+        #expect(draft.note == "A note")
+        #expect(draft.extras == ["X-CSV;X-COLUMN=Screen Name:ada_l", "X-CSV;X-COLUMN=Custom 1:Engines"])
+        #expect(draft.issues().isEmpty)
     }
 }

@@ -1,4 +1,4 @@
-import CarnetInterchange
+@testable import CarnetInterchange
 import CarnetModels
 import Foundation
 import Testing
@@ -90,11 +90,27 @@ import Testing
         #expect(records.count == source.count)
         for (record, sourceCard) in zip(records, source) {
             let exported = VCardWriter.card(record)
+            // A kept line in 2.1's syntax is written in the syntax of the version: read back,
+            // the contact has the line in that form.
+            func written(_ version: VCardVersion) -> ContactDraft {
+                var draft = record.draft
+                draft.extras = withoutForms(draft.extras).filter { !VCardWriter.isProfileLine($0) }.map { VCardWriter.extra($0, version: version) }
+                return draft
+            }
+            // The kept form of a field (VCardForms) is written with the version's escapes, so it
+            // reads back as an equal line, not always the same bytes; the bytes of a second
+            // export are compared instead.
+            func withoutForms(_ extras: [String]) -> [String] { extras.filter { !$0.hasPrefix(VCardForms.prefix) } }
+            func compared(_ draft: ContactDraft) -> ContactDraft {
+                var draft = draft
+                draft.extras = withoutForms(draft.extras)
+                return draft
+            }
             let tally = VCardLines.tally(source: sourceCard, exported: VCardLines.cards(Data(exported.utf8)).first ?? [])
             #expect(tally.lost.isEmpty, "\(file):\(record.line) lost \(tally.lost)")
             // Import → export → import → export: the same contact and the same bytes.
             let again = try #require(try VCardReader.parse(exported).first.map(Self.saved))
-            #expect(again.draft == record.draft, "\(file):\(record.line)")
+            #expect(compared(again.draft) == written(.v4), "\(file):\(record.line)")
             #expect(VCardWriter.card(again) == exported, "\(file):\(record.line)")
             // In 3.0 and 2.1: every property of the source is there too, the card reads back as
             // the same contact, and exporting that again gives the same bytes.
@@ -103,7 +119,7 @@ import Testing
                 let converted = VCardLines.tally(source: sourceCard, exported: VCardLines.cards(Data(card.utf8)).first ?? [])
                 #expect(converted.lost.isEmpty, "\(file):\(record.line) in \(version) lost \(converted.lost)")
                 let back = try #require(try VCardReader.parse(card).first.map(Self.saved), "\(file):\(record.line) in \(version)")
-                #expect(back.draft == record.draft, "\(file):\(record.line) in \(version)")
+                #expect(compared(back.draft) == written(version), "\(file):\(record.line) in \(version)")
                 #expect(VCardWriter.card(back, version: version) == card, "\(file):\(record.line) in \(version)")
             }
         }
@@ -239,16 +255,16 @@ import Testing
         #expect(draft.nameParts == PersonName(prefix: "Mr.", given: "John", additional: "Richter,James", family: "Doe", suffix: "Sr."))
         #expect(draft.name == "Mr. John Richter James Doe Sr.")
         #expect(draft.emails == [LabeledValue("john.doe@ibm.com", preferred: true)])
-        #expect(draft.phones.first == LabeledValue("905-555-1234", label: "cell", preferred: true))
+        #expect(draft.phones.first == LabeledValue("905-555-1234", label: "cell,voice", preferred: true))
         #expect(draft.phones.last == LabeledValue("905-222-1234", label: "AssistantPhone"))
         #expect(draft.organization == "IBM" && draft.department == "Accounting")
         #expect(draft.urls == [LabeledValue("http://www.ibm.com", label: "HomePage", preferred: true)])
         #expect(draft.dates == [ContactDate(label: "birthday", year: 2012, month: 6, day: 6)])
         #expect(draft.extras.contains("item3.X-ABADR:Silicon Alley"))
         #expect(draft.photo != nil)
-        // The export labels the assistant's phone as Apple does, in a group the extras don't use.
+        // The export labels the assistant's phone with its text, in a group the extras don't use.
         let card = VCardWriter.card(uid: nil, draft: draft.normalized(), updatedAt: nil)
-        #expect(card.contains("item1.TEL;VALUE=text:905-222-1234\r\nitem1.X-ABLabel:_$!<AssistantPhone>!$_\r\n"))
+        #expect(card.contains("item1.TEL;VALUE=text:905-222-1234\r\nitem1.X-ABLabel:AssistantPhone\r\n"))
         #expect(card.contains("URL;PREF=1;TYPE=") == false)
     }
 
@@ -363,7 +379,8 @@ enum VCardLines {
     static func counted(_ card: [Property]) -> [String: Int] {
         var counts: [String: Int] = [:]
         for property in card {
-            if ["VERSION", "PRODID", "REV"].contains(property.name) { continue }
+            // PROFILE:VCARD is not written back, and the import report says so (VCardWriter.isProfileLine).
+            if ["VERSION", "PRODID", "REV", "PROFILE"].contains(property.name) { continue }
             if property.name == "X-ABLABEL", let group = property.group,
                card.contains(where: { $0.group == group && $0.name != "X-ABLABEL" }) {
                 continue
@@ -375,6 +392,8 @@ enum VCardLines {
 
     /// Names Carnet writes in another form on purpose: every date property is a date.
     static func canonical(_ name: String) -> String {
+        // A name no vCard version allows is written as a valid X- name (see VCardWriter.extra).
+        let name = InterchangeInteropCorpusTests.validName(name)
         switch name {
         case "BDAY", "ANNIVERSARY", "X-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY", "X-MS-ANNIVERSARY",
             "X-KADDRESSBOOK-X-ANNIVERSARY", "X-ABDATE":

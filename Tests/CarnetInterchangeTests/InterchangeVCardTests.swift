@@ -118,7 +118,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
                 LabeledValue("rebecca@globaviations.example", preferred: true),
             ],
             phones: [
-                LabeledValue("+1 555 010 0100", label: "cell"), LabeledValue("+1 (555) 010-0199", label: "work", preferred: true),
+                LabeledValue("+1 555 010 0100", label: "cell,voice"), LabeledValue("+1 (555) 010-0199", label: "work,voice", preferred: true),
             ],
             addresses: [
                 PostalAddress(
@@ -214,7 +214,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
                 name: "Иван Иванов", nameParts: PersonName(given: "Иван", family: "Иванов"), title: "Ingénieur",
                 phones: [
                     LabeledValue("+7 900 000-00-01", label: "cell"), LabeledValue("+7 900 000-00-00", label: "cell", preferred: true),
-                    LabeledValue("+7 495 000-00-00", label: "work"),
+                    LabeledValue("+7 495 000-00-00", label: "work,voice"),
                 ],
                 photo: jpeg),
         ])
@@ -244,7 +244,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
             END:VCARD
             """#
         let draft = try #require(try VCardReader.parse(text).first).draft
-        #expect(draft.phones.map(\.label) == ["cell", "work", "home,fax", "", "X-NEC-SECRET", "cell", "cell", "Night line"])
+        #expect(draft.phones.map(\.label) == ["cell", "work,voice", "home,fax", "voice", "X-NEC-SECRET", "cell", "cell", "Night line"])
         #expect(draft.emails.map(\.label) == ["", "home", "other"])
         #expect(draft.addresses.map(\.label) == ["intl,postal,work"])
         #expect(draft.urls.map(\.label) == ["home"])
@@ -303,6 +303,8 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
             ContactDate(label: "birthday", month: 3, day: 15),
             ContactDate(label: "birthday", year: 1985, month: 1, day: 28),
         ])
+        // The forms Carnet's dates cannot say are kept, to be written back while the date holds.
+        // (Here the first birthday and anniversary came as written, so no form is kept for them.)
         #expect(record.draft.extras == ["BDAY;VALUE=text:circa 1800", "BDAY:2023-02-30", "BDAY:1985-01-28T10:30:00Z"])
         #expect(record.refusals.map(\.line) == [14, 15, 16])
         #expect(record.draft.issues().isEmpty)
@@ -386,6 +388,9 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         #expect(records.map(\.draft.organization) == ["Acme, Inc.", "Apple Inc.", ""])
         #expect(records.map(\.draft.department) == ["Sales;EMEA", "", "Only a department"])
         #expect(records[0].draft.extras == ["ORG:Second;Ignored"])
+        // The department is written back as one unit; the report says the units were joined.
+        #expect(records[0].notes.contains { $0.kind == .converted && $0.message.contains("joined into the department") })
+        #expect(VCardWriter.card(records[0], version: .v3).contains("ORG:Acme\\, Inc.;Sales\\;EMEA\r\n"))
     }
 
     @Test func readsHandlesFromIMPPAndSocialProfiles() throws {
@@ -645,7 +650,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         FN:Dr. Augusta Ada King\\, Countess of Lovelace
         N:King;Augusta Ada;;Dr.;Countess of Lovelace
         NICKNAME:Ada
-        ORG:Analytical Engines\\, Ltd.;Research;Notes
+        ORG:Analytical Engines\\, Ltd.;Research\\;Notes
         TITLE:Mathematician
         ROLE:Author
         EMAIL;TYPE=work;PREF=1:ada@example.com
@@ -709,7 +714,7 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         for line in [
             "N;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:King;Zo=C3=AB Ada;;Dr.;Countess =\r\nof Lovelace\r\n",
             "FN:Dr. Augusta Ada King, Countess of Lovelace\r\n",
-            "ORG:Analytical Engines, Ltd.;Research;Notes\r\n",
+            "ORG:Analytical Engines, Ltd.;Research\\;Notes\r\n",
             "EMAIL;INTERNET;WORK;PREF:ada@example.com\r\n",
             "item2.EMAIL;INTERNET:countess@example.org\r\nitem2.X-ABLabel:Lab,old\r\n",
             "TEL;CELL;PREF:+44 20 7946 0000\r\nTEL;HOME;FAX:+44 20 7946 0001\r\n",
@@ -751,20 +756,17 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
             extras: ["item1.X-ABLabel:kept", "ITEM3.X-FOO:bar"])
         let card = VCardWriter.card(uid: nil, draft: draft, updatedAt: nil, version: .v3)
         #expect(card.contains(crlf("""
-            item2.EMAIL:a@example.com
-            item2.X-ABLabel:_$!<Other>!$_
-            item4.EMAIL:b@example.com
-            item4.X-ABLabel:internet
-            item5.TEL:1
-            item5.X-ABLabel:_$!<Main>!$_
-            item6.TEL:2
-            item6.X-ABLabel:voice
-            item7.TEL:3
-            item7.X-ABLabel:cell\\,voice
+            EMAIL;TYPE=other:a@example.com
+            item2.EMAIL:b@example.com
+            item2.X-ABLabel:internet
+            item4.TEL:1
+            item4.X-ABLabel:Main
+            TEL;TYPE=voice:2
+            TEL;TYPE=cell,voice:3
             TEL;TYPE=iphone,cell,pref:4
             X-ANNIVERSARY:2000-01-02
-            item8.X-ABDATE:--03-04
-            item8.X-ABLabel:_$!<Anniversary>!$_
+            item5.X-ABDATE:--03-04
+            item5.X-ABLabel:_$!<Anniversary>!$_
             item1.X-ABLabel:kept
             ITEM3.X-FOO:bar
 

@@ -1,0 +1,339 @@
+import CarnetModels
+import Foundation
+
+/// The LDIF attributes (RFC 2849) of an address book entry, as Thunderbird (`mozillaAbPersonAlpha`)
+/// and Evolution export them, and the Carnet field each one fills.
+///
+/// | LDIF | Carnet |
+/// |---|---|
+/// | `cn` | name |
+/// | `givenName`, `sn` | given and family name |
+/// | `mozillaNickname` (`xmozillanickname`) | nickname |
+/// | `mail`, `mozillaSecondEmail` (`xmozillasecondemail`) | emails |
+/// | `telephoneNumber`, `homePhone`, `mobile`, `facsimileTelephoneNumber`, `pager` | phones `work`, `home`, `cell`, `fax`, `pager` |
+/// | `street`, `mozillaWorkStreet2`, `l`, `st`, `postalCode`, `c` | the `work` address |
+/// | `mozillaHomeStreet`, `mozillaHomeStreet2`, `mozillaHomeLocalityName`, `mozillaHomeState`, `mozillaHomePostalCode`, `mozillaHomeCountryName` | the `home` address |
+/// | `title`, `ou`, `o` | title, department, organization |
+/// | `mozillaWorkUrl` (`workurl`), `mozillaHomeUrl` (`homeurl`) | URLs `work`, `home` |
+/// | `birthyear`, `birthmonth`, `birthday` | the birthday |
+/// | `description` | note |
+///
+/// `dn` is made again from the name and first email on export, and `objectclass` from the kind
+/// of entry, so neither is kept. Any other attribute, and a value Carnet's rules refuse, is
+/// kept as an extras line `X-LDIF;X-ATTRIBUTE=custom1:value` (with a note), and written back
+/// under its own name.
+enum LDIFAttributes {
+    static let phones: [(attribute: String, label: String)] = [
+        ("telephonenumber", "work"), ("homephone", "home"), ("mobile", "cell"), ("facsimiletelephonenumber", "fax"),
+        ("pager", "pager"),
+    ]
+    static let workAddress = ["street", "mozillaworkstreet2", "l", "st", "postalcode", "c"]
+    static let homeAddress = [
+        "mozillahomestreet", "mozillahomestreet2", "mozillahomelocalityname", "mozillahomestate", "mozillahomepostalcode",
+        "mozillahomecountryname",
+    ]
+    /// Older Thunderbird names for the same attributes.
+    static let aliases: [String: String] = [
+        "xmozillanickname": "mozillanickname", "xmozillasecondemail": "mozillasecondemail", "workurl": "mozillaworkurl",
+        "homeurl": "mozillahomeurl", "fax": "facsimiletelephonenumber", "mozillaworkstreet": "street",
+        "homepostaladdress": "mozillahomestreet", "postofficebox": "street",
+    ]
+    static let extraPrefix = "X-LDIF;X-ATTRIBUTE="
+}
+
+/// Reads LDIF (RFC 2849): entries separated by blank lines, `name: value`, `name:: base64`,
+/// continuation lines starting with a space, `#` comments, an optional `version: 1`. Each entry
+/// becomes a record (see ``LDIFAttributes`` for what maps).
+public struct LDIFReader: InterchangeReader, LineConsumingReader {
+    var splitter = LineSplitter()
+    private var lineNumber = 0
+    private var attributes: [(name: String, value: String, line: Int)] = []
+    private var entryLine = 0
+    private var pending: [UInt8]?
+    private var pendingLine = 0
+    private var inComment = false
+
+    public init() {}
+
+    mutating func consume(_ raw: [UInt8]) throws(InterchangeError) -> InterchangeRecord? {
+        lineNumber += 1
+        var line = raw
+        while line.last == 13 { line.removeLast() }
+        if line.first == 32 {
+            if inComment { return nil }
+            guard pending != nil else { throw InterchangeError(line: lineNumber, message: "a continuation line with no attribute before it") }
+            pending! += line.dropFirst()
+            return nil
+        }
+        try flush()
+        inComment = false
+        if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return entry() }
+        if line.first == 35 {
+            inComment = true
+            return nil
+        }
+        pending = line
+        pendingLine = lineNumber
+        return nil
+    }
+
+    mutating func checkComplete() throws(InterchangeError) {}
+
+    @discardableResult
+    public mutating func finish() throws(InterchangeError) -> InterchangeRecord? {
+        var record: InterchangeRecord?
+        if let last = splitter.flush() { record = try consume(last) }
+        try flush()
+        if let last = entry() { record = last }
+        return record
+    }
+
+    /// The attribute being read, now that its continuations are in.
+    private mutating func flush() throws(InterchangeError) {
+        guard let line = pending else { return }
+        pending = nil
+        guard let colon = line.firstIndex(of: 58), colon > 0 else {
+            throw InterchangeError(line: pendingLine, message: "expected an attribute (name: value), found \(InterchangeText.preview(line))")
+        }
+        let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+        var rest = line[(colon + 1)...]
+        var value: String
+        if rest.first == 58 {
+            rest = rest.dropFirst().drop { $0 == 32 }
+            guard let data = InterchangeBase64.decode(rest) else {
+                throw InterchangeError(line: pendingLine, message: "\(name): the base64 value cannot be decoded")
+            }
+            value = InterchangeText.string(Array(data)[...])
+        } else if rest.first == 60 {
+            value = "<" + String(decoding: rest.dropFirst(), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        } else {
+            value = InterchangeText.string(rest.drop { $0 == 32 })
+        }
+        if name == "version", attributes.isEmpty { return }
+        if attributes.isEmpty { entryLine = pendingLine }
+        value = value.replacingOccurrences(of: "\r\n", with: "\n")
+        attributes.append((name, value, pendingLine))
+    }
+
+    /// The record of the entry read so far, if there is one.
+    private mutating func entry() -> InterchangeRecord? {
+        guard !attributes.isEmpty else { return nil }
+        defer { attributes = [] }
+        return LDIFReader.record(attributes, line: entryLine)
+    }
+
+    static func record(_ attributes: [(name: String, value: String, line: Int)], line: Int) -> InterchangeRecord {
+        var draft = ContactDraft()
+        var notes: [InterchangeNote] = []
+        var work: [String: String] = [:]
+        var home: [String: String] = [:]
+        var birth: [String: String] = [:]
+        var birthLines: [(String, String, Int)] = []
+
+        func keep(_ name: String, _ value: String, _ at: Int, because reason: String? = nil) {
+            draft.extras.append(LDIFAttributes.extraPrefix + VCardText.parameterValue(name) + ":" + VCardText.escape(value))
+            let shown = "\(name.shownBriefly) \"\(value.shownBriefly)\""
+            if let reason {
+                notes.append(InterchangeNote(line: at, message: "\(shown) kept as an unmodelled property: \(reason)"))
+            } else {
+                notes.append(InterchangeNote(line: at, message: "\(shown) kept verbatim: Carnet has no field for it", kind: .unmodelled))
+            }
+        }
+        func text(_ keyPath: WritableKeyPath<ContactDraft, String>, _ field: Field, _ name: String, _ value: String, _ at: Int) {
+            let valid = field == .note ? ValueRules.text(value, field) : ValueRules.line(value, field)
+            if draft[keyPath: keyPath].isEmpty, valid { draft[keyPath: keyPath] = value } else {
+                keep(name, value, at, because: valid ? "only the first \(name) is modelled" : "\(field) breaks Carnet's rules")
+            }
+        }
+        func entry(_ keyPath: WritableKeyPath<ContactDraft, [LabeledValue]>, _ field: Field, _ label: String, _ name: String, _ value: String, _ at: Int) {
+            if ValueRules.entry(value, label, field) {
+                draft[keyPath: keyPath].append(LabeledValue(value, label: label))
+            } else {
+                keep(name, value, at, because: "\(field) \(value.shownBriefly) breaks Carnet's rules")
+            }
+        }
+
+        for (original, value, at) in attributes {
+            let name = LDIFAttributes.aliases[original] ?? original
+            if value.isEmpty { continue }
+            switch name {
+            case "dn", "objectclass":
+                continue
+            case "cn": text(\.name, .name, original, value, at)
+            case "givenname": text(\.nameParts.given, .given, original, value, at)
+            case "sn": text(\.nameParts.family, .family, original, value, at)
+            case "mozillanickname": text(\.nickname, .nickname, original, value, at)
+            case "title": text(\.title, .title, original, value, at)
+            case "ou": text(\.department, .department, original, value, at)
+            case "o": text(\.organization, .organization, original, value, at)
+            case "description": text(\.note, .note, original, value, at)
+            case "mail", "mozillasecondemail": entry(\.emails, .email, "", original, value, at)
+            case "mozillaworkurl": entry(\.urls, .url, "work", original, value, at)
+            case "mozillahomeurl": entry(\.urls, .url, "home", original, value, at)
+            case "birthyear", "birthmonth", "birthday":
+                if birth[name] == nil { birth[name] = value } else { keep(original, value, at) }
+                birthLines.append((original, value, at))
+            default:
+                if let phone = LDIFAttributes.phones.first(where: { $0.attribute == name }) {
+                    entry(\.phones, .phone, phone.label, original, value, at)
+                } else if LDIFAttributes.workAddress.contains(name), work[name] == nil {
+                    work[name] = value
+                } else if LDIFAttributes.homeAddress.contains(name), home[name] == nil {
+                    home[name] = value
+                } else {
+                    keep(original, value, at)
+                }
+            }
+        }
+        for (parts, names, label) in [(work, LDIFAttributes.workAddress, "work"), (home, LDIFAttributes.homeAddress, "home")] where !parts.isEmpty {
+            let part = { (i: Int) in parts[names[i]] ?? "" }
+            let address = PostalAddress(
+                label: label, extended: part(1), street: part(0), locality: part(2), region: part(3), postalCode: part(4),
+                country: part(5))
+            if ValueRules.address(address) { draft.addresses.append(address) } else {
+                for (index, name) in names.enumerated() where !part(index).isEmpty {
+                    keep(name, part(index), line, because: "the address breaks Carnet's rules (each part is one line)")
+                }
+            }
+        }
+        if !birth.isEmpty {
+            let year = birth["birthyear"].flatMap { Int(VCardText.trimmed($0)) }
+            if let month = birth["birthmonth"].flatMap({ Int(VCardText.trimmed($0)) }),
+               let day = birth["birthday"].flatMap({ Int(VCardText.trimmed($0)) }),
+               case let date = ContactDate(label: ContactDate.birthday, year: year, month: month, day: day), ValueRules.date(date) {
+                draft.dates.append(date)
+            } else {
+                for (name, value, at) in birthLines where birth[LDIFAttributes.aliases[name] ?? name] == value {
+                    keep(name, value, at, because: "birthyear, birthmonth and birthday do not make a date")
+                }
+            }
+        }
+        if Rules.trimmed(draft.name).isEmpty {
+            draft.name = [draft.nameParts.displayName, draft.organization, draft.emails.first?.value ?? "", draft.phones.first?.value ?? ""]
+                .map(Rules.trimmed).first { !$0.isEmpty } ?? ""
+        }
+        return InterchangeRecord(draft: draft, line: line, notes: notes)
+    }
+}
+
+/// Writes contacts as LDIF entries Thunderbird imports (`mozillaAbPersonAlpha`), which
+/// ``LDIFReader`` reads back to the same contact where LDIF has room for it: the first phone of
+/// each of `work`, `home`, `cell`, `fax`, `pager`, the first `work` and `home` address, two
+/// emails (more as further `mail` values), and the `X-LDIF` lines kept from an LDIF import.
+/// What has no attribute (other phones and addresses, handles, other dates, categories, the
+/// photo, vCard lines) is listed by ``left(_:)``.
+public enum LDIFWriter {
+    /// `version: 1` and a blank line, before the entries.
+    public static let header = "version: 1\n\n"
+
+    public static func entry(_ draft: ContactDraft) -> String {
+        var out = ""
+        func add(_ name: String, _ value: String) {
+            guard !value.isEmpty else { return }
+            out += line(name, value)
+        }
+        let firstEmail = draft.emails.first?.value ?? ""
+        add("dn", "cn=" + dnEscaped(draft.name) + (firstEmail.isEmpty ? "" : ",mail=" + dnEscaped(firstEmail)))
+        for objectClass in ["top", "person", "organizationalPerson", "inetOrgPerson", "mozillaAbPersonAlpha"] {
+            add("objectclass", objectClass)
+        }
+        add("givenName", draft.nameParts.given)
+        add("sn", draft.nameParts.family)
+        add("cn", draft.name)
+        add("mozillaNickname", draft.nickname)
+        for (index, email) in draft.emails.enumerated() { add(index == 1 ? "mozillaSecondEmail" : "mail", email.value) }
+        for (attribute, label) in LDIFAttributes.phones {
+            if let phone = draft.phones.first(where: { $0.label == label }) { add(attribute == "telephonenumber" ? "telephoneNumber" : attribute == "homephone" ? "homePhone" : attribute == "facsimiletelephonenumber" ? "facsimileTelephoneNumber" : attribute, phone.value) }
+        }
+        if let address = draft.addresses.first(where: { $0.label == "work" }) {
+            add("street", address.street)
+            add("mozillaWorkStreet2", address.extended)
+            add("l", address.locality)
+            add("st", address.region)
+            add("postalCode", address.postalCode)
+            add("c", address.country)
+        }
+        if let address = draft.addresses.first(where: { $0.label == "home" }) {
+            add("mozillaHomeStreet", address.street)
+            add("mozillaHomeStreet2", address.extended)
+            add("mozillaHomeLocalityName", address.locality)
+            add("mozillaHomeState", address.region)
+            add("mozillaHomePostalCode", address.postalCode)
+            add("mozillaHomeCountryName", address.country)
+        }
+        add("title", draft.title)
+        add("ou", draft.department)
+        add("o", draft.organization)
+        if let url = draft.urls.first(where: { $0.label == "work" }) { add("mozillaWorkUrl", url.value) }
+        if let url = draft.urls.first(where: { $0.label == "home" }) { add("mozillaHomeUrl", url.value) }
+        if let birthday = draft.dates.first(where: { $0.label == ContactDate.birthday }) {
+            if let year = birthday.year { add("birthyear", String(year)) }
+            add("birthmonth", String(format: "%02d", birthday.month))
+            add("birthday", String(format: "%02d", birthday.day))
+        }
+        add("description", draft.note)
+        for extra in draft.extras where extra.hasPrefix(LDIFAttributes.extraPrefix) {
+            guard let property = try? VCardProperty(Array(extra.utf8), line: 1), let name = property.first("X-ATTRIBUTE") else { continue }
+            add(name, property.text())
+        }
+        return out + "\n"
+    }
+
+    /// What of `draft` an LDIF entry has no attribute for, one printable phrase each.
+    public static func left(_ draft: ContactDraft) -> [String] {
+        var left: [String] = []
+        var seen: Set<String> = []
+        for phone in draft.phones {
+            if LDIFAttributes.phones.contains(where: { $0.label == phone.label }), seen.insert(phone.label).inserted { continue }
+            left.append("phone \(phone.value.shownBriefly)")
+        }
+        var addresses: Set<String> = []
+        for address in draft.addresses where !(["work", "home"].contains(address.label) && addresses.insert(address.label).inserted) {
+            left.append("address \(address.street.shownBriefly)")
+        }
+        var urls: Set<String> = []
+        for url in draft.urls where !(["work", "home"].contains(url.label) && urls.insert(url.label).inserted) {
+            left.append("URL \(url.value.shownBriefly)")
+        }
+        if draft.emails.contains(where: { !$0.label.isEmpty }) { left.append("email labels") }
+        left += draft.handles.map { "handle \($0.value.shownBriefly)" }
+        var birthday = false
+        for date in draft.dates where !(date.label == ContactDate.birthday && !birthday && { birthday = true; return true }()) {
+            left.append("date \(date.dateText)")
+        }
+        if !draft.nameParts.prefix.isEmpty || !draft.nameParts.additional.isEmpty || !draft.nameParts.suffix.isEmpty { left.append("name prefix, middle name or suffix") }
+        if !draft.role.isEmpty { left.append("role") }
+        if !draft.categories.isEmpty { left.append("categories") }
+        if draft.photo != nil { left.append("photo") }
+        let vcardLines = draft.extras.filter { !$0.hasPrefix(LDIFAttributes.extraPrefix) }.count
+        if vcardLines > 0 { left.append("\(vcardLines) kept vCard \(vcardLines == 1 ? "line" : "lines")") }
+        return left
+    }
+
+    /// `name: value`, or `name:: base64` when RFC 2849 does not allow the value as it is; lines
+    /// folded at 76 characters with a leading space.
+    static func line(_ name: String, _ value: String) -> String {
+        let bytes = Array(value.utf8)
+        let safe = !bytes.contains { $0 == 0 || $0 == 10 || $0 == 13 || $0 >= 128 }
+            && bytes.first.map { $0 != 32 && $0 != 58 && $0 != 60 } ?? true && bytes.last != 32
+        let text = safe ? name + ": " + value : name + ":: " + Data(bytes).base64EncodedString()
+        var out = ""
+        var rest = Substring(text)
+        var limit = 76
+        while rest.count > limit {
+            out += rest.prefix(limit) + "\n "
+            rest = rest.dropFirst(limit)
+            limit = 75
+        }
+        return out + rest + "\n"
+    }
+
+    private static func dnEscaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if ",+\"\\<>;=".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+}

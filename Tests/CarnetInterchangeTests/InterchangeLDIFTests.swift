@@ -1,0 +1,101 @@
+@testable import CarnetInterchange
+import CarnetModels
+import Foundation
+import Testing
+
+/// LDIF as Thunderbird exports its address book: read, written, read back.
+@Suite struct InterchangeLDIFTests {
+    /// Written by hand in the layout Thunderbird's "Export → LDIF" uses (attribute names and
+    /// order as it writes them), with a base64 value and a continuation line.
+    static let thunderbird = """
+        version: 1
+
+        dn: cn=Ada Lovelace,mail=ada@example.com
+        objectclass: top
+        objectclass: person
+        objectclass: organizationalPerson
+        objectclass: inetOrgPerson
+        objectclass: mozillaAbPersonAlpha
+        givenName: Ada
+        sn: Lovelace
+        cn: Ada Lovelace
+        mozillaNickname: Ada
+        mail: ada@example.com
+        mozillaSecondEmail: countess@example.org
+        modifytimestamp: 1700000000
+        telephoneNumber: +44 20 7946 0000
+        homePhone: +44 20 7946 0001
+        mobile: +44 7700 900000
+        mozillaHomeStreet: 12 St James's Square
+        mozillaHomeLocalityName: London
+        mozillaHomePostalCode: SW1Y 4JH
+        mozillaHomeCountryName: United Kingdom
+        title: Mathematician
+        ou: Research
+        o: Analytical Engines
+        mozillaWorkUrl: https://example.com/ada
+        birthyear: 1815
+        birthmonth: 12
+        birthday: 10
+        description:: Rmlyc3QgbGluZQpTZWNvbmQgbGluZQ==
+        custom1: Engine
+         s
+
+        dn: cn=Zoë
+        objectclass: top
+        cn:: Wm/Dqw==
+        mail: zoe@example.org
+
+        """
+
+    @Test func readsThunderbirdsLDIF() throws {
+        let records = try LDIFReader.parse(Self.thunderbird)
+        #expect(records.count == 2)
+        let ada = records[0].draft
+        #expect(ada.name == "Ada Lovelace" && ada.nameParts.given == "Ada" && ada.nameParts.family == "Lovelace" && ada.nickname == "Ada")
+        #expect(ada.emails.map(\.value) == ["ada@example.com", "countess@example.org"])
+        #expect(ada.phones == [
+            LabeledValue("+44 20 7946 0000", label: "work"), LabeledValue("+44 20 7946 0001", label: "home"),
+            LabeledValue("+44 7700 900000", label: "cell"),
+        ])
+        #expect(ada.addresses == [
+            PostalAddress(label: "home", street: "12 St James's Square", locality: "London", postalCode: "SW1Y 4JH", country: "United Kingdom")
+        ])
+        #expect(ada.title == "Mathematician" && ada.department == "Research" && ada.organization == "Analytical Engines")
+        #expect(ada.urls == [LabeledValue("https://example.com/ada", label: "work")])
+        #expect(ada.dates == [ContactDate(label: ContactDate.birthday, year: 1815, month: 12, day: 10)])
+        #expect(ada.note == "First line\nSecond line")
+        #expect(ada.extras == ["X-LDIF;X-ATTRIBUTE=modifytimestamp:1700000000", "X-LDIF;X-ATTRIBUTE=custom1:Engines"])
+        #expect(records[0].notes.allSatisfy { $0.kind == .unmodelled } && records[0].notes.count == 2)
+        #expect(records[1].draft.name == "Zoë" && records[1].line == 34)
+        for record in records { #expect(record.draft.issues().isEmpty, "\(record.draft.issues())") }
+    }
+
+    @Test func writesLDIFThatReadsBackTheSame() throws {
+        let records = try LDIFReader.parse(Self.thunderbird)
+        let text = LDIFWriter.header + records.map { LDIFWriter.entry($0.draft) }.joined()
+        #expect(text.contains("\ndescription:: Rmlyc3QgbGluZQpTZWNvbmQgbGluZQ==\n"), "\(text)")
+        #expect(text.contains("\ncn:: Wm/Dqw==\n"))
+        #expect(text.contains("\ncustom1: Engines\n"))
+        let again = try LDIFReader.parse(text)
+        #expect(again.map(\.draft) == records.map(\.draft))
+        #expect(LDIFWriter.header + again.map { LDIFWriter.entry($0.draft) }.joined() == text)
+        // A long value is folded, and read back whole.
+        let long = ContactDraft(name: "L", note: String(repeating: "abcdefghij", count: 20))
+        let entry = LDIFWriter.entry(long)
+        #expect(entry.split(separator: "\n").allSatisfy { $0.count <= 76 })
+        #expect(try LDIFReader.parse(entry).first?.draft.note == long.note)
+    }
+
+    @Test func namesWhatAnLDIFEntryHasNoRoomFor() {
+        let left = LDIFWriter.left(RichContact.draft)
+        #expect(left.contains("categories") && left.contains("photo") && left.contains { $0.hasPrefix("handle") })
+        #expect(LDIFWriter.left(ContactDraft(name: "Plain", emails: [LabeledValue("a@example.com")])).isEmpty)
+    }
+
+    @Test func reportsABrokenLineWithItsNumber() {
+        #expect(throws: InterchangeError(line: 3, message: "a continuation line with no attribute before it")) {
+            try LDIFReader.parse("version: 1\n\n continued\n")
+        }
+    }
+}
