@@ -122,19 +122,20 @@ import Testing
     @Test func reloadAsksOnlyAboutAFieldBothChanged() throws {
         let run = session(
             typing: "open 2\\nedit\\nphone -1\\nphone 555 9999\\ntitle CTO\\ncategory friends\\n",
-            whileAnotherTypes: "open 2\\nedit\\nname Tyler J. Porter\\nphone -1\\nphone 555 1234\\nsave\\nquit\\n",
-            thenTyping: "save\\nreload\\nsave\\ntheirs phones\\nsave\\nquit\\n")
+            whileAnotherTypes: "open 2\\nedit\\nname Tyler J. Porter\\nphone -1\\nphone 555 1234\\ntitle VP\\nsave\\nquit\\n",
+            thenTyping: "save\\nreload\\nsave\\ntheirs title\\nsave\\nquit\\n")
         // Renaming kept the structured name in step, so their name and middle initial come in.
-        #expect(run.stdout.contains("reloaded: their name, additional taken, your changes kept"), "\(run)")
-        #expect(run.stdout.contains("both changed phone: type theirs FIELD or mine FIELD for each (or theirs / mine for all), then save"), "\(run)")
-        #expect(run.stdout.contains("  ? phone: theirs [\"555 1234\"], yours [\"555 9999\"]"), "\(run)")
-        #expect(run.stdout.contains("error: both edits changed phone: type theirs FIELD or mine FIELD for each before saving"), "\(run)")
+        #expect(run.stdout.contains("reloaded: their name, additional, phone taken, your changes kept"), "\(run)")
+        // Each side's new phone is kept (lists merge entry by entry): the title is the one clash.
+        #expect(run.stdout.contains("both changed title: type theirs FIELD or mine FIELD for each (or theirs / mine for all), then save"), "\(run)")
+        #expect(run.stdout.contains("  ? title: theirs \"VP\", yours \"CTO\""), "\(run)")
+        #expect(run.stdout.contains("error: both edits changed title: type theirs FIELD or mine FIELD for each before saving"), "\(run)")
         #expect(run.stdout.contains("saved contact 2 version 3"), "\(run)")
         let contact = try shown()
         #expect(contact["name"] as? String == "Tyler J. Porter")
         #expect(contact["additional"] as? String == "J.")
-        #expect(contact["title"] as? String == "CTO" && contact["organization"] as? String == "Prophecy")
-        #expect(values(contact, "phones") == ["555 1234"])
+        #expect(contact["title"] as? String == "VP" && contact["organization"] as? String == "Prophecy")
+        #expect(values(contact, "phones") == ["555 9999", "555 1234"])
         #expect(contact["categories"] as? [String] == ["friends"])
     }
 
