@@ -89,6 +89,21 @@ public enum Loopback {
         }
     }
 
+    /// Starts `executable` with `arguments`, its output (both streams) in `log`, made empty, and
+    /// no input.
+    public static func start(_ executable: String, _ arguments: [String], log: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// SIGKILL: a process started from a test's worker thread inherits that thread's blocked
     /// signals, SIGTERM among them (and these servers keep nothing that needs a clean shutdown).
     public static func end(_ process: Process) {

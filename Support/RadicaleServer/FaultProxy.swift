@@ -1,3 +1,4 @@
+import DAVTestServer
 import Foundation
 
 #if canImport(Glibc)
@@ -35,15 +36,9 @@ public final class FaultProxy: @unchecked Sendable {
         let script = folder.appendingPathComponent("proxy.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         let portFile = folder.appendingPathComponent("port")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script.path, upstream.absoluteString, portFile.path, folder.appendingPathComponent("faults").path]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
         let log = folder.appendingPathComponent("log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
+        process = try Loopback.start(
+            "/usr/bin/python3", [script.path, upstream.absoluteString, portFile.path, folder.appendingPathComponent("faults").path], log: log)
         let deadline = Date().addingTimeInterval(20)
         var port: Int?
         while Date() < deadline, process.isRunning {
@@ -55,12 +50,9 @@ public final class FaultProxy: @unchecked Sendable {
         }
         guard let port else {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
+            Loopback.end(process)
             try? FileManager.default.removeItem(at: folder)
-            throw RadicaleServer.Failure(description: "the fault proxy did not start: \(text.suffix(500))")
+            throw DAVTestServerFailure("the fault proxy did not start: \(text.suffix(500))")
         }
         url = URL(string: "http://127.0.0.1:\(port)/")!
     }
@@ -76,10 +68,7 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        Loopback.end(process)
         try? FileManager.default.removeItem(at: folder)
     }
 

@@ -43,23 +43,16 @@ public final class RadicaleServer: DAVTestServer, @unchecked Sendable {
         var lastError: (any Error)?
         for _ in 0..<5 {
             let port = try Loopback.freePort()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.executable)
-            process.arguments = [
+            var arguments = [
                 "--config", "", "--server-hosts", "127.0.0.1:\(port)",
                 "--storage-filesystem-folder", folder.appendingPathComponent("collections").path,
                 "--auth-type", "htpasswd", "--auth-htpasswd-filename", htpasswd.path, "--auth-htpasswd-encryption", "plain",
                 "--auth-delay", "0", "--rights-type", "owner_only", "--logging-level", logRequests ? "info" : "warning",
             ]
-            if let tls { process.arguments! += ["--server-ssl", "True", "--server-certificate", tls.certificate, "--server-key", tls.key] }
-            if let storageHook { process.arguments! += ["--storage-hook", storageHook] }
+            if let tls { arguments += ["--server-ssl", "True", "--server-certificate", tls.certificate, "--server-key", tls.key] }
+            if let storageHook { arguments += ["--storage-hook", storageHook] }
             let log = folder.appendingPathComponent("radicale-\(port).log")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            process.standardOutput = handle
-            process.standardError = handle
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
+            let process = try Loopback.start(Self.executable, arguments, log: log)
             if Loopback.waitUntilAnswering(port: port, process: process) {
                 self.port = port
                 self.process = process

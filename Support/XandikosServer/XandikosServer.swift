@@ -30,21 +30,14 @@ public final class XandikosServer: DAVTestServer, @unchecked Sendable {
         var lastError: (any Error)?
         for _ in 0..<5 {
             let port = try Loopback.freePort()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.executable)
             // --autocreate makes the principal and its (empty) address book home, as a new
             // account on a server is: the client finds no address book and makes its own.
-            process.arguments = [
+            let arguments = [
                 "-d", folder.appendingPathComponent("data").path, "--autocreate", "-l", "127.0.0.1", "-p", String(port),
                 "--current-user-principal", "/\(user)/",
             ]
             let log = folder.appendingPathComponent("xandikos-\(port).log")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            process.standardOutput = handle
-            process.standardError = handle
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
+            let process = try Loopback.start(Self.executable, arguments, log: log)
             if Loopback.waitUntilAnswering(port: port, process: process) {
                 self.port = port
                 self.process = process
