@@ -546,8 +546,21 @@ final class ExportSink {
             temp = nil
             return
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        let temp = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        // A link is followed: what it names is written, and the link stays a link.
+        let resolved = Self.resolved(path)
+        var info = stat()
+        if stat(resolved, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            // A device or a FIFO (/dev/stdout, a pipe to another program) is written through:
+            // renamed over, it would be replaced by a file (once, /dev/full).
+            temp = nil
+            descriptor = open(resolved, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw CLIError(message: "cannot write \(path): \(String(cString: strerror(errno)))", code: .other)
+            }
+            return
+        }
+        let directory = (resolved as NSString).deletingLastPathComponent
+        let temp = (directory.isEmpty ? "." : directory) + "/.\((resolved as NSString).lastPathComponent).\(getpid()).tmp"
         descriptor = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             if [ENOSPC, EDQUOT].contains(errno) { throw OutputFailure.error(writing: path, errno: errno) }
@@ -568,12 +581,20 @@ final class ExportSink {
             return
         }
         if let failure = OutputFailure.writeAll(descriptor, Data(text.utf8)) {
+            let written = temp == nil ? "the export stopped part way" : "nothing was written"
             discard()
-            throw OutputFailure.error(writing: target ?? "", errno: failure, partial: "nothing was written")
+            throw OutputFailure.error(writing: target ?? "", errno: failure, partial: written)
         }
     }
 
     func commit() throws {
+        if temp == nil, let target, descriptor >= 0 {
+            let closed = close(descriptor)
+            let closeError = errno
+            descriptor = -1
+            if closed != 0 { throw OutputFailure.error(writing: target, errno: closeError, partial: "the export stopped part way") }
+            return
+        }
         guard let temp, let target, descriptor >= 0 else { return }
         let closed = close(descriptor)
         let closeError = errno
@@ -582,10 +603,17 @@ final class ExportSink {
             unlink(temp)
             throw OutputFailure.error(writing: target, errno: closeError, partial: "nothing was written")
         }
-        if rename(temp, target) != 0 {
+        if rename(temp, Self.resolved(target)) != 0 {
             try? FileManager.default.removeItem(atPath: temp)
             throw CLIError(message: "cannot write \(target): \(String(cString: strerror(errno)))", code: .other)
         }
+    }
+
+    /// `path` with its links followed, or as it is when it does not exist yet.
+    private static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// Every line with its control characters escaped (``TextRules/escapedForDisplay(_:)``),

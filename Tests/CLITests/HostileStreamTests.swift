@@ -135,6 +135,36 @@ import Testing
 
     /// Export to a full disk said "database unusable" (exit 69) or printed NSCocoaErrorDomain
     /// Code=640. It is exit 74 with one sentence, and nothing half-written stays.
+    /// `--output` naming a device, a FIFO or a link is written through, never replaced: the
+    /// export's temporary file is renamed over a regular file only (once over /dev/full). The
+    /// device is reached through a link in the sandbox, so a regression replaces the link, not
+    /// the machine's device.
+    @Test func exportToADeviceAFIFOOrALinkWritesThroughIt() throws {
+        addLargeContact()
+        var info = stat()
+        let device = box.path("full-device")
+        #expect(symlink("/dev/full", device) == 0)
+        let full = box.carnetInProcess(["export", "--output", device])
+        #expect(full.status == 74, "\(full)")
+        #expect(full.stderr.hasPrefix("carnet: cannot write \(device): the disk is full"), "\(full)")
+        #expect(lstat(device, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK, "the link to /dev/full was replaced")
+
+        let fifo = box.path("out.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = box.run("/bin/sh", ["-c", "timeout 20 cat '\(fifo)' > '\(box.path("from-fifo.vcf"))' & \"\(Sandbox.binary)\" export --db '\(box.db)' --output '\(fifo)'; wait"])
+        #expect(reader.status == 0, "\(reader)")
+        #expect(stat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+        let through = try String(contentsOfFile: box.path("from-fifo.vcf"), encoding: .utf8)
+        #expect(through.hasPrefix("BEGIN:VCARD") && through.hasSuffix("END:VCARD\r\n"))
+
+        let real = box.write("dotfiles/contacts.vcf", "old\n")
+        let link = box.path("contacts.vcf")
+        #expect(symlink(real, link) == 0)
+        #expect(box.carnetInProcess(["export", "--output", link]).status == 0)
+        #expect(lstat(link, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK, "the link was replaced")
+        #expect(try String(contentsOfFile: real, encoding: .utf8).hasPrefix("BEGIN:VCARD"))
+    }
+
     @Test func exportToAFullDiskIsExit74AndLeavesNothingHalfWritten() throws {
         addLargeContact()
         // Standard output into /dev/full.
