@@ -104,6 +104,18 @@ public enum Loopback {
         return process
     }
 
+    /// Ends `process` and removes `folder`, the first time it is called for them (`stopped`,
+    /// under `lock`): a server is stopped by its test and again when it is dropped.
+    public static func stop(_ process: Process, removing folder: URL, once lock: NSLock, _ stopped: inout Bool) {
+        let wasRunning = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard wasRunning else { return }
+        end(process)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     /// SIGKILL: a process started from a test's worker thread inherits that thread's blocked
     /// signals, SIGTERM among them (and these servers keep nothing that needs a clean shutdown).
     public static func end(_ process: Process) {

@@ -97,12 +97,6 @@ public final class RadicaleServer: DAVTestServer, @unchecked Sendable {
 
     /// Ends the server (SIGKILL, see ``Loopback/end(_:)``) and removes its folder.
     public func stop() {
-        let wasRunning = lock.withLock { () -> Bool in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard wasRunning else { return }
-        Loopback.end(process)
-        try? FileManager.default.removeItem(at: folder)
+        Loopback.stop(process, removing: folder, once: lock, &stopped)
     }
 }

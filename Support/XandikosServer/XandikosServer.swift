@@ -73,12 +73,6 @@ public final class XandikosServer: DAVTestServer, @unchecked Sendable {
     }
 
     public func stop() {
-        let wasRunning = lock.withLock { () -> Bool in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard wasRunning else { return }
-        Loopback.end(process)
-        try? FileManager.default.removeItem(at: folder)
+        Loopback.stop(process, removing: folder, once: lock, &stopped)
     }
 }
