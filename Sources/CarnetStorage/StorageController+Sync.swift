@@ -75,10 +75,7 @@ extension StorageController {
             let conflicts = try Row.fetchAll(
                 db, sql: "SELECT \(Self.conflictColumns) FROM sync_conflicts ORDER BY id DESC LIMIT ?", arguments: [clashes]
             ).map { row in try Self.conflict(db, row) }
-            let cards = try Row.fetchAll(
-                db, sql: "SELECT \(SyncTransaction.cardColumns) FROM sync_cards_not_synced WHERE account_id = ? ORDER BY id",
-                arguments: [account.id]
-            ).map(SyncTransaction.cardNotSynced)
+            let cards = try SyncTransaction.fetchCardsNotSynced(db, accountID: account.id)
             return SyncStatus(
                 account: account, linked: linked, pendingNew: new, pendingChanged: changed, pendingDeletes: deletes, conflicts: conflicts,
                 cardsNotSynced: cards)
@@ -336,9 +333,13 @@ public final class SyncTransaction {
 
     /// The server's cards this file could not take, skipped ones included.
     public func cardsNotSynced() throws -> [CardNotSynced] {
+        try Self.fetchCardsNotSynced(db, accountID: account.id)
+    }
+
+    static func fetchCardsNotSynced(_ db: Database, accountID: Int64) throws -> [CardNotSynced] {
         try Row.fetchAll(
-            db, sql: "SELECT \(Self.cardColumns) FROM sync_cards_not_synced WHERE account_id = ? ORDER BY id", arguments: [account.id]
-        ).map(Self.cardNotSynced)
+            db, sql: "SELECT \(cardColumns) FROM sync_cards_not_synced WHERE account_id = ? ORDER BY id", arguments: [accountID]
+        ).map(cardNotSynced)
     }
 
     /// Remembers that the card at `href` could not be taken, and why; returns whether the user

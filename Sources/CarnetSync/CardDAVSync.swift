@@ -6,9 +6,9 @@ import Foundation
 /// Two-way sync of a Carnet file with one CardDAV address book.
 ///
 /// A sync first brings the server's changes here, in one write transaction recorded as one
-/// action of the history ("synced with dav.example.com: 3 down, 0 up"), and commits it before it
-/// sends anything: so a merge's losing values (``SyncClash``) are in the file before the merged
-/// card goes up, however the sync ends afterwards. Then it sends this side's deletions and
+/// action of the history ("synced with dav.example.com: 3 down, 0 up"), committed before its
+/// first request that writes to the server: so a merge's losing values (``SyncClash``) are in
+/// the file before the merged card goes up, however the sync ends afterwards. Then it sends this side's deletions and
 /// changes, committing as it goes and again before sending any merge it had to make meanwhile.
 /// A sync stopped while sending leaves the server with some of the uploads; the next sync finds
 /// them (a card already at its href answers 412 to `If-None-Match: *`, and is fetched, merged
@@ -171,7 +171,7 @@ private final class SyncRun {
         let kept = here.committed ? committedReport ?? SyncReport() : SyncReport()
         var parts: [String] = []
         if kept.down > 0 { parts.append("\(kept.down) change\(kept.down == 1 ? "" : "s") from the server kept here (carnet undo takes them back)") }
-        if kept.clashes.count > 0 { parts.append("\(kept.clashes.count) conflict\(kept.clashes.count == 1 ? "" : "s") kept (carnet sync status)") }
+        if !kept.clashes.isEmpty { parts.append("\(kept.clashes.count) conflict\(kept.clashes.count == 1 ? "" : "s") kept (carnet sync status)") }
         if report.up > 0 { parts.append("\(report.up) change\(report.up == 1 ? "" : "s") sent") }
         guard !parts.isEmpty || here.committed else { return nil }
         return parts.isEmpty ? "nothing from the server to keep here, nothing sent" : parts.joined(separator: ", ")
@@ -358,10 +358,7 @@ private final class SyncRun {
         let (merged, clashes) = DraftMerge.merge(base: base, theirs: theirs, mine: contact.draft, preferTheirs: options.prefer == .remote)
         if !clashes.isEmpty {
             let lost = options.prefer == .local ? card.text : VCardWriter.card(contact: contact, version: .v3)
-            let clash = SyncClash(uid: contact.uid, name: contact.name, fields: clashes, kept: options.prefer, lostCard: lost)
-            try here.recordClash(clash)
-            report.clashes.append(clash)
-            commitBeforeWriting = true
+            try keep(SyncClash(uid: contact.uid, name: contact.name, fields: clashes, kept: options.prefer, lostCard: lost))
         }
         var saved = contact
         do {
@@ -370,16 +367,21 @@ private final class SyncRun {
             // A merge that breaks a rule (two preferred entries from two sides): keep this side's
             // draft whole; the server's card is in the conflicts.
             guard case .invalid = error else { throw error }
-            let clash = SyncClash(
-                uid: contact.uid, name: contact.name, fields: theirs.differences(from: contact.draft), kept: .local, lostCard: card.text)
-            try here.recordClash(clash)
-            report.clashes.append(clash)
-            commitBeforeWriting = true
+            try keep(SyncClash(
+                uid: contact.uid, name: contact.name, fields: theirs.differences(from: contact.draft), kept: .local, lostCard: card.text))
         }
         if saved.version != contact.version { report.updated += 1 }
         report.merged += 1
         let agrees = saved.draft == theirs
         try here.setLink(contactID: contact.id, href: card.href, etag: card.etag, card: card.text, syncedVersion: agrees ? saved.version : -1)
+    }
+
+    /// Keeps a clash's losing side in the file and the report; it is made durable before the
+    /// next request that writes to the server.
+    private func keep(_ clash: SyncClash) throws {
+        try here.recordClash(clash)
+        report.clashes.append(clash)
+        commitBeforeWriting = true
     }
 
     private func applyRemoteDeletion(_ href: String) throws {
