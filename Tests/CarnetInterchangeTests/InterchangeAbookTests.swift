@@ -215,3 +215,50 @@ import Testing
         }
     }
 }
+
+/// Carnet's LDIF export read by abook itself (installed by `make deps`), a reader Carnet did not
+/// write: abook's CSV of it reads back to the names, emails and phones Carnet wrote.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: AbookProgram.path), "needs /usr/bin/abook (make deps)"))
+struct AbookReadsCarnetsLDIFTests {
+    @Test func abookReadsCarnetsLDIFExport() throws {
+        let contacts = [
+            ContactDraft(
+                name: "Ada Lovelace", emails: [LabeledValue("ada@example.com"), LabeledValue("countess@example.org")],
+                phones: [LabeledValue("+44 20 7946 0001", label: "home")], note: "Wrote the first algorithm"),
+            ContactDraft(name: "Zoë Müller", nickname: "Zo", emails: [LabeledValue("zoe@example.org")]),
+        ]
+        let ldif = LDIFWriter.header + contacts.enumerated().map { LDIFWriter.entry($1, uid: "uid-\($0)") }.joined()
+        let csv = try AbookProgram.convert(ldif, from: "ldif", to: "csv")
+        var reader = CSVReader()
+        let records = try reader.feed(csv).map { try $0.get() } + [try reader.finish()].compactMap { $0 }
+        #expect(reader.dialect == .abook, "\(String(decoding: csv, as: UTF8.self))")
+        #expect(records.map(\.draft.name) == contacts.map(\.name))
+        #expect(records.map(\.draft.emails) == contacts.map(\.emails))
+        #expect(records.map(\.draft.phones) == contacts.map(\.phones))
+        #expect(records.map(\.draft.note) == contacts.map(\.note))
+        #expect(records.map(\.draft.nickname) == contacts.map(\.nickname))
+    }
+}
+
+/// Runs abook's `--convert` on a text, in a directory of its own (so no abookrc applies).
+enum AbookProgram {
+    static let path = "/usr/bin/abook"
+
+    static func convert(_ text: String, from input: String, to output: String) throws -> Data {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-abook-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("in")
+        let target = directory.appendingPathComponent("out")
+        try Data(text.utf8).write(to: source)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["--convert", "--informat", input, "--infile", source.path, "--outformat", output, "--outfile", target.path]
+        process.environment = ["HOME": directory.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        process.currentDirectoryURL = directory
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw VObjectReader.Failure(message: "abook exited with \(process.terminationStatus)") }
+        return try Data(contentsOf: target)
+    }
+}
