@@ -223,9 +223,10 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
             var address = PostalAddress(label: label)
             for (keyPath, name) in zip(LDIFAttributes.addressParts, names) { address[keyPath: keyPath] = parts[name.lowercased()] ?? "" }
             if ValueRules.address(address) { draft.addresses.append(address) } else {
-                for name in names { if let value = parts[name.lowercased()] {
+                for name in names {
+                    guard let value = parts[name.lowercased()] else { continue }
                     keep(name, value, line, because: "the address breaks Carnet's rules (each part is one line)")
-                } }
+                }
             }
         }
         if !birth.isEmpty {
@@ -321,8 +322,12 @@ public enum LDIFWriter {
             left.append("phone \(phone.value.shownBriefly)")
         }
         var addresses: Set<String> = []
-        for address in draft.addresses where !(["work", "home"].contains(address.label) && addresses.insert(address.label).inserted) {
-            left.append("address \(address.street.shownBriefly)")
+        for address in draft.addresses {
+            if ["work", "home"].contains(address.label), addresses.insert(address.label).inserted {
+                if !address.poBox.isEmpty { left.append("PO box \(address.poBox.shownBriefly)") }
+            } else {
+                left.append("address \(address.street.shownBriefly)")
+            }
         }
         var urls: Set<String> = []
         for url in draft.urls where !(["work", "home"].contains(url.label) && urls.insert(url.label).inserted) {
