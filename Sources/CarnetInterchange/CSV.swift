@@ -287,6 +287,12 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
         // family will do.
         guard found.contains(.field(.name)) || found.contains(.field(.given)) || found.contains(.field(.family)) else {
             headerFailed = true
+            if found.allSatisfy({ $0 == nil }) {
+                throw InterchangeError(
+                    line: rowLine,
+                    message: "the first row is not a header: it names none of Carnet's columns (\(CSVWriter.columnNames)) "
+                        + "and is not Google's, Outlook's, Gmail's, Thunderbird's or abook's")
+            }
             throw InterchangeError(
                 line: rowLine,
                 message: "the header has no \"name\" column (Carnet's columns are \(CSVWriter.columnNames))")

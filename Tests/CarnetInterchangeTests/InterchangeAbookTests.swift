@@ -136,8 +136,15 @@ import Testing
         let records = reader.feed(text: "\"name\",\"emails\",\"phones\",\"note\",\"nickname\"\r\n\"Ada\",\"\",\"\",\"\",\"\"\r\n")
         #expect(reader.dialect == .carnet)
         #expect(try records.map { try $0.get().draft.name } == ["Ada"])
-        // Five unquoted cells that name nothing are still refused as a header.
+        // Five unquoted cells that name nothing are still refused as a header, and so is abook's
+        // palmcsv (a row of 21 quoted cells), saying the first row is not one.
         #expect(throws: InterchangeError.self) { try CSVReader.parse("Ada,ada@example.com,1,n,a\r\n") }
+        let palm = #""Lovelace","Ada","","","+44 1","+44 2","","","ada@example.com","","London","","","","Ada","","","","","0","abook""# + "\n"
+        #expect(throws: InterchangeError(
+            line: 1,
+            message: "the first row is not a header: it names none of Carnet's columns (\(CSVWriter.columnNames)) "
+                + "and is not Google's, Outlook's, Gmail's, Thunderbird's or abook's")
+        ) { try CSVReader.parse(palm) }
     }
 
     // MARK: LDIF
