@@ -100,6 +100,11 @@ final class ContactChildTable: Sendable {
             read: { row, at, draft in draft.extras.append(try row.decode(String.self, atIndex: at[0])) },
             rows: { draft, id in draft.extras.enumerated().map { i, line in [id, i + 1, line] } },
             differs: { $0.extras != $1.extras }, isEmpty: { $0.extras.isEmpty }),
+        ContactChildTable(
+            field: .member, name: "group_members", columns: ["member_uid"],
+            read: { row, at, draft in draft.members.append(try row.decode(String.self, atIndex: at[0])) },
+            rows: { draft, id in draft.members.enumerated().map { i, uid in [id, i + 1, uid] } },
+            differs: { $0.members != $1.members }, isEmpty: { $0.members.isEmpty }),
     ]
 
     /// A table of labelled values: `label`, `value`, `preferred`. The list is read and appended to

@@ -18,6 +18,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         case familyName = "family_name", nameSuffix = "name_suffix"
         case nickname, organization, department, title, role, note, photo
         case createdAt = "created_at", updatedAt = "updated_at", version
+        case kind, groupForm = "group_form"
     }
 
     /// The text columns and the draft fields they hold, in ``Columns`` order.
@@ -65,7 +66,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     /// Where each column is in the rows of one statement, looked up by name once per statement
     /// rather than once per row and column: loading a million contacts is a measured workload.
     struct ColumnIndexes {
-        let id, uid, photo, createdAt, updatedAt, version: Int
+        let id, uid, photo, createdAt, updatedAt, version, kind, groupForm: Int
         /// The indexes of ``ContactRecord/textColumns``, in that order.
         let text: [Int]
 
@@ -91,6 +92,8 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
             createdAt = try find(.createdAt)
             updatedAt = try find(.updatedAt)
             version = try find(.version)
+            kind = try find(.kind)
+            groupForm = try find(.groupForm)
             text = try ContactRecord.textColumns.map { try find($0.column) }
         }
     }
@@ -103,6 +106,8 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         container[Columns.createdAt] = createdAt
         container[Columns.updatedAt] = updatedAt
         container[Columns.version] = version
+        container[Columns.kind] = draft.kind.rawValue
+        container[Columns.groupForm] = draft.groupForm?.rawValue
         container["sort_given"] = draft.sortText(.given)
         container["sort_family"] = draft.sortText(.family)
     }
@@ -129,7 +134,10 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         values.append(id)
         values.append(uid)
         values.append(contentsOf: Self.textValues(draft))
-        values.append(contentsOf: [draft.photo, createdAt, updatedAt, version, draft.sortText(.given), draft.sortText(.family)] as [(any DatabaseValueConvertible)?])
+        values.append(contentsOf: [
+            draft.photo, createdAt, updatedAt, version, draft.kind.rawValue, draft.groupForm?.rawValue, draft.sortText(.given),
+            draft.sortText(.family),
+        ] as [(any DatabaseValueConvertible)?])
         return StatementArguments(values)
     }
 
@@ -152,13 +160,13 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
 
     static let updateSQL = """
         UPDATE contacts SET \(textColumns.map { "\($0.column.rawValue) = ?" }.joined(separator: ", ")), photo = ?,
-                            sort_given = ?, sort_family = ?, updated_at = ?, version = version + 1
+                            kind = ?, group_form = ?, sort_given = ?, sort_family = ?, updated_at = ?, version = version + 1
         WHERE id = ? AND uid = ? AND version = ?
         """
 
     /// The values of ``updateSQL``, in order (a test checks they fit it).
     static func updateArguments(_ draft: ContactDraft, updatedAt: String, id: Int64, uid: String, version: Int) -> StatementArguments {
-        StatementArguments(textValues(draft) + [draft.photo, draft.sortText(.given), draft.sortText(.family), updatedAt, id, uid, version])
+        StatementArguments(textValues(draft) + [draft.photo, draft.kind.rawValue, draft.groupForm?.rawValue, draft.sortText(.given), draft.sortText(.family), updatedAt, id, uid, version])
     }
 
     /// Writes `draft` over the contact with `id` *and* `uid` if its stored version is `version`,
@@ -199,6 +207,11 @@ extension ContactRecord {
             nameParts: PersonName(prefix: try string(1), given: try string(2), additional: try string(3), family: try string(4), suffix: try string(5)),
             nickname: try string(6), organization: try string(7), department: try string(8), title: try string(9), role: try string(10),
             note: try string(11), photo: try row.decode(Data?.self, atIndex: column.photo))
+        if let kind = try row.decode(String?.self, atIndex: column.kind), kind != ContactKind.individual.rawValue {
+            // A kind this build does not know (a newer Carnet's) reads as a person.
+            draft.kind = ContactKind(rawValue: kind) ?? .individual
+            draft.groupForm = try row.decode(String?.self, atIndex: column.groupForm).flatMap(GroupForm.init(rawValue:))
+        }
         createdAt = try row.decode(String.self, atIndex: column.createdAt)
         updatedAt = try row.decode(String.self, atIndex: column.updatedAt)
         version = try row.decode(Int.self, atIndex: column.version)

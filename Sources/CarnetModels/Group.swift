@@ -1,0 +1,43 @@
+/// What a card stands for. vCard 4.0's `KIND` also names `org` and `location`; Carnet keeps
+/// those as people (an organization's card lists like anyone's) and models only groups apart.
+public enum ContactKind: String, Sendable, Codable, CaseIterable {
+    /// A person or an organization: a card of the contacts list.
+    case individual
+    /// A group card: a name and members by UID; not in the contacts list.
+    case group
+
+    /// The members as saved: trimmed, blank ones and repeats dropped (first one kept).
+    public static func normalizedMembers(_ members: [String]) -> [String] {
+        var seen = Set<String>()
+        return members.map(Rules.trimmed).filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+}
+
+/// The two forms of group card in use, each written back the way it came so the program that
+/// made it keeps it a group.
+public enum GroupForm: String, Sendable, Codable, CaseIterable {
+    /// vCard 4.0: `KIND:group` and `MEMBER:urn:uuid:…`.
+    case vcard4
+    /// Apple Contacts and iCloud (vCard 3.0): `X-ADDRESSBOOKSERVER-KIND:group` and
+    /// `X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:…`; 3.0 servers accept it as any card.
+    case apple
+}
+
+/// A group as the screens and commands show it: its card, and its members resolved by UID.
+public struct ContactGroup: Sendable, Equatable, Identifiable {
+    /// The group's card (``ContactDraft/kind`` is ``ContactKind/group``).
+    public let contact: Contact
+    /// The members found in the file, in the group's order.
+    public let members: [Contact]
+    /// The member UIDs with no card in the file (yet), kept as they are.
+    public let missing: [String]
+
+    public var id: Int64 { contact.id }
+    public var name: String { contact.name }
+
+    public init(contact: Contact, members: [Contact], missing: [String]) {
+        self.contact = contact
+        self.members = members
+        self.missing = missing
+    }
+}
