@@ -41,3 +41,24 @@ public struct ContactGroup: Sendable, Equatable, Identifiable {
         self.missing = missing
     }
 }
+
+/// How a group card names a member: `urn:uuid:` and the member's UID.
+public enum GroupMember {
+    /// The member's UID named by a `MEMBER` value, or nil for another kind of reference
+    /// (`mailto:`, `sip:`, which Carnet keeps verbatim instead).
+    public static func uid(fromReference value: String) -> String? {
+        let trimmed = Rules.trimmed(value)
+        guard trimmed.utf8.count > 9, trimmed.prefix(9).lowercased() == "urn:uuid:" else { return nil }
+        let uid = String(trimmed.dropFirst(9))
+        return uid.isEmpty || uid.unicodeScalars.count > 255 ? nil : uid
+    }
+
+    /// The `MEMBER` value naming the card with `uid`.
+    public static func reference(_ uid: String) -> String { "urn:uuid:" + uid }
+
+    /// The member UID a contact is named by: its UID without a `urn:uuid:` it may carry.
+    public static func uid(of contactUID: String) -> String { uid(fromReference: contactUID) ?? contactUID }
+
+    /// The UIDs a card named by `member` may have: as named, and with `urn:uuid:` before it.
+    public static func candidateUIDs(_ member: String) -> [String] { [member, reference(member)] }
+}

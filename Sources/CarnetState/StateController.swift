@@ -127,7 +127,7 @@ public final class StateController {
     public func addContact(_ draft: ContactDraft) throws(CarnetError) -> Contact {
         let contact = try storage.insertContact(draft)
         historyDidChange()
-        adjustContactCount(by: 1)
+        if contact.kind == .individual { adjustContactCount(by: 1) }
         didSave(contact)
         return contact
     }
@@ -156,12 +156,12 @@ public final class StateController {
     /// ``CarnetModels/CarnetError/deleted(_:id:)`` and deletes nothing else.
     public func deleteContact(_ contact: Contact) throws(CarnetError) {
         try forgettingIfDeleted { () throws(CarnetError) in try storage.deleteContact(contact) }
-        didDelete(contact.id)
+        didDelete(contact.id, person: contact.kind == .individual)
     }
 
-    private func didDelete(_ id: Int64) {
+    private func didDelete(_ id: Int64, person: Bool = true) {
         historyDidChange()
-        adjustContactCount(by: -1)
+        if person { adjustContactCount(by: -1) }
         savedContacts[id] = .some(nil)
         if favoriteIDs.contains(id) {
             favorites = favorites.filter { $0.contact.id != id }.enumerated()
@@ -190,6 +190,8 @@ public final class StateController {
 
     private func didSave(_ contact: Contact) {
         savedContacts[contact.id] = contact
+        // A group card is in no list of people.
+        guard contact.kind == .individual else { return }
         for list in liveLists() { list.upsert(contact) }
     }
 
@@ -225,6 +227,18 @@ public final class StateController {
     }
 
     /// Every category in use, with how many contacts are in it.
+    /// Every group card, by name.
+    public func groups() throws(CarnetError) -> [Contact] { try storage.groups() }
+
+    /// How many group cards the file holds.
+    public func groupCount() throws(CarnetError) -> Int { try storage.groupCount() }
+
+    /// The groups that list `uid` as a member, by name.
+    public func groups(containing uid: String) throws(CarnetError) -> [Contact] { try storage.groups(containing: uid) }
+
+    /// `group` with its members resolved by UID.
+    public func resolved(group: Contact) throws(CarnetError) -> ContactGroup { try storage.resolved(group: group) }
+
     public func categories() throws(CarnetError) -> [(name: String, count: Int)] {
         try storage.categories()
     }

@@ -232,7 +232,8 @@ extension StorageController {
     /// The WHERE conditions and their arguments for `query` (no key), with its search read.
     static func filter(_ query: ContactQuery) throws(CarnetError) -> (conditions: [String], arguments: StatementArguments, search: SearchQuery) {
         let search = try SearchQuery(query.search)
-        var conditions: [String] = []
+        // People only: a group card is listed by `carnet group`, never as a contact.
+        var conditions: [String] = [Self.individualsCondition]
         var arguments = StatementArguments()
         if !search.isEmpty {
             conditions.append(SearchIndex.matchCondition)
@@ -348,8 +349,19 @@ extension StorageController {
         try contactCount(query: ContactQuery(search: search))
     }
 
+    /// The condition that keeps a read to people (see `migrations/0014_groups.sql`).
+    static let individualsCondition = "kind = 'individual'"
+
     /// How many contacts `query` lists.
     public func contactCount(query: ContactQuery) throws(CarnetError) -> Int {
+        if query.search.isEmpty, query.category.isEmpty {
+            // Every row but the groups: the count of all reads the smallest index, the groups'
+            // count their own partial index, where a count of `kind = 'individual'` reads every row.
+            return try read { db in
+                let all = try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0
+                return all - (try Self.groupCount(db))
+            }
+        }
         let filter = try Self.filter(query)
         let whereClause = filter.conditions.isEmpty ? "" : " WHERE " + filter.conditions.joined(separator: " AND ")
         return try read { db in
@@ -371,7 +383,7 @@ extension StorageController {
         try read { db in
             let sql = """
                 SELECT \(Self.contactColumns) FROM contacts
-                WHERE id IN (SELECT contact_id FROM contact_dates WHERE label IN (\(databaseQuestionMarks(count: labels.count))))
+                WHERE \(Self.individualsCondition) AND id IN (SELECT contact_id FROM contact_dates WHERE label IN (\(databaseQuestionMarks(count: labels.count))))
                 ORDER BY name, id
                 """
             return try Self.fetchContacts(db, sql: sql, arguments: StatementArguments(labels))

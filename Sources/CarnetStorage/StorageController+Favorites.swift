@@ -11,6 +11,7 @@ extension StorageController {
     static func fetchFavorites(_ db: Database) throws -> [Favorite] {
         let contacts = try fetchContacts(db, sql: """
             SELECT \(ContactRecord.selection(qualifiedBy: "c")) FROM favorites f JOIN contacts c ON c.id = f.contact_id
+            WHERE c.kind = 'individual'
             ORDER BY f.position, f.contact_id
             """)
         return contacts.enumerated().map { Favorite(contact: $1, position: $0 + 1) }

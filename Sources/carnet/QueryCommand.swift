@@ -16,7 +16,10 @@ struct QueryCommand: StateCommand {
         commandName: "query",
         abstract: "Find email addresses for a mail client (mutt, neomutt, aerc).",
         discussion: """
-            One line per email of every contact the search finds (as list --search finds them: \
+            A group whose name the search finds (carnet group) comes first, as an alias: one line \
+            per member, with the member's preferred email (mutt's other column: the group's name).
+
+            Then one line per email of every contact the search finds (as list --search finds them: \
             every word, in any order, starting a word of a name, organization, email, phone, \
             address, note or category, ignoring case and accents), best matches first (every \
             word in the name, then some), each contact's preferred email first.
@@ -126,6 +129,16 @@ struct MailQuery: Equatable {
         let list = ContactsViewModel(state: state)
         var lines: [String] = []
         var contacts = 0
+        // A group whose name matches is an alias: its members' preferred emails, as mail
+        // clients expect of one.
+        for group in try GroupsViewModel(state: state).groups(matching: text) {
+            for member in group.members where member.kind == .individual && !member.draft.email.isEmpty {
+                contacts += 1
+                var columns = [Self.field(member.draft.email), Self.field(member.name)]
+                if format == .mutt { columns.append(Self.field(group.name)) }
+                lines.append(columns.joined(separator: "\t"))
+            }
+        }
         try list.forEachRow(query: ContactQuery(search: text, order: .relevance), limit: limit, pageSize: min(limit, 200)) { row in
             contacts += 1
             lines += Self.lines(for: row.contact, format: format)
