@@ -26,6 +26,12 @@ ALTER TABLE contacts ADD COLUMN kind TEXT NOT NULL DEFAULT 'individual'
 ALTER TABLE contacts ADD COLUMN group_form TEXT
     CONSTRAINT group_form_of_a_group CHECK (group_form IS NULL OR (kind = 'group' AND group_form IN ('vcard4', 'apple')));
 
+-- Every row written once with its kind: a row from before this step holds no value for the new
+-- columns, and SQLite's pre-update hook (which the history records from) reads such a column as
+-- NULL, not as its default. Without this, the first edit of each older contact would be recorded
+-- as kind NULL → 'individual', and undoing it would break the NOT NULL rule.
+UPDATE contacts SET kind = 'individual';
+
 CREATE TABLE group_members (
     -- The group (a contacts row whose kind is 'group').
     contact_id INTEGER NOT NULL REFERENCES contacts (id) ON DELETE CASCADE,

@@ -357,9 +357,10 @@ extension StorageController {
         if query.search.isEmpty, query.category.isEmpty {
             // Every row but the groups: the count of all reads the smallest index, the groups'
             // count their own partial index, where a count of `kind = 'individual'` reads every row.
+            let hasGroups = self.hasGroups
             return try read { db in
                 let all = try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0
-                return all - (try Self.groupCount(db))
+                return all - (hasGroups ? try Self.groupCount(db) : 0)
             }
         }
         let filter = try Self.filter(query)

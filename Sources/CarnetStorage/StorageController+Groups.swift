@@ -13,8 +13,13 @@ extension StorageController {
 
     /// How many group cards the file holds.
     public func groupCount() throws(CarnetError) -> Int {
-        try read { db in try Self.groupCount(db) }
+        guard hasGroups else { return 0 }
+        return try read { db in try Self.groupCount(db) }
     }
+
+    /// Whether this controller's schema has groups (one made for an earlier schema, to test an
+    /// upgrade, has not).
+    var hasGroups: Bool { (migrations.last?.version ?? 0) >= 14 }
 
     /// Every group card, by name.
     public func groups() throws(CarnetError) -> [Contact] {
