@@ -62,3 +62,19 @@ public enum GroupMember {
     /// The UIDs a card named by `member` may have: as named, and with `urn:uuid:` before it.
     public static func candidateUIDs(_ member: String) -> [String] { [member, reference(member)] }
 }
+
+/// What a mail client's query shows of one contact: its name, organization and emails, in the
+/// person's order (``ContactDraft/emails``), read without the rest of the contact.
+public struct MailEntry: Sendable, Equatable {
+    public let id: Int64
+    public let name: String
+    public let organization: String
+    public let emails: [LabeledValue]
+
+    public init(id: Int64, name: String, organization: String, emails: [LabeledValue]) {
+        self.id = id
+        self.name = name
+        self.organization = organization
+        self.emails = emails
+    }
+}

@@ -66,18 +66,24 @@ public final class StateController {
     @ObservationIgnored let storage: StorageController
     @ObservationIgnored private var lists: [WeakContactList] = []
     @ObservationIgnored private var lastChangeToken: Int
+    /// The quote and favorites are not read yet (see ``init(storage:readsHomeState:)``).
+    @ObservationIgnored private var homeStateUnread = false
 
-    /// Reads the home screen's state from `storage` (one read transaction).
-    public init(storage: StorageController) throws(CarnetError) {
+    /// Reads the home screen's state from `storage` (one read transaction). With
+    /// `readsHomeState` false, for a one-shot command that shows neither the quote nor the
+    /// favorites (`carnet query`, started at every completion), they are read by the first
+    /// ``refresh()`` instead.
+    public init(storage: StorageController, readsHomeState: Bool = true) throws(CarnetError) {
         self.storage = storage
         lastChangeToken = try storage.externalChangeToken()
-        apply(try storage.snapshot())
+        if readsHomeState { apply(try storage.snapshot()) } else { homeStateUnread = true }
     }
 
     /// Where the state lives: the database file path.
     public var databasePath: String { storage.path }
 
     private func apply(_ snapshot: StorageSnapshot) {
+        homeStateUnread = false
         historyDidChange()
         currentQuote = snapshot.currentQuote
         favorites = snapshot.favorites
@@ -94,7 +100,7 @@ public final class StateController {
     @discardableResult
     public func refresh() throws(CarnetError) -> Bool {
         let token = try storage.externalChangeToken()
-        guard token != lastChangeToken else { return false }
+        guard token != lastChangeToken || homeStateUnread else { return false }
         lastChangeToken = token
         try reloadEverything()
         return true
@@ -229,6 +235,11 @@ public final class StateController {
     /// Every category in use, with how many contacts are in it.
     /// Every group card, by name.
     public func groups() throws(CarnetError) -> [Contact] { try storage.groups() }
+
+    /// Up to `limit` contacts of `query`, with only what a mail client's query shows.
+    public func mailEntries(query: ContactQuery, limit: Int) throws(CarnetError) -> [MailEntry] {
+        try storage.mailEntries(query: query, limit: limit)
+    }
 
     /// How many group cards the file holds.
     public func groupCount() throws(CarnetError) -> Int { try storage.groupCount() }

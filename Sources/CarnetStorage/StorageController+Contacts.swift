@@ -264,7 +264,7 @@ extension StorageController {
     /// the list through the index (the contacts it matches); sorted by relevance, the page is
     /// ordered by (rank, name, id), which a key of the same three continues exactly, as the name
     /// order's key does. Throws for a search that cannot be read.
-    private static func pageClause(
+    static func pageClause(
         key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery
     ) throws(CarnetError) -> (source: String, clause: String, arguments: StatementArguments, ranked: Bool) {
         let filter = try filter(query)
