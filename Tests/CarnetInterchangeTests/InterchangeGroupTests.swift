@@ -82,6 +82,19 @@ import Testing
         #expect(person.draft.kind == .individual && person.draft.members.isEmpty && person.draft.extras == ["MEMBER:urn:uuid:x-1"])
     }
 
+    @Test func jsonCarriesAGroupAndLeavesAPersonAsItWas() throws {
+        var draft = ContactDraft(name: "Family")
+        draft.kind = .group
+        draft.groupForm = .vcard4
+        draft.members = ["a-1", "b-2"]
+        let json = ContactJSON(uid: "family", draft: draft)
+        let data = try ContactJSONCoding.encoder().encode(json)
+        let back = try ContactJSONCoding.decoder().decode(ContactJSON.self, from: data)
+        #expect(back.draft == draft)
+        let person = String(decoding: try ContactJSONCoding.encoder().encode(ContactJSON(uid: "p", draft: ContactDraft(name: "Ada"))), as: UTF8.self)
+        #expect(!person.contains("kind") && !person.contains("members"))
+    }
+
     @Test(.enabled(if: VObjectReader.isAvailable, "needs /usr/bin/python3 with python3-vobject"))
     func anotherParserReadsTheGroupCardsWritten() throws {
         var records = try Self.records("apple-calendarserver-groups-3.0.vcf") + Self.records("rfc6350-group-4.0.vcf")
