@@ -13,19 +13,31 @@ extension StorageController {
         let sql = "SELECT id, name, organization FROM \(page.source) \(page.clause)"
         return try read { db in
             var rows: [(id: Int64, name: String, organization: String)] = []
-            let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: page.arguments)
+            let statement = try db.cachedStatement(sql: sql)
+            let (id, name, organization) = (try Self.index("id", statement), try Self.index("name", statement), try Self.index("organization", statement))
+            let cursor = try Row.fetchCursor(statement, arguments: page.arguments)
             while let row = try cursor.next(), rows.count < limit {
-                rows.append((row[0], row[1], row[2]))
+                rows.append((row[id], row[name], row[organization]))
             }
             guard !rows.isEmpty else { return [] }
             var emails: [Int64: [LabeledValue]] = [:]
             let ids = "[" + rows.map { String($0.id) }.joined(separator: ",") + "]"
-            let emailRows = try Row.fetchCursor(db.cachedStatement(sql: Self.mailEmailsSQL), arguments: [ids])
+            let emailStatement = try db.cachedStatement(sql: Self.mailEmailsSQL)
+            let (contact, label, value, preferred) = (
+                try Self.index("contact_id", emailStatement), try Self.index("label", emailStatement),
+                try Self.index("value", emailStatement), try Self.index("preferred", emailStatement))
+            let emailRows = try Row.fetchCursor(emailStatement, arguments: [ids])
             while let row = try emailRows.next() {
-                emails[row[0], default: []].append(LabeledValue(row[2], label: row[1], preferred: row[3]))
+                emails[row[contact], default: []].append(LabeledValue(row[value], label: row[label], preferred: row[preferred]))
             }
             return rows.map { MailEntry(id: $0.id, name: $0.name, organization: $0.organization, emails: emails[$0.id] ?? []) }
         }
+    }
+
+    /// Where `column` is in `statement`'s rows, looked up by name once per statement.
+    private static func index(_ column: String, _ statement: Statement) throws -> Int {
+        guard let index = statement.index(ofColumn: column) else { throw CarnetError.database("a mail query was read without its \(column) column") }
+        return index
     }
 
     private static let mailEmailsSQL = """
