@@ -53,7 +53,7 @@ enum Target {
     static let searchRatio = 1.5  // first 20 results at the largest N, against the same FTS query run raw
     static let indexImportCost = 1.3  // import with the index ÷ without
     static let indexFileCost = 1.5  // file size with the index ÷ without
-    static let queryRatio = 2.0  // carnet query at 10k ÷ abook --mutt-query
+    static let queryRatio = 1.5  // carnet query at 10k ÷ abook --mutt-query
 }
 
 /// Runs every workload, Carnet and raw side by side, and prints the report.

@@ -71,6 +71,9 @@ public struct ContactJSON: Codable, Sendable, Equatable {
     public var createdAt: Date?
     public var updatedAt: Date?
     public var version: Int?
+    /// The names of the groups the contact is in, as `carnet show --json` prints them; never
+    /// read on import (a group lists its members, not the other way round).
+    public var groups: [String]?
 
     public init(
         id: Int64? = nil, uid: String? = nil, draft: ContactDraft, favorite: Bool? = nil, createdAt: Date? = nil,
@@ -134,6 +137,12 @@ public struct ContactJSON: Codable, Sendable, Equatable {
             // The name is required: say so as JSON decoding does for a missing key.
             _ = try c.decode(String.self, forKey: Key("name"))
         }
+        // A group card: only there for groups, so a person's JSON is as it was.
+        if try c.decodeIfPresent(String.self, forKey: .kind) == ContactKind.group.rawValue {
+            draft.kind = .group
+            draft.groupForm = try c.decodeIfPresent(String.self, forKey: .groupForm).flatMap(GroupForm.init(rawValue:))
+            draft.members = try c.decodeIfPresent([String].self, forKey: .members) ?? []
+        }
         favorite = try c.decodeIfPresent(Bool.self, forKey: .favorite)
         createdAt = try c.decodeIfPresent(Date.self, forKey: .createdAt)
         updatedAt = try c.decodeIfPresent(Date.self, forKey: .updatedAt)
@@ -155,10 +164,16 @@ public struct ContactJSON: Codable, Sendable, Equatable {
             case let .list(list): try list.encode(draft, &c, key)
             }
         }
+        if draft.kind == .group {
+            try c.encode(draft.kind.rawValue, forKey: .kind)
+            try c.encodeIfPresent(draft.groupForm?.rawValue, forKey: .groupForm)
+            try c.encode(draft.members, forKey: .members)
+        }
         try put(favorite, .favorite)
         try put(createdAt, .createdAt)
         try put(updatedAt, .updatedAt)
         try put(version, .version)
+        try c.encodeIfPresent(groups, forKey: .groups)
     }
 }
 
@@ -166,6 +181,7 @@ extension FieldCodingKey {
     static let id = Self("id"), uid = Self("uid"), favorite = Self("favorite")
     static let createdAt = Self("createdAt"), updatedAt = Self("updatedAt"), version = Self("version")
     static let position = Self("position"), email = Self("email"), phone = Self("phone")
+    static let kind = Self("kind"), groupForm = Self("groupForm"), members = Self("members"), groups = Self("groups")
 }
 
 /// The one JSON configuration Carnet uses, so `list --json`, export and import agree on dates

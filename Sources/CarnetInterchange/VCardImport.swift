@@ -122,6 +122,23 @@ struct VCardImport {
             switch property.name {
             case "VERSION", "PRODID":
                 outcome = .mapped
+            case "KIND", "X-ADDRESSBOOKSERVER-KIND":
+                let value = VCardText.trimmed(property.text()).lowercased()
+                if value == "group" {
+                    draft.kind = .group
+                    draft.groupForm = property.name == "KIND" ? .vcard4 : .apple
+                    outcome = .mapped
+                } else {
+                    // individual is the default; org and location are kept as they came.
+                    outcome = value == "individual" ? .mapped : .unmodelled
+                }
+            case "MEMBER", "X-ADDRESSBOOKSERVER-MEMBER":
+                if let member = GroupMember.uid(fromReference: property.text()) {
+                    draft.members.append(member)
+                    outcome = .mapped
+                } else {
+                    outcome = .refused("only a member named by urn:uuid: is modelled")
+                }
             case "REV":
                 if revision == nil { revision = InterchangeDate.parse(property.text()) }
                 outcome = .mapped
@@ -354,6 +371,14 @@ struct VCardImport {
             draft.addresses[index].preferred = true
         }
 
+        if draft.kind == .individual, !draft.members.isEmpty {
+            // MEMBER on a card that is not a group: kept as it came, as any unmodelled line.
+            for (index, property) in properties.enumerated()
+            where property.name == "MEMBER" || property.name == "X-ADDRESSBOOKSERVER-MEMBER" {
+                outcomes[index] = .refused("only a group card (KIND:group) has members")
+            }
+            draft.members = []
+        }
         if let structuredName { draft.nameParts = structuredName }
         // Without an FN, the name comes from N, then ORG, then the first email, then the first phone.
         draft.name = formattedName

@@ -76,6 +76,14 @@ public enum VCardWriter {
                 card.property("UID", card.escape(uid))
             }
         }
+        // A group goes out in the form it came in, so the program that made it keeps it a group;
+        // one made here takes the form of the version written (Apple's is a 3.0 card's).
+        let groupForm = draft.kind == .group ? draft.groupForm ?? (version == .v4 ? .vcard4 : .apple) : nil
+        switch groupForm {
+        case .vcard4: card.line("KIND:group")
+        case .apple: card.line("X-ADDRESSBOOKSERVER-KIND:group")
+        case nil: break
+        }
         // A value read in a form Carnet has no field for goes back in that form (see VCardForms).
         if !card.kept(["FN"], .text, { VCardForms.says($0, text: draft.name) }) {
             card.property("FN", card.escape(draft.name))
@@ -150,6 +158,10 @@ public enum VCardWriter {
         card.text("NOTE", draft.note)
         if !draft.categories.isEmpty {
             card.property("CATEGORIES", draft.categories.map { card.escape($0, list: true) }.joined(separator: ","))
+        }
+        if let groupForm {
+            let name = groupForm == .vcard4 ? "MEMBER:" : "X-ADDRESSBOOKSERVER-MEMBER:"
+            for member in draft.members { card.line(name + GroupMember.reference(member)) }
         }
         if let photo = draft.photo, !photo.isEmpty {
             let kind = ImageKind(of: photo)

@@ -3,7 +3,7 @@
 public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of record an error is about.
     public enum Record: String, Sendable, Equatable {
-        case contact, quote, favorite
+        case contact, quote, favorite, group
         case syncConflict = "sync conflict"
     }
 
@@ -60,6 +60,10 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A sync could not be set up or run (see ``SyncFailure``); nothing was changed locally.
     case sync(SyncFailure)
     /// Any other SQLite failure, with SQLite's own words.
+    /// No group has that name (or id).
+    case noSuchGroup(String)
+    /// Several groups have that name: the user must say which, by id.
+    case ambiguousGroup(String, ids: [Int64])
     case database(String)
 
     public var description: String {
@@ -113,6 +117,10 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return failure.description
         case let .database(message):
             return "database error: \(message)"
+        case let .noSuchGroup(name):
+            return "no group is named \(name) (carnet group list shows them)"
+        case let .ambiguousGroup(name, ids):
+            return "\(ids.count) groups are named \(name): give one of their ids (\(ids.map(String.init).joined(separator: ", ")))"
         }
     }
 }

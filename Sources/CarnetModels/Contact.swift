@@ -108,6 +108,13 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
     /// Properties Carnet does not model, kept verbatim as unfolded vCard content lines
     /// (`X-ABLabel:…`, `GEO:…`), so an import and export lose nothing.
     public var extras: [String]
+    /// A person (or organization), or a group card (see ``ContactKind``).
+    public var kind: ContactKind = .individual
+    /// The form a group card came in and goes out in; nil for a person, and for a group made
+    /// here (it takes the form of the file or server it goes to).
+    public var groupForm: GroupForm? = nil
+    /// A group's members by UID, in order; a member whose card is not in the file is kept.
+    public var members: [String] = []
 
     public init(
         name: String = "", nameParts: PersonName = PersonName(), nickname: String = "", organization: String = "",
@@ -236,7 +243,10 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
     public func normalized() -> ContactDraft {
         var d = self
         for spec in ContactFields.all { spec.normalize(&d) }
-        if d.nameParts.isEmpty, !d.name.isEmpty, let parts = PersonName.derived(from: d.name), parts.fitsLimits { d.nameParts = parts }
+        if d.kind == .group {
+            // A group's name is no person's name: "Climbing club" has no family name "club".
+            d.members = ContactKind.normalizedMembers(d.members)
+        } else if d.nameParts.isEmpty, !d.name.isEmpty, let parts = PersonName.derived(from: d.name), parts.fitsLimits { d.nameParts = parts }
         if d.name.isEmpty { d.name = d.nameParts.displayName }
         if d.photo?.isEmpty == true { d.photo = nil }
         // A category given twice (ignoring A-Z case, as the schema's NOCASE UNIQUE compares) is
@@ -266,6 +276,11 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
         var issues: [FieldIssue] = []
         if name.isEmpty { issues.append(FieldIssue(.name, "is required and must not be blank")) }
         for spec in ContactFields.all { spec.check(self, into: &issues) }
+        if kind == .individual, !members.isEmpty { issues.append(FieldIssue(.member, "only a group has members")) }
+        if kind == .individual, groupForm != nil { issues.append(FieldIssue(.member, "only a group has a group form")) }
+        for uid in members where uid.unicodeScalars.count > 255 || uid.unicodeScalars.contains(where: { $0.value == 0 }) {
+            issues.append(FieldIssue(.member, "a member's UID must be 1 to 255 characters (got \(uid.unicodeScalars.count))"))
+        }
         return issues
     }
 }

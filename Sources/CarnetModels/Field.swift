@@ -10,6 +10,8 @@ public enum Field: String, Sendable, Codable, CaseIterable, CustomStringConverti
     case text, author
     /// A contact's vCard UID (set by imports, not edited by hand).
     case uid
+    /// A group's members (by UID).
+    case member
 
     public var description: String { rawValue }
 }

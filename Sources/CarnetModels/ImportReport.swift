@@ -27,12 +27,18 @@ public struct ImportReport: Sendable, Equatable {
     public var kept: [Int64] = []
     /// True when nothing was written (`--dry-run`).
     public var dryRun = false
+    /// Group cards added and updated, counted apart from the people in ``added`` and ``updated``.
+    public var groupsAdded = 0
+    public var groupsUpdated = 0
 
     public init() {}
 
     public var summary: String {
         let verb = dryRun ? "would add" : "added"
-        let counts = "\(verb) \(added), \(dryRun ? "would update" : "updated") \(updated), unchanged \(unchanged), skipped \(skipped.count)"
+        let people = "\(verb) \(added), \(dryRun ? "would update" : "updated") \(updated), unchanged \(unchanged), skipped \(skipped.count)"
+        let groups = groupsAdded + groupsUpdated == 0 ? "" : "; groups: \(verb) \(groupsAdded)"
+            + (groupsUpdated > 0 ? ", \(dryRun ? "would update" : "updated") \(groupsUpdated)" : "")
+        let counts = people + groups
         guard !kept.isEmpty else { return counts }
         let ids = kept.map(String.init).joined(separator: ", ")
         return counts + ", kept \(kept.count) edited (contact\(kept.count == 1 ? "" : "s") \(ids) left as you changed \(kept.count == 1 ? "it" : "them"))"

@@ -66,18 +66,24 @@ public final class StateController {
     @ObservationIgnored let storage: StorageController
     @ObservationIgnored private var lists: [WeakContactList] = []
     @ObservationIgnored private var lastChangeToken: Int
+    /// The quote and favorites are not read yet (see ``init(storage:readsHomeState:)``).
+    @ObservationIgnored private var homeStateUnread = false
 
-    /// Reads the home screen's state from `storage` (one read transaction).
-    public init(storage: StorageController) throws(CarnetError) {
+    /// Reads the home screen's state from `storage` (one read transaction). With
+    /// `readsHomeState` false, for a one-shot command that shows neither the quote nor the
+    /// favorites (`carnet query`, started at every completion), they are read by the first
+    /// ``refresh()`` instead.
+    public init(storage: StorageController, readsHomeState: Bool = true) throws(CarnetError) {
         self.storage = storage
         lastChangeToken = try storage.externalChangeToken()
-        apply(try storage.snapshot())
+        if readsHomeState { apply(try storage.snapshot()) } else { homeStateUnread = true }
     }
 
     /// Where the state lives: the database file path.
     public var databasePath: String { storage.path }
 
     private func apply(_ snapshot: StorageSnapshot) {
+        homeStateUnread = false
         historyDidChange()
         currentQuote = snapshot.currentQuote
         favorites = snapshot.favorites
@@ -94,7 +100,7 @@ public final class StateController {
     @discardableResult
     public func refresh() throws(CarnetError) -> Bool {
         let token = try storage.externalChangeToken()
-        guard token != lastChangeToken else { return false }
+        guard token != lastChangeToken || homeStateUnread else { return false }
         lastChangeToken = token
         try reloadEverything()
         return true
@@ -127,7 +133,7 @@ public final class StateController {
     public func addContact(_ draft: ContactDraft) throws(CarnetError) -> Contact {
         let contact = try storage.insertContact(draft)
         historyDidChange()
-        adjustContactCount(by: 1)
+        if contact.kind == .individual { adjustContactCount(by: 1) }
         didSave(contact)
         return contact
     }
@@ -156,12 +162,12 @@ public final class StateController {
     /// ``CarnetModels/CarnetError/deleted(_:id:)`` and deletes nothing else.
     public func deleteContact(_ contact: Contact) throws(CarnetError) {
         try forgettingIfDeleted { () throws(CarnetError) in try storage.deleteContact(contact) }
-        didDelete(contact.id)
+        didDelete(contact.id, person: contact.kind == .individual)
     }
 
-    private func didDelete(_ id: Int64) {
+    private func didDelete(_ id: Int64, person: Bool = true) {
         historyDidChange()
-        adjustContactCount(by: -1)
+        if person { adjustContactCount(by: -1) }
         savedContacts[id] = .some(nil)
         if favoriteIDs.contains(id) {
             favorites = favorites.filter { $0.contact.id != id }.enumerated()
@@ -190,6 +196,8 @@ public final class StateController {
 
     private func didSave(_ contact: Contact) {
         savedContacts[contact.id] = contact
+        // A group card is in no list of people.
+        guard contact.kind == .individual else { return }
         for list in liveLists() { list.upsert(contact) }
     }
 
@@ -225,6 +233,23 @@ public final class StateController {
     }
 
     /// Every category in use, with how many contacts are in it.
+    /// Every group card, by name.
+    public func groups() throws(CarnetError) -> [Contact] { try storage.groups() }
+
+    /// Up to `limit` contacts of `query`, with only what a mail client's query shows.
+    public func mailEntries(query: ContactQuery, limit: Int) throws(CarnetError) -> [MailEntry] {
+        try storage.mailEntries(query: query, limit: limit)
+    }
+
+    /// How many group cards the file holds.
+    public func groupCount() throws(CarnetError) -> Int { try storage.groupCount() }
+
+    /// The groups that list `uid` as a member, by name.
+    public func groups(containing uid: String) throws(CarnetError) -> [Contact] { try storage.groups(containing: uid) }
+
+    /// `group` with its members resolved by UID.
+    public func resolved(group: Contact) throws(CarnetError) -> ContactGroup { try storage.resolved(group: group) }
+
     public func categories() throws(CarnetError) -> [(name: String, count: Int)] {
         try storage.categories()
     }

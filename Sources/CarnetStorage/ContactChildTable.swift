@@ -100,7 +100,15 @@ final class ContactChildTable: Sendable {
             read: { row, at, draft in draft.extras.append(try row.decode(String.self, atIndex: at[0])) },
             rows: { draft, id in draft.extras.enumerated().map { i, line in [id, i + 1, line] } },
             differs: { $0.extras != $1.extras }, isEmpty: { $0.extras.isEmpty }),
+        ContactChildTable(
+            field: .member, name: "group_members", columns: ["member_uid"],
+            read: { row, at, draft in draft.members.append(try row.decode(String.self, atIndex: at[0])) },
+            rows: { draft, id in draft.members.enumerated().map { i, uid in [id, i + 1, uid] } },
+            differs: { $0.members != $1.members }, isEmpty: { $0.members.isEmpty }),
     ]
+
+    /// The tables of a person's lists: all but `group_members`.
+    static let ofPeople: [ContactChildTable] = all.filter { $0.field != .member }
 
     /// A table of labelled values: `label`, `value`, `preferred`. The list is read and appended to
     /// through closures rather than a key path: projecting a key path for every row was a
@@ -160,9 +168,11 @@ final class ContactChildTable: Sendable {
     /// draft, so no contact is copied on the way.
     static func attach(_ db: Database, to records: inout [ContactRecord]) throws {
         guard !records.isEmpty else { return }
+        // Only a group card has members: a page of people reads no group_members.
+        let tables = records.contains { $0.draft.kind == .group } ? all : ofPeople
         if records.count == 1 {
             let id = records[0].id ?? 0
-            for table in all {
+            for table in tables {
                 let statement = try db.cachedStatement(sql: table.selectOneSQL)
                 let at = try table.indexes(statement)
                 let rows = try Row.fetchCursor(statement, arguments: [id])
@@ -175,7 +185,7 @@ final class ContactChildTable: Sendable {
         for (i, record) in records.enumerated() { index[record.id ?? 0] = i }
         let everything = records.count > 2_000
         let idList = everything ? "" : "[" + records.map { String($0.id ?? 0) }.joined(separator: ",") + "]"
-        for table in all {
+        for table in tables {
             let statement = try db.cachedStatement(sql: everything ? table.selectAllSQL : table.selectSomeSQL)
             let at = try table.indexes(statement)
             guard let contactID = statement.index(ofColumn: "contact_id") else { continue }

@@ -18,6 +18,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         case familyName = "family_name", nameSuffix = "name_suffix"
         case nickname, organization, department, title, role, note, photo
         case createdAt = "created_at", updatedAt = "updated_at", version
+        case kind, groupForm = "group_form"
     }
 
     /// The text columns and the draft fields they hold, in ``Columns`` order.
@@ -56,16 +57,20 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
             updatedAt: Timestamp.date(updatedAt) ?? .distantPast, version: version)
     }
 
-    /// `contacts`' columns for a SELECT, optionally qualified (`c.id, c.uid, …`).
-    static func selection(qualifiedBy alias: String? = nil) -> String {
+    /// `contacts`' columns for a SELECT, optionally qualified (`c.id, c.uid, …`); without `kind`
+    /// and `group_form` for a read that only ever finds people (the favorites), which then reads
+    /// the same at every schema since 5.
+    static func selection(qualifiedBy alias: String? = nil, kind: Bool = true) -> String {
         let prefix = alias.map { $0 + "." } ?? ""
-        return Columns.allCases.map { prefix + $0.rawValue }.joined(separator: ", ")
+        return (kind ? Columns.allCases : personColumns).map { prefix + $0.rawValue }.joined(separator: ", ")
     }
 
     /// Where each column is in the rows of one statement, looked up by name once per statement
     /// rather than once per row and column: loading a million contacts is a measured workload.
     struct ColumnIndexes {
         let id, uid, photo, createdAt, updatedAt, version: Int
+        /// Nil in a read that selects only people's columns.
+        let kind, groupForm: Int?
         /// The indexes of ``ContactRecord/textColumns``, in that order.
         let text: [Int]
 
@@ -91,6 +96,8 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
             createdAt = try find(.createdAt)
             updatedAt = try find(.updatedAt)
             version = try find(.version)
+            kind = index(Columns.kind.rawValue)
+            groupForm = index(Columns.groupForm.rawValue)
             text = try ContactRecord.textColumns.map { try find($0.column) }
         }
     }
@@ -103,6 +110,10 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         container[Columns.createdAt] = createdAt
         container[Columns.updatedAt] = updatedAt
         container[Columns.version] = version
+        if draft.kind == .group {
+            container[Columns.kind] = draft.kind.rawValue
+            container[Columns.groupForm] = draft.groupForm?.rawValue
+        }
         container["sort_given"] = draft.sortText(.given)
         container["sort_family"] = draft.sortText(.family)
     }
@@ -114,28 +125,39 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     // measure; and GRDB's `update(_:)` names a row by primary key alone, where an edit must name
     // it by id, uid and the version it read.
 
-    /// Every column, in ``Columns`` order, then the two sort columns (schema 5 stores them: see
-    /// `migrations/0005_history.sql`); a nil id lets SQLite give the next one.
+    /// The columns a person's row is written with: all but `kind` and `group_form`, whose
+    /// defaults say "a person" (so a person's row is written the same at every schema since 5).
+    static let personColumns = Columns.allCases.filter { $0 != .kind && $0 != .groupForm }
+
+    /// Every column of a person, in ``Columns`` order, then the two sort columns (schema 5 stores
+    /// them: see `migrations/0005_history.sql`); a nil id lets SQLite give the next one.
     static let insertSQL = """
-        INSERT INTO contacts (\(selection()), sort_given, sort_family) VALUES (\(databaseQuestionMarks(count: insertCount)))
+        INSERT INTO contacts (\(personColumns.map(\.rawValue).joined(separator: ", ")), sort_given, sort_family)
+        VALUES (\(databaseQuestionMarks(count: insertCount)))
         """
-    private static let insertCount = Columns.allCases.count + 2
+    /// ``insertSQL`` for a group card: `kind` and `group_form` too.
+    static let insertGroupSQL = """
+        INSERT INTO contacts (\(personColumns.map(\.rawValue).joined(separator: ", ")), sort_given, sort_family, kind, group_form)
+        VALUES (\(databaseQuestionMarks(count: insertCount + 2)))
+        """
+    private static let insertCount = personColumns.count + 2
 
     /// The values of ``insertSQL``, in its order (a test checks they agree with `encode(to:)`).
     var insertArguments: StatementArguments {
         // One array of the final size: growing it by parts reallocated it twice per contact.
         var values: [(any DatabaseValueConvertible)?] = []
-        values.reserveCapacity(Self.insertCount)
+        values.reserveCapacity(Self.insertCount + 2)
         values.append(id)
         values.append(uid)
         values.append(contentsOf: Self.textValues(draft))
         values.append(contentsOf: [draft.photo, createdAt, updatedAt, version, draft.sortText(.given), draft.sortText(.family)] as [(any DatabaseValueConvertible)?])
+        if draft.kind == .group { values.append(contentsOf: [draft.kind.rawValue, draft.groupForm?.rawValue] as [(any DatabaseValueConvertible)?]) }
         return StatementArguments(values)
     }
 
-    /// The prepared ``insertSQL``, for a loop that inserts many rows.
-    static func insertStatement(_ db: Database) throws -> Statement {
-        try db.cachedStatement(sql: insertSQL)
+    /// The prepared ``insertSQL`` (or ``insertGroupSQL``), for a loop that inserts many rows.
+    static func insertStatement(_ db: Database, group: Bool = false) throws -> Statement {
+        try db.cachedStatement(sql: group ? insertGroupSQL : insertSQL)
     }
 
     /// Inserts the row with ``insertSQL``, then its child rows, indexes it for search, and
@@ -143,7 +165,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     /// anew for every row, and knows nothing of the search index.)
     @discardableResult
     func insertRow(_ db: Database) throws -> Int64 {
-        try Self.insertStatement(db).execute(arguments: insertArguments)
+        try Self.insertStatement(db, group: draft.kind == .group).execute(arguments: insertArguments)
         let id = db.lastInsertedRowID
         try ContactChildTable.write(db, contactID: id, draft, replacing: nil)
         try SearchIndex.add(db, id: id, draft)
@@ -155,10 +177,19 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
                             sort_given = ?, sort_family = ?, updated_at = ?, version = version + 1
         WHERE id = ? AND uid = ? AND version = ?
         """
+    /// ``updateSQL`` that also sets `kind` and `group_form`: for a group card (or a row that was one).
+    static let updateGroupSQL = """
+        UPDATE contacts SET \(textColumns.map { "\($0.column.rawValue) = ?" }.joined(separator: ", ")), photo = ?,
+                            sort_given = ?, sort_family = ?, updated_at = ?, version = version + 1, kind = ?, group_form = ?
+        WHERE id = ? AND uid = ? AND version = ?
+        """
 
-    /// The values of ``updateSQL``, in order (a test checks they fit it).
-    static func updateArguments(_ draft: ContactDraft, updatedAt: String, id: Int64, uid: String, version: Int) -> StatementArguments {
-        StatementArguments(textValues(draft) + [draft.photo, draft.sortText(.given), draft.sortText(.family), updatedAt, id, uid, version])
+    /// The values of ``updateSQL`` (with `group`, of ``updateGroupSQL``), in order (a test checks they fit it).
+    static func updateArguments(
+        _ draft: ContactDraft, updatedAt: String, id: Int64, uid: String, version: Int, group: Bool = false
+    ) -> StatementArguments {
+        let kind: [(any DatabaseValueConvertible)?] = group ? [draft.kind.rawValue, draft.groupForm?.rawValue] : []
+        return StatementArguments(textValues(draft) + [draft.photo, draft.sortText(.given), draft.sortText(.family), updatedAt] + kind + [id, uid, version])
     }
 
     /// Writes `draft` over the contact with `id` *and* `uid` if its stored version is `version`,
@@ -170,7 +201,9 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         updatedAt: String
     ) throws -> Bool {
         try SearchIndex.replace(db, id: id, from: stored, to: draft) {
-            try db.cachedStatement(sql: updateSQL).execute(arguments: updateArguments(draft, updatedAt: updatedAt, id: id, uid: uid, version: version))
+            let group = draft.kind == .group || stored.kind == .group
+            try db.cachedStatement(sql: group ? updateGroupSQL : updateSQL)
+                .execute(arguments: updateArguments(draft, updatedAt: updatedAt, id: id, uid: uid, version: version, group: group))
             guard db.changesCount == 1 else { return false }
             try ContactChildTable.write(db, contactID: id, draft, replacing: stored)
             return true
@@ -199,6 +232,11 @@ extension ContactRecord {
             nameParts: PersonName(prefix: try string(1), given: try string(2), additional: try string(3), family: try string(4), suffix: try string(5)),
             nickname: try string(6), organization: try string(7), department: try string(8), title: try string(9), role: try string(10),
             note: try string(11), photo: try row.decode(Data?.self, atIndex: column.photo))
+        if let at = column.kind, let kind = try row.decode(String?.self, atIndex: at), kind != ContactKind.individual.rawValue {
+            // A kind this build does not know (a newer Carnet's) reads as a person.
+            draft.kind = ContactKind(rawValue: kind) ?? .individual
+            draft.groupForm = try column.groupForm.flatMap { try row.decode(String?.self, atIndex: $0) }.flatMap(GroupForm.init(rawValue:))
+        }
         createdAt = try row.decode(String.self, atIndex: column.createdAt)
         updatedAt = try row.decode(String.self, atIndex: column.updatedAt)
         version = try row.decode(Int.self, atIndex: column.version)

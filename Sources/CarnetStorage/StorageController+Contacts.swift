@@ -232,7 +232,8 @@ extension StorageController {
     /// The WHERE conditions and their arguments for `query` (no key), with its search read.
     static func filter(_ query: ContactQuery) throws(CarnetError) -> (conditions: [String], arguments: StatementArguments, search: SearchQuery) {
         let search = try SearchQuery(query.search)
-        var conditions: [String] = []
+        // People only: a group card is listed by `carnet group`, never as a contact.
+        var conditions: [String] = [Self.individualsCondition]
         var arguments = StatementArguments()
         if !search.isEmpty {
             conditions.append(SearchIndex.matchCondition)
@@ -264,7 +265,7 @@ extension StorageController {
     /// the list through the index (the contacts it matches); sorted by relevance, the page is
     /// ordered by (rank, name, id), which a key of the same three continues exactly, as the name
     /// order's key does. Throws for a search that cannot be read.
-    private static func pageClause(
+    static func pageClause(
         key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery
     ) throws(CarnetError) -> (source: String, clause: String, arguments: StatementArguments, ranked: Bool) {
         let filter = try filter(query)
@@ -350,8 +351,20 @@ extension StorageController {
         try contactCount(query: ContactQuery(search: search))
     }
 
+    /// The condition that keeps a read to people (see `migrations/0014_groups.sql`).
+    static let individualsCondition = "kind = 'individual'"
+
     /// How many contacts `query` lists.
     public func contactCount(query: ContactQuery) throws(CarnetError) -> Int {
+        if query.search.isEmpty, query.category.isEmpty {
+            // Every row but the groups: the count of all reads the smallest index, the groups'
+            // count their own partial index, where a count of `kind = 'individual'` reads every row.
+            let hasGroups = self.hasGroups
+            return try read { db in
+                let all = try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0
+                return all - (hasGroups ? try Self.groupCount(db) : 0)
+            }
+        }
         let filter = try Self.filter(query)
         try catchUpBeforeSearching(query)
         let whereClause = filter.conditions.isEmpty ? "" : " WHERE " + filter.conditions.joined(separator: " AND ")
@@ -374,7 +387,7 @@ extension StorageController {
         try read { db in
             let sql = """
                 SELECT \(Self.contactColumns) FROM contacts
-                WHERE id IN (SELECT contact_id FROM contact_dates WHERE label IN (\(databaseQuestionMarks(count: labels.count))))
+                WHERE \(Self.individualsCondition) AND id IN (SELECT contact_id FROM contact_dates WHERE label IN (\(databaseQuestionMarks(count: labels.count))))
                 ORDER BY name, id
                 """
             return try Self.fetchContacts(db, sql: sql, arguments: StatementArguments(labels))

@@ -10,7 +10,7 @@ extension StorageController {
 
     static func fetchFavorites(_ db: Database) throws -> [Favorite] {
         let contacts = try fetchContacts(db, sql: """
-            SELECT \(ContactRecord.selection(qualifiedBy: "c")) FROM favorites f JOIN contacts c ON c.id = f.contact_id
+            SELECT \(ContactRecord.selection(qualifiedBy: "c", kind: false)) FROM favorites f JOIN contacts c ON c.id = f.contact_id
             ORDER BY f.position, f.contact_id
             """)
         return contacts.enumerated().map { Favorite(contact: $1, position: $0 + 1) }
@@ -21,9 +21,14 @@ extension StorageController {
     /// Returns the favorites in their new order.
     @discardableResult
     public func addFavorite(contactID: Int64, at position: Int? = nil) throws(CarnetError) -> [Favorite] {
-        try recordedWrite { db, history in
+        let hasGroups = self.hasGroups
+        return try recordedWrite { db, history in
             guard let name = try Self.contactName(db, contactID) else {
                 throw CarnetError.notFound(.contact, id: contactID)
+            }
+            // A favorite is a person (a group card is no one to call).
+            if hasGroups, try String.fetchOne(db.cachedStatement(sql: "SELECT kind FROM contacts WHERE id = ?"), arguments: [contactID]) == ContactKind.group.rawValue {
+                throw CarnetError.refused("\(name) is a group, not a contact: a favorite is a contact")
             }
             var order = try Self.favoriteOrder(db)
             if let index = order.firstIndex(of: contactID) {

@@ -81,8 +81,10 @@ extension StorageController {
         let detail = report.updated > 0 && report.added > 0
             ? " (\(HistoryNote.grouped(report.added)) added, \(HistoryNote.grouped(report.updated)) updated)"
             : report.updated > 0 ? " (updated)" : ""
+        let groupCount = report.groupsAdded + report.groupsUpdated
+        let groups = groupCount == 0 ? "" : " and " + HistoryNote.count(groupCount, "group")
         if sample { return HistoryNote(.sample, subject: "", "added the sample contacts: \(count)") }
-        return HistoryNote(.import, subject: file, "imported \(count)\(file.isEmpty ? "" : " from \(file)")\(detail)")
+        return HistoryNote(.import, subject: file, "imported \(count)\(groups)\(file.isEmpty ? "" : " from \(file)")\(detail)")
     }
 
     /// A UID for a record that has none, derived from its name, email and phone (FNV-1a), so
@@ -116,7 +118,7 @@ extension StorageController {
                     db, id: current.id, uid: current.uid, expecting: current.version, with: draft, replacing: current.draft,
                     updatedAt: Timestamp.string(now))
                 else { throw CarnetError.deleted(.contact, id: current.id) }
-                report.updated += 1
+                if draft.kind == .group { report.groupsUpdated += 1 } else { report.updated += 1 }
             }
             if record.favorite == true { try addFavoriteIfMissing(db, current.id) }
             return
@@ -138,7 +140,7 @@ extension StorageController {
             createdAt: Timestamp.string(created), updatedAt: Timestamp.string(updated), version: max(1, record.version ?? 1)
         ).insertRow(db)
         if record.favorite == true { try addFavoriteIfMissing(db, id) }
-        report.added += 1
+        if draft.kind == .group { report.groupsAdded += 1 } else { report.added += 1 }
     }
 
     private static func addFavoriteIfMissing(_ db: Database, _ id: Int64) throws {
@@ -151,6 +153,7 @@ extension StorageController {
     }
 
     /// Calls `body` with every contact in name order (or only the favorites, in their order),
+    /// then every group card (not with the favorites),
     /// a page at a time, so an export of a million contacts holds one page in memory.
     public func forEachContact(favoritesOnly: Bool = false, pageSize: Int = 500, _ body: (Contact, Bool) throws -> Void) throws(CarnetError) {
         let favorites = try favorites()
@@ -164,6 +167,10 @@ extension StorageController {
         let path = self.path
         try forEachContact(matching: "", pageSize: pageSize) { contact throws(CarnetError) in
             do { try body(contact, favoriteIDs.contains(contact.id)) } catch { throw ErrorMapping.map(error, path: path) }
+        }
+        // Then the group cards (few), so an export holds every card of the file.
+        for group in try groups() {
+            do { try body(group, false) } catch { throw ErrorMapping.map(error, path: path) }
         }
     }
 

@@ -178,13 +178,16 @@ extension StorageController {
         } catch {
             throw ErrorMapping.map(error, path: path)
         }
+        let hasGroups = self.hasGroups
         return try read { db in
-            DatabaseInfo(
+            // A controller made for an earlier schema (tests of upgrades) has no groups to count.
+            let groups = hasGroups ? try Self.groupCount(db) : 0
+            var info = DatabaseInfo(
                 path: path,
                 schemaVersion: try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
                 supportedSchemaVersion: supported,
                 migrations: try String.fetchAll(db, sql: "SELECT name FROM schema_migrations ORDER BY version"),
-                contacts: try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0,
+                contacts: (try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0) - groups,
                 favorites: try Int.fetchOne(db, sql: "SELECT count(*) FROM favorites") ?? 0,
                 quotes: try Int.fetchOne(db, sql: "SELECT count(*) FROM quotes") ?? 0,
                 fileBytes: fileBytes,
@@ -192,6 +195,8 @@ extension StorageController {
                 synchronous: ["OFF", "NORMAL", "FULL", "EXTRA"][min(3, max(0, synchronousLevel))],
                 repairedValues: try db.tableExists("repaired_values")
                     ? Int.fetchOne(db, sql: "SELECT count(*) FROM repaired_values") ?? 0 : 0)
+            info.groups = groups
+            return info
         }
     }
 }

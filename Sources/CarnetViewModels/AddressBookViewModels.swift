@@ -15,6 +15,8 @@ public final class HomeViewModel {
     public var quote: Quote? { state.currentQuote }
     public var favorites: [Favorite] { state.favorites }
     public var contactCount: Int { state.contactCount }
+    /// How many group cards there are (nil when the file cannot say).
+    public var groupCount: Int? { try? state.groupCount() }
 
     /// The screen appears: pick up changes made elsewhere.
     public func onAppear() throws(CarnetError) {

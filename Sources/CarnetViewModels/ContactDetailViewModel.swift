@@ -42,6 +42,11 @@ public final class ContactDetailViewModel {
         DetailSection.sections(of: contact.draft, omitting: [.name])
     }
 
+    /// The groups the contact is in, by name (read from the file each time the screen asks).
+    public func groups() throws(CarnetError) -> [Contact] {
+        try state.groups(containing: contact.uid)
+    }
+
     public var isFavorite: Bool { state.isFavorite(shown.id) }
     public var favoritePosition: Int? { state.favorites.first { $0.contact.id == shown.id }?.position }
 

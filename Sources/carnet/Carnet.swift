@@ -67,7 +67,7 @@ struct Carnet: StateCommand {
             FavoriteCommand.self, UnfavoriteCommand.self, FavoritesCommand.self, BirthdaysCommand.self,
             QuoteCommand.self, ImportCommand.self, ExportCommand.self, SampleCommand.self,
             UndoCommand.self, RedoCommand.self, HistoryCommand.self, SyncCommand.self, DatabaseCommand.self, InteractiveCommand.self,
-            QueryCommand.self, AddEmailCommand.self,
+            QueryCommand.self, AddEmailCommand.self, GroupCommand.self,
         ])
 
     @OptionGroup var database: DatabaseOption
@@ -102,6 +102,7 @@ struct HomeScreen {
         }
         let count = home.contactCount
         out += "\n\(count) contact\(count == 1 ? "" : "s")"
+        if let groups = home.groupCount, groups > 0 { out += ", \(groups) group\(groups == 1 ? "" : "s")" }
         if count == 0 { out += " (carnet add --name NAME, or carnet interactive)" }
         return out + "\n"
     }

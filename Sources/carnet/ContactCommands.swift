@@ -93,10 +93,23 @@ struct ShowCommand: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let detail = try ContactsViewModel(state: state).detail(forID: contact.id)
+        if detail.contact.kind == .group {
+            // A group's id shows the group, as carnet group show does.
+            let group = try GroupsViewModel(state: state).detail(detail.contact)
+            terminal.print(json ? try JSONOutput.string(GroupJSON(group)) : GroupRendering.detail(group, terminal: terminal), terminator: json ? "\n" : "")
+            return
+        }
+        let groups = try detail.groups()
         if json {
-            terminal.print(try JSONOutput.string(ContactJSON(contact: detail.contact, favorite: detail.isFavorite)))
+            var object = ContactJSON(contact: detail.contact, favorite: detail.isFavorite)
+            object.groups = groups.map(\.name)
+            terminal.print(try JSONOutput.string(object))
         } else {
-            terminal.print(ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal), terminator: "")
+            var text = ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal)
+            if !groups.isEmpty {
+                text += terminal.bold("Groups") + "\n" + groups.map { "  \($0.name.shown)  [\($0.id)]\n" }.joined()
+            }
+            terminal.print(text, terminator: "")
         }
     }
 }

@@ -48,6 +48,7 @@ struct DatabaseInfoCommand: StateCommand {
             schema:       \(info.schemaVersion) (this carnet knows up to \(info.supportedSchemaVersion))
             migrations:   \(info.migrations.joined(separator: ", "))
             contacts:     \(info.contacts)
+            groups:       \(info.groups)
             favorites:    \(info.favorites)
             quotes:       \(info.quotes)
             size:         \(info.fileBytes) bytes

@@ -34,8 +34,8 @@ extension ExitCode {
 
     init(for error: CarnetError) {
         switch error {
-        case .notFound, .deleted, .noDatabase, .emptyFile, .history: self = .notFound
-        case .invalidSearch: self = .usage
+        case .notFound, .deleted, .noDatabase, .emptyFile, .history, .noSuchGroup: self = .notFound
+        case .invalidSearch, .ambiguousGroup: self = .usage
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .historyConflict: self = .conflict
         case .diskFull: self = .diskFull

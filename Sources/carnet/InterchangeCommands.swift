@@ -399,6 +399,8 @@ struct ExportCommand: StateCommand {
             case .vcf, .vdir:
                 sayConversions(contact, terminal: terminal)
                 try sink.write(VCardWriter.card(contact: contact, version: vcardVersion))
+            // A group card has no row in a table of people: vCard and JSON carry it.
+            case .csv where contact.kind == .group, .ldif where contact.kind == .group: return
             case .csv: try sink.write(CSVWriter.row(contact: contact))
             case .ldif:
                 let left = LDIFWriter.left(contact.draft)

@@ -16,7 +16,10 @@ struct QueryCommand: StateCommand {
         commandName: "query",
         abstract: "Find email addresses for a mail client (mutt, neomutt, aerc).",
         discussion: """
-            One line per email of every contact the search finds (as list --search finds them: \
+            A group whose name the search finds (carnet group) comes first, as an alias: one line \
+            per member, with the member's preferred email (mutt's other column: the group's name).
+
+            Then one line per email of every contact the search finds (as list --search finds them: \
             every word, in any order, starting a word of a name, organization, email, phone, \
             address, note or category, ignoring case and accents), best matches first (every \
             word in the name, then some), each contact's preferred email first.
@@ -123,12 +126,22 @@ struct MailQuery: Equatable {
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let list = ContactsViewModel(state: state)
+        let screen = MailQueryViewModel(state: state)
         var lines: [String] = []
         var contacts = 0
-        try list.forEachRow(query: ContactQuery(search: text, order: .relevance), limit: limit, pageSize: min(limit, 200)) { row in
+        // A group whose name matches is an alias: its members' preferred emails, as mail
+        // clients expect of one.
+        for group in try screen.groups(matching: text) {
+            for member in group.members where member.kind == .individual && !member.draft.email.isEmpty {
+                contacts += 1
+                var columns = [Self.field(member.draft.email), Self.field(member.name)]
+                if format == .mutt { columns.append(Self.field(group.name)) }
+                lines.append(columns.joined(separator: "\t"))
+            }
+        }
+        for entry in try screen.entries(matching: text, limit: limit) {
             contacts += 1
-            lines += Self.lines(for: row.contact, format: format)
+            lines += Self.lines(for: entry, format: format)
         }
         if format == .mutt {
             let found = lines.isEmpty
@@ -142,13 +155,18 @@ struct MailQuery: Equatable {
 
     /// The contact's emails, the preferred one first, in the format's columns.
     static func lines(for contact: Contact, format: MailQueryFormat) -> [String] {
-        let emails = contact.draft.emails.enumerated().sorted { a, b in
+        lines(for: MailEntry(id: contact.id, name: contact.name, organization: contact.draft.organization, emails: contact.draft.emails), format: format)
+    }
+
+    /// The entry's emails, the preferred one first, in the format's columns.
+    static func lines(for entry: MailEntry, format: MailQueryFormat) -> [String] {
+        let emails = entry.emails.enumerated().sorted { a, b in
             a.element.preferred != b.element.preferred ? a.element.preferred : a.offset < b.offset
         }.map(\.element)
         return emails.map { email in
-            var columns = [field(email.value), field(contact.name)]
+            var columns = [field(email.value), field(entry.name)]
             if format == .mutt {
-                columns.append(field([email.label, contact.draft.organization].filter { !$0.isEmpty }.joined(separator: ", ")))
+                columns.append(field([email.label, entry.organization].filter { !$0.isEmpty }.joined(separator: ", ")))
             }
             return columns.joined(separator: "\t")
         }

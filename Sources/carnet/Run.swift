@@ -22,7 +22,9 @@ func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
         // A mail client's query, read without the parser's reflection (see MailQuery).
         if let query = MailQuery.parsedQuickly(arguments) {
             let location = DatabaseLocation(flag: query.db ?? leadingFlag, environment: terminal.environment)
-            try withState(at: location, writes: false, terminal: terminal) { _, state in try query.run(state: state, terminal: terminal) }
+            try withState(at: location, writes: false, readsHomeState: false, terminal: terminal) { _, state in
+                try query.run(state: state, terminal: terminal)
+            }
             return 0
         }
         let command = try Carnet.parseAsRoot(arguments)
@@ -55,7 +57,8 @@ func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
 /// `body` with both, and closes the file.
 @MainActor
 private func withState(
-    at location: DatabaseLocation, writes: Bool, terminal: Terminal, _ body: (StorageController, StateController) throws -> Void
+    at location: DatabaseLocation, writes: Bool, readsHomeState: Bool = true, terminal: Terminal,
+    _ body: (StorageController, StateController) throws -> Void
 ) throws {
     // One connection: a command is one short process, and the last one to close folds the
     // write-ahead log into the file, so the next launch has nothing to recover. A file named
@@ -64,7 +67,7 @@ private func withState(
     let options = StorageOptions(connections: .single, createIfMissing: !location.isExplicit || writes)
     let storage = try StorageController(path: location.path, options: options, onLockWait: terminal.lockWaitNotice)
     defer { try? storage.close() }
-    try body(storage, try StateController(storage: storage))
+    try body(storage, try StateController(storage: storage, readsHomeState: readsHomeState))
 }
 
 /// The error's one line on stderr (help and version in full on stdout), and its exit status.

@@ -11,8 +11,8 @@ import Testing
             id: 7, uid: "u-7", draft: ContactDraft(name: "Ada", position: "Countess", email: "ada@example.com", phone: "+44 1", photo: pngBytes),
             createdAt: "2026-01-02T03:04:05.678Z", updatedAt: "2026-01-03T03:04:05.678Z", version: 3)
         let encoded = try record.databaseDictionary
-        let inColumnOrder = (ContactRecord.Columns.allCases.map(\.rawValue) + ["sort_given", "sort_family"]).map { encoded[$0] ?? nil }
-        #expect(encoded.count == ContactRecord.Columns.allCases.count + 2)
+        let inColumnOrder = (ContactRecord.personColumns.map(\.rawValue) + ["sort_given", "sort_family"]).map { encoded[$0] ?? nil }
+        #expect(encoded.count == ContactRecord.personColumns.count + 2)
         #expect(record.insertArguments == StatementArguments(inColumnOrder))
     }
 
@@ -44,9 +44,17 @@ import Testing
             try db.makeStatement(sql: ContactRecord.insertSQL).validateArguments(record.insertArguments)
             try db.makeStatement(sql: ContactRecord.updateSQL).validateArguments(
                 ContactRecord.updateArguments(draft, updatedAt: record.updatedAt, id: 1, uid: "u", version: 1))
+            var group = ContactDraft(name: "Choir")
+            group.kind = .group
+            group.groupForm = .apple
+            group.members = ["a-1", "b-2"]
+            let groupRecord = ContactRecord(id: nil, uid: "g", draft: group, createdAt: record.createdAt, updatedAt: record.updatedAt, version: 1)
+            try db.makeStatement(sql: ContactRecord.insertGroupSQL).validateArguments(groupRecord.insertArguments)
+            try db.makeStatement(sql: ContactRecord.updateGroupSQL).validateArguments(
+                ContactRecord.updateArguments(group, updatedAt: record.updatedAt, id: 1, uid: "g", version: 1, group: true))
             for table in ContactChildTable.all {
                 let statement = try db.makeStatement(sql: table.insertSQL)
-                let rows = table.rows(draft, 7)
+                let rows = table.rows(table.field == .member ? group : draft, 7)
                 #expect(!rows.isEmpty, "\(table.name)")
                 for arguments in rows { try statement.validateArguments(arguments) }
             }

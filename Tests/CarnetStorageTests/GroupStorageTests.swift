@@ -1,0 +1,98 @@
+import CarnetModels
+import Foundation
+import GRDB
+import Testing
+@testable import CarnetStorage
+
+/// Group cards in the file (migrations/0014_groups.sql): rows of contacts apart from the people,
+/// members by UID in group_members, every change in the history.
+@Suite struct GroupStorageTests {
+    let dir = TempDirectory()
+
+    static func group(_ name: String, _ members: [String], form: GroupForm? = nil) -> ContactDraft {
+        var draft = ContactDraft(name: name)
+        draft.kind = .group
+        draft.groupForm = form
+        draft.members = members
+        return draft
+    }
+
+    @Test func aFileOfTheLastSchemaOpensWithEveryContactAPerson() throws {
+        let path = dir.database
+        let old = try StorageController(path: path, options: StorageOptions(), migrations: Migration.embedded.filter { $0.version < 14 })
+        let ada = try old.insertContact(ContactDraft(name: "Ada Lovelace", email: "ada@example.com"))
+        try old.close()
+        let storage = try StorageController(path: path)
+        #expect(try storage.info().schemaVersion == StorageController.supportedSchemaVersion)
+        #expect(try storage.contact(id: ada.id).kind == .individual)
+        #expect(try storage.contactCount() == 1 && storage.groupCount() == 0)
+        #expect(try storage.integrityCheck() == ["ok"])
+        // A contact from before the upgrade edits, undoes and redoes as any other; so does the
+        // action recorded before it (fewer columns in its changeset).
+        let edited = try storage.updateContact(try storage.contact(id: ada.id), with: ContactDraft(name: "Ada King", email: "ada@example.com"))
+        _ = try storage.undo()
+        #expect(try storage.contact(id: ada.id).name == "Ada Lovelace")
+        _ = try storage.redo()
+        #expect(try storage.contact(id: ada.id).name == edited.name)
+        _ = try storage.undo()
+        _ = try storage.undo()
+        #expect(try storage.contactCount() == 0)
+        _ = try storage.redo()
+        #expect(try storage.contact(id: ada.id).kind == .individual)
+    }
+
+    @Test func groupsAreKeptApartFromPeople() throws {
+        let storage = try StorageController(path: dir.database)
+        let ada = try storage.insertContact(ContactDraft(name: "Ada Lovelace", email: "ada@example.com"))
+        let club = try storage.insertContact(Self.group("Climbing club", [ada.uid, "not-here"], form: .apple))
+        // Not name-parsed.
+        #expect(club.draft.nameParts.isEmpty && club.draft.groupForm == .apple)
+        #expect(try storage.contacts(limit: 10).contacts.map(\.name) == ["Ada Lovelace"])
+        #expect(try storage.contactCount() == 1 && storage.contactCount(matching: "club") == 0)
+        #expect(try storage.groupCount() == 1 && storage.info().contacts == 1 && storage.info().groups == 1)
+        #expect(try storage.groups(containing: ada.uid).map(\.id) == [club.id])
+        let resolved = try storage.resolved(group: try storage.contact(id: club.id))
+        #expect(resolved.members.map(\.id) == [ada.id] && resolved.missing == ["not-here"])
+        // A member's `urn:uuid:` UID matches the reference without it, and the other way round.
+        let grace = try storage.insertContact(ContactDraft(name: "Grace"), uid: "urn:uuid:g-2")
+        let family = try storage.insertContact(Self.group("Family", ["g-2"], form: .vcard4))
+        #expect(try storage.resolved(group: family).members.map(\.id) == [grace.id])
+        #expect(try storage.groups(containing: grace.uid).map(\.name) == ["Family"])
+        // The schema refuses what the model refuses.
+        try storage.writer.write { db in
+            #expect(throws: (any Error).self) { try db.execute(sql: "UPDATE contacts SET kind = 'team' WHERE id = ?", arguments: [club.id]) }
+            #expect(throws: (any Error).self) { try db.execute(sql: "UPDATE contacts SET group_form = 'apple' WHERE id = ?", arguments: [ada.id]) }
+        }
+        #expect(throws: CarnetError.self) { try storage.insertContact(ContactDraft(name: "Bob", email: "bob@example.com").with(members: ["x"])) }
+        // Deleting the group deletes its member rows, never the members.
+        try storage.deleteContact(club)
+        #expect(try storage.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM group_members WHERE contact_id = ?", arguments: [club.id]) } == 0)
+        #expect(try storage.contact(id: ada.id).name == "Ada Lovelace")
+    }
+
+    @Test func everyGroupChangeIsUndoneAndRedone() throws {
+        let storage = try StorageController(path: dir.database)
+        let ada = try storage.insertContact(ContactDraft(name: "Ada Lovelace"))
+        let club = try storage.insertContact(Self.group("Climbing club", []))
+        var draft = club.draft
+        draft.members = [ada.uid, "x-1"]
+        let withMembers = try storage.updateContact(club, with: draft)
+        _ = try storage.undo()
+        #expect(try storage.contact(id: club.id).draft.members.isEmpty)
+        _ = try storage.redo()
+        #expect(try storage.contact(id: club.id).draft.members == [ada.uid, "x-1"])
+        try storage.deleteContact(try storage.contact(id: withMembers.id))
+        #expect(try storage.groupCount() == 0)
+        _ = try storage.undo()
+        #expect(try storage.contact(id: club.id).draft == draft.normalized())
+        #expect(History.tables.contains("group_members"))
+    }
+}
+
+private extension ContactDraft {
+    func with(members: [String]) -> ContactDraft {
+        var draft = self
+        draft.members = members
+        return draft
+    }
+}
