@@ -15,6 +15,13 @@ public struct MergeQuestion: Sendable, Equatable {
     public let choices: [Choice]
     /// The contact whose value the merged draft holds.
     public let chosen: Int
+
+    public init(field: Field, label: String, choices: [Choice], chosen: Int) {
+        self.field = field
+        self.label = label
+        self.choices = choices
+        self.chosen = chosen
+    }
 }
 
 /// Merges several contacts' drafts into the first's: what `carnet merge` saves.
