@@ -66,9 +66,8 @@ public final class DuplicatesViewModel {
         if let survivorID, let i = contacts.firstIndex(where: { $0.id == survivorID }) {
             contacts.insert(contacts.remove(at: i), at: 0)
         }
-        let screen = MergeContactsViewModel(state: state, contacts: contacts)
-        screen.onSave = { [weak self] _ in try? self?.refresh() }
-        return screen
+        // Back through the shared state: this screen finds its groups again when it reappears.
+        return MergeContactsViewModel(state: state, contacts: contacts)
     }
 
     /// Says contacts `a` and `b` are different people; the list is found again without them
