@@ -31,7 +31,7 @@ public struct MergeQuestion: Sendable, Equatable {
 ///   the types of both (`work` and `cell` → `work,cell`); one entry stays preferred, the first
 ///   contact's.
 /// - A one-valued field takes the first contact's value, or the first non-empty one when it is
-///   empty. Where two contacts hold different non-empty values, it is a ``MergeQuestion``: its
+///   empty. Where two contacts hold different non-empty values (not only in case), it is a ``MergeQuestion``: its
 ///   value is the first contact's unless `taking` names another contact for the field.
 /// - The properties Carnet does not model (``ContactDraft/extras``) of every side are kept.
 public enum ContactMerge {
@@ -49,7 +49,8 @@ public enum ContactMerge {
                 }
                 guard let first = values.first else { continue }
                 var distinct: [(Int, String)] = []
-                for value in values where !distinct.contains(where: { spec.differs(drafts[$0.0], drafts[value.0]) == false }) {
+                // Values that differ only in case are one value: the first's is kept, unasked.
+                for value in values where !distinct.contains(where: { $0.1.lowercased() == value.1.lowercased() && sameKind(spec, drafts[$0.0], drafts[value.0]) }) {
                     distinct.append(value)
                 }
                 var chosen = first.0
@@ -65,6 +66,13 @@ public enum ContactMerge {
             }
         }
         return (merged, questions)
+    }
+
+    /// Whether two drafts' values of a field that read the same are the same (two photos of the
+    /// same size are not).
+    private static func sameKind(_ spec: ContactFieldSpec, _ a: ContactDraft, _ b: ContactDraft) -> Bool {
+        if case .photo = spec.value { return !spec.differs(a, b) }
+        return true
     }
 
     /// A one-valued field as one line; empty when the field is.

@@ -64,14 +64,22 @@ public struct DuplicateGroup: Sendable, Equatable {
 public struct DuplicateCandidate: Sendable, Equatable {
     public let id: Int64
     public let name: String
+    /// The structured name's given and family parts (vCard N), when known: "Mr. John Richter
+    /// Doe Sr." is also "John Doe".
+    public var given: String
+    public var family: String
     public var emails: [String]
     public var phones: [String]
     /// Each address as its parts joined (``PostalAddress/matchText``).
     public var addresses: [String]
 
-    public init(id: Int64, name: String, emails: [String] = [], phones: [String] = [], addresses: [String] = []) {
+    public init(
+        id: Int64, name: String, given: String = "", family: String = "", emails: [String] = [], phones: [String] = [], addresses: [String] = []
+    ) {
         self.id = id
         self.name = name
+        self.given = given
+        self.family = family
         self.emails = emails
         self.phones = phones
         self.addresses = addresses
@@ -273,6 +281,10 @@ public enum DuplicateFinder {
                 contexts.insert("a\u{1}" + key)
             }
             if !nameWords.isEmpty { keys.insert("n\u{1}" + nameWords.joined(separator: " ")) }
+            if !candidate.given.isEmpty && !candidate.family.isEmpty {
+                let parts = DuplicateKeys.nameWords(candidate.given + " " + candidate.family)
+                if !parts.isEmpty { keys.insert("n\u{1}" + parts.joined(separator: " ")) }
+            }
             for key in keys { blocks[key, default: []].append(index) }
             for word in Set(nameWords) where word.count >= 2 {
                 for context in contexts { nearBlocks[word + "\u{2}" + context, default: []].append(index) }
@@ -295,7 +307,7 @@ public enum DuplicateFinder {
             switch kind {
             case .email: detail = String(key.dropFirst(2))
             case .phone: detail = shownPhone(candidates[members[0]].phones.first { DuplicateKeys.phone($0) == String(key.dropFirst(2)) } ?? String(key.dropFirst(2)))
-            default: detail = "“" + words[members[0]].joined(separator: " ") + "”"
+            default: detail = "“" + key.dropFirst(2) + "”"
             }
             reasons.append(DuplicateReason(kind: kind, detail: detail, contactIDs: members.map { ids[$0] }.sorted()))
         }

@@ -51,12 +51,12 @@ extension StorageController {
     static func duplicateCandidates(_ db: Database, scope: DuplicateScope) throws -> [DuplicateCandidate] {
         var candidates: [DuplicateCandidate] = []
         var index: [Int64: Int] = [:]
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, name FROM contacts ORDER BY id"))
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, name, given_name, family_name FROM contacts ORDER BY id"))
         while let row = try rows.next() {
             let id: Int64 = row[0]
             if let wanted = scope.contactIDs, !wanted.contains(id) { continue }
             index[id] = candidates.count
-            candidates.append(DuplicateCandidate(id: id, name: row[1]))
+            candidates.append(DuplicateCandidate(id: id, name: row[1], given: row[2], family: row[3]))
         }
         func each(_ sql: String, _ body: (Int, Row) -> Void) throws {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql))
