@@ -249,7 +249,7 @@ public enum DuplicateKeys {
 public enum DuplicateFinder {
     /// Near names are compared within a block of at most this many contacts: a larger one (a
     /// common first name at a large mail provider) says nothing a smaller block would not.
-    public static let nearNameBlockLimit = 200
+    public static let nearNameBlockLimit = 64
 
     public static func find(
         _ candidates: [DuplicateCandidate], differentPeople: Set<ContactPair> = [], involving: Set<Int64>? = nil
