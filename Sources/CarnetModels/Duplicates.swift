@@ -119,11 +119,14 @@ public struct DuplicateSearch: Sendable, Equatable {
     /// The pairs of contacts the finder compared (or linked by a shared key): against
     /// `contacts × (contacts − 1) / 2` for comparing every pair.
     public let pairsCompared: Int
+    /// The name of each contact in a group, so a list of groups needs no contact read.
+    public let names: [Int64: String]
 
-    public init(groups: [DuplicateGroup], contacts: Int, pairsCompared: Int) {
+    public init(groups: [DuplicateGroup], contacts: Int, pairsCompared: Int, names: [Int64: String] = [:]) {
         self.groups = groups
         self.contacts = contacts
         self.pairsCompared = pairsCompared
+        self.names = names
     }
 
     /// The pairs comparing every contact with every other would take.
@@ -176,9 +179,9 @@ public enum DuplicateKeys {
         return SearchText.tokens(name).sorted()
     }
 
-    /// An address's words folded and in order, so punctuation and case do not tell two apart.
+    /// An address's words folded (and sorted, as a name's), so punctuation and case do not tell two apart.
     public static func address(_ matchText: String) -> String? {
-        let words = SearchText.tokens(matchText)
+        let words = nameWords(matchText)
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
@@ -250,6 +253,9 @@ public enum DuplicateFinder {
     /// Near names are compared within a block of at most this many contacts: a larger one (a
     /// common first name at a large mail provider) says nothing a smaller block would not.
     public static let nearNameBlockLimit = 64
+    /// An email, number or name shared by more contacts than this is not a sign of one person
+    /// but of many (a switchboard, a team's address, a common name): it is no reason on its own.
+    public static let sharedKeyLimit = 12
 
     public static func find(
         _ candidates: [DuplicateCandidate], differentPeople: Set<ContactPair> = [], involving: Set<Int64>? = nil
@@ -294,7 +300,7 @@ public enum DuplicateFinder {
         var links = UnionFind(n)
         var reasons: [DuplicateReason] = []
         let ids = candidates.map(\.id)
-        for (key, members) in blocks where members.count > 1 {
+        for (key, members) in blocks where members.count > 1 && members.count <= sharedKeyLimit {
             let kind: DuplicateReasonKind
             switch key.first {
             case "e": kind = .email
@@ -364,7 +370,9 @@ public enum DuplicateFinder {
             if a.reasons.count != b.reasons.count { return a.reasons.count > b.reasons.count }
             return (a.contactIDs.first ?? 0) < (b.contactIDs.first ?? 0)
         }
-        return DuplicateSearch(groups: groups, contacts: n, pairsCompared: compared)
+        var names: [Int64: String] = [:]
+        for group in groups { for id in group.contactIDs { names[id] = indexOfID[id].map { candidates[$0].name } } }
+        return DuplicateSearch(groups: groups, contacts: n, pairsCompared: compared, names: names)
     }
 
     /// A phone as the user wrote it, without surrounding space.

@@ -10,8 +10,14 @@ import Observation
 public final class DuplicatesViewModel {
     /// One group as the screen shows it.
     public struct Row: Sendable, Equatable, Identifiable {
+        /// A contact of the group, as the list shows it.
+        public struct Member: Sendable, Equatable {
+            public let id: Int64
+            public let name: String
+        }
+
         /// The group's contacts, in id order (the first is the one a merge keeps).
-        public let contacts: [Contact]
+        public let members: [Member]
         /// "same email ada@example.com", strongest first.
         public let reasons: [String]
         public let group: DuplicateGroup
@@ -37,9 +43,8 @@ public final class DuplicatesViewModel {
         let search = try state.duplicates(scope: scope)
         var rows: [Row] = []
         for group in search.groups {
-            var contacts: [Contact] = []
-            for id in group.contactIDs { contacts.append(try state.contact(id: id)) }
-            rows.append(Row(contacts: contacts, reasons: group.reasons.map(\.description), group: group))
+            let members = group.contactIDs.map { Row.Member(id: $0, name: search.names[$0] ?? "") }
+            rows.append(Row(members: members, reasons: group.reasons.map(\.description), group: group))
         }
         self.rows = rows
         contactCount = search.contacts
@@ -61,11 +66,11 @@ public final class DuplicatesViewModel {
     }
 
     /// The merge screen for a group: its contacts merged into `into` (default the first).
-    public func mergeScreen(for row: Row, into survivorID: Int64? = nil) -> MergeContactsViewModel {
-        var contacts = row.contacts
-        if let survivorID, let i = contacts.firstIndex(where: { $0.id == survivorID }) {
-            contacts.insert(contacts.remove(at: i), at: 0)
-        }
+    public func mergeScreen(for row: Row, into survivorID: Int64? = nil) throws(CarnetError) -> MergeContactsViewModel {
+        var ids = row.group.contactIDs
+        if let survivorID, let i = ids.firstIndex(of: survivorID) { ids.insert(ids.remove(at: i), at: 0) }
+        var contacts: [Contact] = []
+        for id in ids { contacts.append(try state.contact(id: id)) }
         // Back through the shared state: this screen finds its groups again when it reappears.
         return MergeContactsViewModel(state: state, contacts: contacts)
     }

@@ -37,9 +37,9 @@ struct DuplicatesCommand: StateCommand {
         var out = "\(count) group\(count == 1 ? "" : "s") of likely duplicates "
             + "(carnet merge ID ID… keeps the first; carnet merge --different ID ID if they are not one person):\n"
         for (i, row) in screen.rows.enumerated() {
-            out += "\(i + 1). " + row.contacts.map { "\($0.name.shown) [\($0.id)]" }.joined(separator: ", ") + "\n"
+            out += "\(i + 1). " + row.members.map { "\($0.name.shown) [\($0.id)]" }.joined(separator: ", ") + "\n"
             for reason in row.group.reasons {
-                let ids = reason.contactIDs.count == row.contacts.count ? "" : " [" + reason.contactIDs.map(String.init).joined(separator: ", ") + "]"
+                let ids = reason.contactIDs.count == row.members.count ? "" : " [" + reason.contactIDs.map(String.init).joined(separator: ", ") + "]"
                 out += "   \(reason.description.shown)\(ids)\n"
             }
         }
@@ -49,7 +49,7 @@ struct DuplicatesCommand: StateCommand {
     @MainActor private func printJSON(_ screen: DuplicatesViewModel, terminal: Terminal) throws {
         let groups: [[String: Any]] = screen.rows.map { row in
             [
-                "contacts": row.contacts.map { ["id": $0.id, "uid": $0.uid, "name": $0.name] as [String: Any] },
+                "contacts": row.members.map { ["id": $0.id, "name": $0.name] as [String: Any] },
                 "reasons": row.group.reasons.map { ["kind": $0.kind.rawValue, "detail": $0.detail, "contacts": $0.contactIDs] as [String: Any] },
                 "strength": row.group.strength,
             ]

@@ -27,11 +27,11 @@ import Testing
         let tabs = try shownTabs(state)
         let screen = DuplicatesViewModel(state: state)
         try screen.refresh()
-        #expect(screen.rows.map { $0.contacts.map(\.name) } == [["Ada Lovelace", "Lovelace, Ada"]])
+        #expect(screen.rows.map { $0.members.map(\.name) } == [["Ada Lovelace", "Lovelace, Ada"]])
         #expect(screen.rows[0].reasons == ["same email ada@example.com", "same name “ada lovelace”"])
         #expect(screen.contactCount == 3)
 
-        let merge = screen.mergeScreen(for: screen.rows[0])
+        let merge = try screen.mergeScreen(for: screen.rows[0])
         var saved: Contact?
         merge.onSave = { saved = $0 }
         #expect(merge.questions.map(\.field) == [.name, .title])
@@ -65,7 +65,7 @@ import Testing
         let before = fileState(dir.database)
         let screen = DuplicatesViewModel(state: state)
         try screen.refresh()
-        let merge = screen.mergeScreen(for: screen.rows[0], into: lovelace.id)
+        let merge = try screen.mergeScreen(for: screen.rows[0], into: lovelace.id)
         var cancelled = false
         merge.onCancel = { cancelled = true }
         #expect(merge.survivor?.id == lovelace.id)
