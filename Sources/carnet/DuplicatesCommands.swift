@@ -12,8 +12,10 @@ struct DuplicatesCommand: StateCommand {
             Contacts are proposed together when they have the same email (ignoring case), the \
             same phone number (by its digits; +44 20 7946 0000 is 020 7946 0000), the same name \
             once case, accents, punctuation and word order are set aside ("Lovelace, Ada" is \
-            "ada lovelace"), or near names ("A. Lovelace", "Ada Lovelace") with an email domain, \
-            a phone or an address in common. Two contacts you said are different people \
+            "ada lovelace"; a structured name's given and family parts count too), or near names \
+            ("A. Lovelace", "Ada Lovelace") with an email domain, a phone or an address in common. \
+            An email, number or name shared by more than 12 contacts (a switchboard, a team's \
+            address) is no reason on its own. Two contacts you said are different people \
             (carnet merge --different) are never proposed together again.
 
             EXAMPLES:
