@@ -212,7 +212,7 @@ public enum DuplicateKeys {
         }
         for word in rest {
             if let i = free.firstIndex(where: { other in
-                (word.count == 1 && other.hasPrefix(word)) || (other.count == 1 && word.hasPrefix(other))
+                (word.count == 1 && isInitial(word) && other.hasPrefix(word)) || (other.count == 1 && isInitial(other) && word.hasPrefix(other))
                     || (word.count >= 3 && other.count >= 3 && oneEditApart(word, other))
             }) {
                 free.remove(at: i)
@@ -222,6 +222,9 @@ public enum DuplicateKeys {
         }
         return whole
     }
+
+    /// A letter standing for a word ("A." for Ada); a digit stands for nothing.
+    private static func isInitial(_ word: String) -> Bool { word.unicodeScalars.allSatisfy(\.properties.isAlphabetic) }
 
     /// Whether one insertion, deletion or substitution turns `a` into `b`.
     static func oneEditApart(_ a: String, _ b: String) -> Bool {
@@ -360,9 +363,22 @@ public enum DuplicateFinder {
         for (root, members) in components {
             let memberIDs = Array(Set(members)).sorted()
             let groupReasons = reasonsByRoot[root] ?? []
-            for part in split(memberIDs, groupReasons, differentPeople) {
-                if let involving, !part.contactIDs.contains(where: involving.contains) { continue }
-                groups.append(part)
+            // Reasons chain: A shares a number with B, B a name with C, C an email with D… A
+            // component larger than a shared key may be is many people, not one: each set of
+            // contacts a reason holds for is then a group of its own.
+            var pieces: [([Int64], [DuplicateReason])] = []
+            if memberIDs.count <= sharedKeyLimit {
+                pieces = [(memberIDs, groupReasons)]
+            } else {
+                var bySet: [[Int64]: [DuplicateReason]] = [:]
+                for reason in groupReasons { bySet[reason.contactIDs, default: []].append(reason) }
+                pieces = bySet.map { ($0.key, $0.value) }
+            }
+            for (ids, reasons) in pieces {
+                for part in split(ids, reasons, differentPeople) {
+                    if let involving, !part.contactIDs.contains(where: involving.contains) { continue }
+                    groups.append(part)
+                }
             }
         }
         groups.sort { a, b in

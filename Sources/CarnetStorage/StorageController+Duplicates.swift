@@ -53,26 +53,27 @@ extension StorageController {
         var index: [Int64: Int] = [:]
         let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, name, given_name, family_name FROM contacts ORDER BY id"))
         while let row = try rows.next() {
-            let id: Int64 = row[0]
+            let id: Int64 = row["id"]
             if let wanted = scope.contactIDs, !wanted.contains(id) { continue }
             index[id] = candidates.count
-            candidates.append(DuplicateCandidate(id: id, name: row[1], given: row[2], family: row[3]))
+            candidates.append(DuplicateCandidate(id: id, name: row["name"], given: row["given_name"], family: row["family_name"]))
         }
         func each(_ sql: String, _ body: (Int, Row) -> Void) throws {
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql))
             while let row = try rows.next() {
-                guard let i = index[row[0]] else { continue }
+                guard let i = index[row["contact_id"]] else { continue }
                 body(i, row)
             }
         }
-        try each("SELECT contact_id, value FROM contact_emails ORDER BY contact_id, position") { candidates[$0].emails.append($1[1]) }
-        try each("SELECT contact_id, value FROM contact_phones ORDER BY contact_id, position") { candidates[$0].phones.append($1[1]) }
+        try each("SELECT contact_id, value FROM contact_emails ORDER BY contact_id, position") { candidates[$0].emails.append($1["value"]) }
+        try each("SELECT contact_id, value FROM contact_phones ORDER BY contact_id, position") { candidates[$0].phones.append($1["value"]) }
         try each("""
             SELECT contact_id, po_box, extended, street, locality, region, postal_code, country
             FROM contact_addresses ORDER BY contact_id, position
             """) { i, row in
             let address = PostalAddress(
-                poBox: row[1], extended: row[2], street: row[3], locality: row[4], region: row[5], postalCode: row[6], country: row[7])
+                poBox: row["po_box"], extended: row["extended"], street: row["street"], locality: row["locality"], region: row["region"],
+                postalCode: row["postal_code"], country: row["country"])
             candidates[i].addresses.append(address.matchText)
         }
         return candidates
@@ -81,7 +82,7 @@ extension StorageController {
     static func differentPeople(_ db: Database) throws -> Set<ContactPair> {
         var pairs: Set<ContactPair> = []
         let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT contact_id, other_id FROM different_people"))
-        while let row = try rows.next() { pairs.insert(ContactPair(row[0], row[1])) }
+        while let row = try rows.next() { pairs.insert(ContactPair(row["contact_id"], row["other_id"])) }
         return pairs
     }
 

@@ -69,10 +69,16 @@ public final class DuplicatesViewModel {
     public func mergeScreen(for row: Row, into survivorID: Int64? = nil) throws(CarnetError) -> MergeContactsViewModel {
         var ids = row.group.contactIDs
         if let survivorID, let i = ids.firstIndex(of: survivorID) { ids.insert(ids.remove(at: i), at: 0) }
-        var contacts: [Contact] = []
-        for id in ids { contacts.append(try state.contact(id: id)) }
         // Back through the shared state: this screen finds its groups again when it reappears.
-        return MergeContactsViewModel(state: state, contacts: contacts)
+        return try mergeScreen(contactIDs: ids)
+    }
+
+    /// The merge screen for any contacts (the first kept), with `taking` settling fields
+    /// (see ``CarnetModels/ContactMerge``).
+    public func mergeScreen(contactIDs: [Int64], taking: [Field: Int] = [:]) throws(CarnetError) -> MergeContactsViewModel {
+        var contacts: [Contact] = []
+        for id in contactIDs { contacts.append(try state.contact(id: id)) }
+        return MergeContactsViewModel(state: state, contacts: contacts, taking: taking)
     }
 
     /// Says contacts `a` and `b` are different people; the list is found again without them
@@ -91,8 +97,9 @@ public final class DuplicatesViewModel {
 public final class MergeContactsViewModel {
     /// The contacts merged, the first kept.
     public let contacts: [Contact]
-    /// The merged draft, over the first contact: the screen binds its fields to it.
-    public let editor: EditContactViewModel
+    /// The merged draft, over the first contact: the screen binds its fields to it. The merge
+    /// screen's own draft editor (made and owned here), not a reference to another screen.
+    public let editor: DraftEditor<Contact>
     /// The fields whose values differ, each with the contact whose value the draft holds.
     public private(set) var questions: [MergeQuestion]
     @ObservationIgnored public var onSave: ((Contact) -> Void)?

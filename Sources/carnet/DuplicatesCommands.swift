@@ -132,10 +132,9 @@ struct MergeCommand: StateCommand {
             try DuplicatesViewModel(state: state).markDifferent(ids[0], ids[1])
             return terminal.print("saved: contacts \(ids[0]) and \(ids[1]) are different people; carnet duplicates will not propose them together")
         }
-        var contacts: [Contact] = []
-        for id in ids { contacts.append(try state.contact(id: id)) }
         let taking = try parsedTakes()
-        let screen = MergeContactsViewModel(state: state, contacts: contacts, taking: taking)
+        let screen = try DuplicatesViewModel(state: state).mergeScreen(contactIDs: ids, taking: taking)
+        let contacts = screen.contacts
         if editor {
             guard try EditorSession(terminal: terminal).edit(screen.editor, acceptingUnchanged: true) != nil else {
                 throw CLIError.cancelled("cancelled; nothing merged")

@@ -103,6 +103,19 @@ import Testing
         #expect(search.pairsCompared < search.allPairs / 100)
     }
 
+    @Test func aChainOfReasonsLongerThanAKeyMaySpanIsSplitIntoItsReasons() {
+        // Each shares a number with the next: fifteen people, not one; fourteen pairs.
+        let candidates = (1...15).map { i in
+            DuplicateCandidate(id: Int64(i), name: "Person \(i)", phones: ["+44 20 7946 \(1000 + i)", "+44 20 7946 \(1000 + i + 1)"])
+        }
+        let search = find(candidates)
+        #expect(search.groups.count == 14)
+        #expect(search.groups.allSatisfy { $0.contactIDs.count == 2 && $0.reasons.map(\.kind) == [.phone] })
+        // A number shared by more than twelve is a switchboard, no reason at all.
+        let office = (1...13).map { DuplicateCandidate(id: Int64($0), name: "Colleague \($0)", phones: ["+44 20 7946 0000"]) }
+        #expect(find(office).groups.isEmpty)
+    }
+
     // MARK: Merging drafts
 
     @Test func listsAreUnitedWithTypesMergedAndOneValuedFieldsTakeTheFirst() {
