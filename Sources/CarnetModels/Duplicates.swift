@@ -268,8 +268,9 @@ public enum DuplicateFinder {
         var words: [[String]] = []
         words.reserveCapacity(n)
         // Exact keys: one block per key, the members linked through the block's first.
-        var blocks: [String: [Int]] = [:]
-        var nearBlocks: [String: [Int]] = [:]
+        // Sized once: growing them key by key rehashed every key several times.
+        var blocks: [String: [Int]] = Dictionary(minimumCapacity: n * 4)
+        var nearBlocks: [String: [Int]] = Dictionary(minimumCapacity: n * 8)
         for (index, candidate) in candidates.enumerated() {
             let nameWords = DuplicateKeys.nameWords(candidate.name)
             words.append(nameWords)
