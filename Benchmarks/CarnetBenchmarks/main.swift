@@ -81,6 +81,7 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
         case "--both": both = true
         case "--book": book = try value(for: argument)
         case "--sync": sync = true
+        case DuplicatesBenchmark.flag: try DuplicatesBenchmark.main(Array(rest)); exit(0)
         case "--import-baseline": baseline = try value(for: argument)
         case "--only":
             let part = try value(for: argument)

@@ -30,7 +30,8 @@ enum History {
     /// ``tables`` with the columns of each one's primary key, by index: the recorder is told them
     /// rather than asking SQLite in every transaction (HistoryTests holds them to the schema).
     static let recorded: [(name: String, key: [Int32])] =
-        [("favorites", [0])] + ContactChildTable.all.map { ($0.name, [0, 1]) } + [("contacts", [0]), ("quotes", [0])]
+        [("favorites", [0])] + ContactChildTable.all.map { ($0.name, [0, 1]) }
+        + [("contact_uid_aliases", [0]), ("different_people", [0, 1]), ("contacts", [0]), ("quotes", [0])]
 
     /// The tables whose first key column is a contact's id.
     static let contactTables: [String] = ["favorites"] + ContactChildTable.all.map(\.name) + ["contacts"]

@@ -102,27 +102,59 @@ extension StorageController {
         if !uidIssues.isEmpty { throw CarnetError.invalid(uidIssues) }
         // A file imported before UIDs were kept whole made its contact under the earlier UID.
         if let current = try fetchContact(db, uid: uid) ?? record.earlierUID.flatMap({ try fetchContact(db, uid: $0) }) {
-            if current.draft == draft {
+            try importOver(db, current, draft, record, options: options, into: &report)
+            return
+        }
+        // A card of a contact since merged into another: it updates the one it became, adding
+        // what it holds that the merged contact lacks, rather than bringing the duplicate back.
+        if let survivor = try mergedInto(db, uid: uid), let current = try fetchContact(db, id: survivor) {
+            let united = ContactMerge.merge([current.draft, draft]).draft
+            if united == current.draft {
                 report.unchanged += 1
             } else if options.keepsExisting {
                 report.kept.append(current.id)
             } else {
-                if !options.force, let stamp = record.updatedAt, current.updatedAt > stamp.addingTimeInterval(1) {
-                    let fields = draft.differences(from: current.draft).map(\.rawValue).joined(separator: ", ")
-                    throw CarnetError.refused(
-                        "conflict: contact \(current.id) was changed after this record was written (\(fields) differ); export it again, or import with --force")
-                }
-                let now = record.updatedAt.map { Timestamp.date(milliseconds: Timestamp.milliseconds($0)) } ?? Timestamp.now()
-                // The write lock is held since `current` was read, so this finds it as read.
                 guard try ContactRecord.update(
-                    db, id: current.id, uid: current.uid, expecting: current.version, with: draft, replacing: current.draft,
-                    updatedAt: Timestamp.string(now))
+                    db, id: current.id, uid: current.uid, expecting: current.version, with: try united.validated(), replacing: current.draft,
+                    updatedAt: Timestamp.string(Timestamp.now()))
                 else { throw CarnetError.deleted(.contact, id: current.id) }
                 if draft.kind == .group { report.groupsUpdated += 1 } else { report.updated += 1 }
             }
             if record.favorite == true { try addFavoriteIfMissing(db, current.id) }
             return
         }
+        try importNew(db, record, draft, uid: uid, issuedBefore: issuedBefore, into: &report)
+    }
+
+    /// A record whose UID is a contact's: it updates the contact (see ``importContacts(source:options:progress:next:)``).
+    private static func importOver(
+        _ db: Database, _ current: Contact, _ draft: ContactDraft, _ record: InterchangeRecord, options: ImportOptions,
+        into report: inout ImportReport
+    ) throws {
+        if current.draft == draft {
+            report.unchanged += 1
+        } else if options.keepsExisting {
+            report.kept.append(current.id)
+        } else {
+            if !options.force, let stamp = record.updatedAt, current.updatedAt > stamp.addingTimeInterval(1) {
+                let fields = draft.differences(from: current.draft).map(\.rawValue).joined(separator: ", ")
+                throw CarnetError.refused(
+                    "conflict: contact \(current.id) was changed after this record was written (\(fields) differ); export it again, or import with --force")
+            }
+            let now = record.updatedAt.map { Timestamp.date(milliseconds: Timestamp.milliseconds($0)) } ?? Timestamp.now()
+            // The write lock is held since `current` was read, so this finds it as read.
+            guard try ContactRecord.update(
+                db, id: current.id, uid: current.uid, expecting: current.version, with: draft, replacing: current.draft,
+                updatedAt: Timestamp.string(now))
+            else { throw CarnetError.deleted(.contact, id: current.id) }
+            if draft.kind == .group { report.groupsUpdated += 1 } else { report.updated += 1 }
+        }
+        if record.favorite == true { try addFavoriteIfMissing(db, current.id) }
+    }
+
+    private static func importNew(
+        _ db: Database, _ record: InterchangeRecord, _ draft: ContactDraft, uid: String, issuedBefore: Int64, into report: inout ImportReport
+    ) throws {
         let now = Timestamp.now()
         let created = record.createdAt ?? now
         let updated = record.updatedAt ?? now
@@ -140,7 +172,12 @@ extension StorageController {
             createdAt: Timestamp.string(created), updatedAt: Timestamp.string(updated), version: max(1, record.version ?? 1)
         ).insertRow(db)
         if record.favorite == true { try addFavoriteIfMissing(db, id) }
-        if draft.kind == .group { report.groupsAdded += 1 } else { report.added += 1 }
+        if draft.kind == .group {
+            report.groupsAdded += 1
+        } else {
+            report.added += 1
+            report.addedIDs.append(id)
+        }
     }
 
     private static func addFavoriteIfMissing(_ db: Database, _ id: Int64) throws {

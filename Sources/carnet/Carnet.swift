@@ -68,6 +68,7 @@ struct Carnet: StateCommand {
             QuoteCommand.self, ImportCommand.self, ExportCommand.self, SampleCommand.self,
             UndoCommand.self, RedoCommand.self, HistoryCommand.self, SyncCommand.self, DatabaseCommand.self, InteractiveCommand.self,
             QueryCommand.self, AddEmailCommand.self, GroupCommand.self,
+            DuplicatesCommand.self, MergeCommand.self,
         ])
 
     @OptionGroup var database: DatabaseOption

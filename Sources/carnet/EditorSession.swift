@@ -31,7 +31,9 @@ struct EditorSession {
     /// Returns the file as the person left it when they changed the draft and it is valid; nil
     /// when they cancelled: closed the file unchanged, left no field line in it (emptied it, or
     /// only comments), or changed no value. A field whose line they deleted is cleared.
-    func edit(_ edit: EditContactViewModel) throws -> String? {
+    /// With `acceptingUnchanged` (a merge, whose draft is already new), closing the file
+    /// unchanged keeps the draft rather than cancelling.
+    func edit(_ edit: EditContactViewModel, acceptingUnchanged: Bool = false) throws -> String? {
         let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-edit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -55,6 +57,7 @@ struct EditorSession {
             }
             let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
             if text == written {
+                if acceptingUnchanged { return text }
                 edit.cancel()
                 return nil
             }

@@ -274,6 +274,9 @@ struct ImportCommand: StateCommand {
         }
         for skipped in report.skipped { terminal.print("skipped \(skipped.description.shown)") }
         terminal.print(dryRun ? "dry run: \(report.summary); nothing was written" : "saved import: \(report.summary)")
+        if !dryRun, case let count = try DuplicatesViewModel(state: state).countDuplicatesOfExisting(added: report.addedIDs), count > 0 {
+            terminal.print("\(count) imported contact\(count == 1 ? " looks" : "s look") like duplicates of contacts already here: see carnet duplicates")
+        }
     }
 
     /// At most this many refused values (and per-file counts) are printed; the rest are counted.

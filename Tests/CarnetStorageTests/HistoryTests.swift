@@ -520,6 +520,14 @@ import Testing
         try check("redo of the delete") { try storage.redo() }
         try check("undo of the delete again") { try storage.undo() }
         #expect(try storage.contact(id: adaID).draft == edited)
+        try check("mark different") { try storage.markDifferentPeople(grace.id, adaID) }
+        try check("merge") {
+            let both = [try storage.contact(id: adaID), try storage.contact(id: grace.id)]
+            try storage.mergeContacts(both, into: ContactMerge.merge(both.map(\.draft)).draft)
+        }
+        try check("undo of the merge") { try storage.undo() }
+        try check("redo of the merge") { try storage.redo() }
+        try check("undo of the merge again") { try storage.undo() }
         // One row changed again and again in one transaction, its values growing past the bytes
         // the recorder kept for them and shrinking back into them; a row inserted and changed;
         // a row deleted, inserted again and changed.

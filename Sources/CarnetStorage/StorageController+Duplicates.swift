@@ -1,0 +1,208 @@
+import CarnetModels
+import Foundation
+import GRDB
+
+/// Finding duplicates, merging them, and the UIDs merged contacts leave behind.
+extension StorageController {
+    // MARK: UIDs of merged contacts
+
+    /// The contact a UID names: the contact with that UID, else the one a contact with that UID
+    /// was merged into (`contact_uid_aliases`). Whatever finds a contact by another program's
+    /// UID (an import, a sync, a group's members) asks here, so a merged-away card lands on the
+    /// contact it became.
+    static func resolveContactID(_ db: Database, uid: String) throws -> (id: Int64, merged: Bool)? {
+        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM contacts WHERE uid = ?"), arguments: [uid]) {
+            return (id, false)
+        }
+        return try mergedInto(db, uid: uid).map { ($0, true) }
+    }
+
+    /// The contact a contact with that UID was merged into, if one was.
+    static func mergedInto(_ db: Database, uid: String) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT contact_id FROM contact_uid_aliases WHERE uid = ?"), arguments: [uid])
+    }
+
+    /// The contact with that UID, or the one it was merged into; nil when neither is in the file.
+    public func contact(resolvingUID uid: String) throws(CarnetError) -> Contact? {
+        try read { db in
+            guard let found = try Self.resolveContactID(db, uid: uid) else { return nil }
+            return try Self.fetchContact(db, id: found.id)
+        }
+    }
+
+    /// The UIDs of the contacts merged into `contactID`, in the order they were merged.
+    public func mergedUIDs(of contactID: Int64) throws(CarnetError) -> [String] {
+        try read { db in
+            try String.fetchAll(db.cachedStatement(sql: "SELECT uid FROM contact_uid_aliases WHERE contact_id = ? ORDER BY merged_at, uid"), arguments: [contactID])
+        }
+    }
+
+    // MARK: Finding
+
+    /// The groups of contacts likely to be one person (see ``CarnetModels/DuplicateFinder``),
+    /// never two the user said are different people.
+    public func duplicates(scope: DuplicateScope = DuplicateScope()) throws(CarnetError) -> DuplicateSearch {
+        let (candidates, different) = try read { db in (try Self.duplicateCandidates(db, scope: scope), try Self.differentPeople(db)) }
+        return DuplicateFinder.find(candidates, differentPeople: different, involving: scope.involving)
+    }
+
+    /// What the finder compares of each contact in `scope`: one pass over `contacts` and over each
+    /// list it compares, not whole contacts.
+    static func duplicateCandidates(_ db: Database, scope: DuplicateScope) throws -> [DuplicateCandidate] {
+        var candidates: [DuplicateCandidate] = []
+        var index: [Int64: Int] = [:]
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, name, given_name, family_name FROM contacts WHERE kind = 'individual' ORDER BY id"))
+        while let row = try rows.next() {
+            let id: Int64 = row["id"]
+            if let wanted = scope.contactIDs, !wanted.contains(id) { continue }
+            index[id] = candidates.count
+            candidates.append(DuplicateCandidate(id: id, name: row["name"], given: row["given_name"], family: row["family_name"]))
+        }
+        func each(_ sql: String, _ body: (Int, Row) -> Void) throws {
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql))
+            while let row = try rows.next() {
+                guard let i = index[row["contact_id"]] else { continue }
+                body(i, row)
+            }
+        }
+        try each("SELECT contact_id, value FROM contact_emails ORDER BY contact_id, position") { candidates[$0].emails.append($1["value"]) }
+        try each("SELECT contact_id, value FROM contact_phones ORDER BY contact_id, position") { candidates[$0].phones.append($1["value"]) }
+        try each("""
+            SELECT contact_id, po_box, extended, street, locality, region, postal_code, country
+            FROM contact_addresses ORDER BY contact_id, position
+            """) { i, row in
+            let address = PostalAddress(
+                poBox: row["po_box"], extended: row["extended"], street: row["street"], locality: row["locality"], region: row["region"],
+                postalCode: row["postal_code"], country: row["country"])
+            candidates[i].addresses.append(address.matchText)
+        }
+        return candidates
+    }
+
+    static func differentPeople(_ db: Database) throws -> Set<ContactPair> {
+        var pairs: Set<ContactPair> = []
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT contact_id, other_id FROM different_people"))
+        while let row = try rows.next() { pairs.insert(ContactPair(row["contact_id"], row["other_id"])) }
+        return pairs
+    }
+
+    // MARK: Different people
+
+    /// Records that contacts `a` and `b` are different people: no search for duplicates
+    /// proposes them together again. An action of the history (undo takes it back).
+    public func markDifferentPeople(_ a: Int64, _ b: Int64) throws(CarnetError) {
+        guard a != b else { throw CarnetError.refused("a contact cannot be a different person from itself: give two different ids") }
+        try recordedWrite { db, history in
+            var names: [String] = []
+            for id in [a, b] {
+                guard let name = try Self.contactName(db, id) else { throw CarnetError.notFound(.contact, id: id) }
+                names.append(name)
+            }
+            history.note = HistoryNote(.markDifferent, subject: names[0], "marked \(names[0]) and \(names[1]) as different people")
+            let pair = ContactPair(a, b)
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO different_people (contact_id, other_id, marked_at) VALUES (?, ?, ?)")
+                .execute(arguments: [pair.first, pair.second, Timestamp.string(Timestamp.now())])
+        }
+    }
+
+    // MARK: Merging
+
+    /// Merges `contacts` into the first, as one action of the history: the first is saved with
+    /// `draft` (see ``CarnetModels/ContactMerge``), the others are deleted and their UIDs stay
+    /// known as the first's (``contact(resolvingUID:)``). The first keeps its favorite place, or
+    /// takes the best placed of the others'. Rows of other tables that belong to a merged-away
+    /// contact move to the first unless it has one already. Each contact must be as the caller
+    /// read it: a contact saved meanwhile is a conflict and nothing is written.
+    @discardableResult
+    public func mergeContacts(_ contacts: [Contact], into draft: ContactDraft) throws(CarnetError) -> Contact {
+        guard let survivor = contacts.first, contacts.count > 1 else {
+            throw CarnetError.refused("a merge needs at least two contacts")
+        }
+        if Set(contacts.map(\.id)).count != contacts.count {
+            throw CarnetError.refused("a contact cannot be merged into itself: give each id once")
+        }
+        if let group = contacts.first(where: { $0.draft.kind == .group }) {
+            throw CarnetError.refused("\(group.id) (\(group.name)) is a group, not a person: groups are not merged")
+        }
+        let draft = try draft.validated()
+        let others = Array(contacts.dropFirst())
+        return try recordedWrite { db, history in
+            let now = Timestamp.now()
+            let stamp = Timestamp.string(now)
+            for contact in contacts {
+                guard let current = try Self.fetchContact(db, id: contact.id), current.uid == contact.uid else {
+                    throw CarnetError.deleted(.contact, id: contact.id)
+                }
+                if current.version != contact.version {
+                    if contact.id == survivor.id { throw CarnetError.conflict(.contact(ContactConflict(base: contact, current: current, mine: draft))) }
+                    throw CarnetError.refused("contact \(contact.id) (\(current.name)) was changed since the merge was prepared; merge again")
+                }
+            }
+            let names = contacts.map(\.name)
+            history.note = HistoryNote(
+                .merge, subject: survivor.name,
+                "merged \(names.dropFirst().joined(separator: ", ")) into \(survivor.name)")
+            try Self.takeFavorite(db, into: survivor.id, from: others.map(\.id))
+            for other in others {
+                try Self.moveOwnedRows(db, from: other.id, to: survivor.id)
+                try db.cachedStatement(sql: "UPDATE contact_uid_aliases SET contact_id = ? WHERE contact_id = ?").execute(arguments: [survivor.id, other.id])
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO contact_uid_aliases (uid, contact_id, merged_at) VALUES (?, ?, ?)")
+                    .execute(arguments: [other.uid, survivor.id, stamp])
+                try Self.renameMember(db, from: other.uid, to: survivor.uid)
+                try Self.beforeDeleting(db, contactID: other.id)
+                try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ? AND uid = ?").execute(arguments: [other.id, other.uid])
+            }
+            // Saved last, so it is a change whatever the draft: the next sync sends the contact
+            // that now holds the others' values.
+            guard try ContactRecord.update(
+                db, id: survivor.id, uid: survivor.uid, expecting: survivor.version, with: draft, replacing: survivor.draft, updatedAt: stamp)
+            else { throw CarnetError.deleted(.contact, id: survivor.id) }
+            return Contact(
+                id: survivor.id, uid: survivor.uid, draft: draft, createdAt: survivor.createdAt, updatedAt: now, version: survivor.version + 1)
+        }
+    }
+
+    /// The survivor keeps its favorite place; if it had none, it takes the best placed of the
+    /// merged-away contacts' (their rows go with them).
+    private static func takeFavorite(_ db: Database, into survivor: Int64, from others: [Int64]) throws {
+        let isFavorite = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM favorites WHERE contact_id = ?"), arguments: [survivor]) ?? 0
+        guard isFavorite == 0, !others.isEmpty else { return }
+        let list = "[" + others.map(String.init).joined(separator: ",") + "]"
+        guard let best = try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT contact_id FROM favorites WHERE contact_id IN (SELECT value FROM json_each(?)) ORDER BY position LIMIT 1
+            """), arguments: [list])
+        else { return }
+        try db.cachedStatement(sql: "UPDATE favorites SET contact_id = ? WHERE contact_id = ?").execute(arguments: [survivor, best])
+    }
+
+    /// The recorded tables whose rows belong to a contact (their key starts with its id) and
+    /// that the merged draft does not already carry: a merged-away contact's rows there move to
+    /// the survivor, unless it has the same row (`UPDATE OR IGNORE`; the rest go with the
+    /// contact). A table added to ``History/contactTables`` comes along without a change here.
+    static var ownedTables: [String] {
+        let carried = Set(ContactChildTable.all.map(\.name) + ["favorites", "contacts"])
+        return History.contactTables.filter { !carried.contains($0) }
+    }
+
+    private static func moveOwnedRows(_ db: Database, from other: Int64, to survivor: Int64) throws {
+        for table in ownedTables {
+            guard let column = try String.fetchOne(
+                db, sql: "SELECT name FROM pragma_table_info(?) WHERE pk = 1", arguments: [table])
+            else { continue }
+            let quoted = "\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            try db.execute(sql: "UPDATE OR IGNORE \(table) SET \(quoted) = ? WHERE \(quoted) = ?", arguments: [survivor, other])
+        }
+    }
+
+    /// A group that lists a merged-away contact lists the survivor instead (once: a group that
+    /// lists both keeps the survivor's entry), so an export's MEMBER lines name a card that exists.
+    static func renameMember(_ db: Database, from old: String, to new: String) throws {
+        // Members are kept as the cards say them, a `urn:uuid:` taken off.
+        func bare(_ uid: String) -> String { uid.lowercased().hasPrefix("urn:uuid:") ? String(uid.dropFirst(9)) : uid }
+        let (old, new) = (bare(old), bare(new))
+        try db.cachedStatement(sql: """
+            DELETE FROM group_members WHERE member_uid = ? AND contact_id IN (SELECT contact_id FROM group_members WHERE member_uid = ?)
+            """).execute(arguments: [old, new])
+        try db.cachedStatement(sql: "UPDATE group_members SET member_uid = ? WHERE member_uid = ?").execute(arguments: [new, old])
+    }
+}

@@ -1,0 +1,146 @@
+import CarnetModels
+import CarnetState
+import Observation
+
+/// The duplicates screen: the groups of contacts likely to be one person, strongest first, each
+/// with its reasons. From a group the screen opens the merge screen (``mergeScreen(for:)``) or
+/// says two of its contacts are different people (``markDifferent(_:_:)``).
+@MainActor
+@Observable
+public final class DuplicatesViewModel {
+    /// One group as the screen shows it.
+    public struct Row: Sendable, Equatable, Identifiable {
+        /// A contact of the group, as the list shows it.
+        public struct Member: Sendable, Equatable {
+            public let id: Int64
+            public let name: String
+        }
+
+        /// The group's contacts, in id order (the first is the one a merge keeps).
+        public let members: [Member]
+        /// "same email ada@example.com", strongest first.
+        public let reasons: [String]
+        public let group: DuplicateGroup
+        public var id: [Int64] { group.contactIDs }
+    }
+
+    public private(set) var rows: [Row] = []
+    /// The contacts looked at, and the pairs compared to find the rows.
+    public private(set) var contactCount = 0
+    public private(set) var pairsCompared = 0
+    /// Which contacts are looked at (``DuplicateScope``): all by default.
+    public var scope: DuplicateScope
+
+    @ObservationIgnored private let state: StateController
+
+    public init(state: StateController, scope: DuplicateScope = DuplicateScope()) {
+        self.state = state
+        self.scope = scope
+    }
+
+    /// Finds the groups again (on appear, and after a merge or an undo).
+    public func refresh() throws(CarnetError) {
+        let search = try state.duplicates(scope: scope)
+        var rows: [Row] = []
+        for group in search.groups {
+            let members = group.contactIDs.map { Row.Member(id: $0, name: search.names[$0] ?? "") }
+            rows.append(Row(members: members, reasons: group.reasons.map(\.description), group: group))
+        }
+        self.rows = rows
+        contactCount = search.contacts
+        pairsCompared = search.pairsCompared
+    }
+
+    /// How many of the contacts `added` (an import's) look like duplicates of contacts that were
+    /// there before: they are in a group with one of those.
+    public func countDuplicatesOfExisting(added: [Int64]) throws(CarnetError) -> Int {
+        guard !added.isEmpty else { return 0 }
+        let new = Set(added)
+        var scope = self.scope
+        scope.involving = new
+        var found: Set<Int64> = []
+        for group in try state.duplicates(scope: scope).groups where group.contactIDs.contains(where: { !new.contains($0) }) {
+            found.formUnion(group.contactIDs.filter(new.contains))
+        }
+        return found.count
+    }
+
+    /// The merge screen for a group: its contacts merged into `into` (default the first).
+    public func mergeScreen(for row: Row, into survivorID: Int64? = nil) throws(CarnetError) -> MergeContactsViewModel {
+        var ids = row.group.contactIDs
+        if let survivorID, let i = ids.firstIndex(of: survivorID) { ids.insert(ids.remove(at: i), at: 0) }
+        // Back through the shared state: this screen finds its groups again when it reappears.
+        return try mergeScreen(contactIDs: ids)
+    }
+
+    /// The merge screen for any contacts (the first kept), with `taking` settling fields
+    /// (see ``CarnetModels/ContactMerge``).
+    public func mergeScreen(contactIDs: [Int64], taking: [Field: Int] = [:]) throws(CarnetError) -> MergeContactsViewModel {
+        var contacts: [Contact] = []
+        for id in contactIDs { contacts.append(try state.contact(id: id)) }
+        return MergeContactsViewModel(state: state, contacts: contacts, taking: taking)
+    }
+
+    /// Says contacts `a` and `b` are different people; the list is found again without them
+    /// together.
+    public func markDifferent(_ a: Int64, _ b: Int64) throws(CarnetError) {
+        try state.markDifferentPeople(a, b)
+        try refresh()
+    }
+}
+
+/// The merge screen, on the draft editor: the contacts' merged draft (``editor``, edited like any
+/// contact's), the fields whose values differ (``questions``) with a choice for each, then save
+/// (one action of the history) or cancel (no trace).
+@MainActor
+@Observable
+public final class MergeContactsViewModel {
+    /// The contacts merged, the first kept.
+    public let contacts: [Contact]
+    /// The merged draft, over the first contact: the screen binds its fields to it. The merge
+    /// screen's own draft editor (made and owned here), not a reference to another screen.
+    public let editor: DraftEditor<Contact>
+    /// The fields whose values differ, each with the contact whose value the draft holds.
+    public private(set) var questions: [MergeQuestion]
+    @ObservationIgnored public var onSave: ((Contact) -> Void)?
+    @ObservationIgnored public var onCancel: (() -> Void)?
+
+    @ObservationIgnored private let state: StateController
+
+    public init(state: StateController, contacts: [Contact], taking: [Field: Int] = [:]) {
+        self.state = state
+        self.contacts = contacts
+        let merge = ContactMerge.merge(contacts.map(\.draft), taking: taking)
+        editor = EditContactViewModel(state: state, contact: contacts.first)
+        editor.draft = merge.draft
+        questions = merge.questions
+    }
+
+    /// The contact kept.
+    public var survivor: Contact? { contacts.first }
+
+    /// The field `field` takes the value of contact number `index` (0 for the first).
+    public func choose(_ field: Field, from index: Int) {
+        guard contacts.indices.contains(index), let q = questions.firstIndex(where: { $0.field == field }) else { return }
+        editor.draft.take(field, from: contacts[index].draft)
+        let question = questions[q]
+        questions[q] = MergeQuestion(field: question.field, label: question.label, choices: question.choices, chosen: index)
+    }
+
+    public var issues: [FieldIssue] { editor.issues }
+    public var canSave: Bool { contacts.count > 1 && editor.canSave }
+
+    /// Merges: the first contact saved with the draft, the others gone, their UIDs its own.
+    @discardableResult
+    public func save() throws(CarnetError) -> Contact {
+        let merged = try state.mergeContacts(contacts, into: editor.draft)
+        onSave?(merged)
+        return merged
+    }
+
+    /// Leaves without merging: nothing is written.
+    public func cancel() {
+        editor.cancel()
+        onCancel?()
+    }
+}

@@ -1,0 +1,181 @@
+import ArgumentParser
+import CarnetModels
+import CarnetState
+import CarnetViewModels
+import Foundation
+
+struct DuplicatesCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "duplicates",
+        abstract: "List the contacts that are likely one person, strongest first, with the reasons.",
+        discussion: """
+            Contacts are proposed together when they have the same email (ignoring case), the \
+            same phone number (by its digits; +44 20 7946 0000 is 020 7946 0000), the same name \
+            once case, accents, punctuation and word order are set aside ("Lovelace, Ada" is \
+            "ada lovelace"; a structured name's given and family parts count too), or near names \
+            ("A. Lovelace", "Ada Lovelace") with an email domain, a phone or an address in common. \
+            An email, number or name shared by more than 12 contacts (a switchboard, a team's \
+            address) is no reason on its own. Two contacts you said are different people \
+            (carnet merge --different) are never proposed together again.
+
+            EXAMPLES:
+              carnet duplicates
+              carnet duplicates --json
+              carnet merge 12 40          # keep 12, merge 40 into it
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @Flag(help: "Write the groups as JSON: each group's contacts and reasons.") var json = false
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let screen = DuplicatesViewModel(state: state)
+        try screen.refresh()
+        if json { return try printJSON(screen, terminal: terminal) }
+        guard !screen.rows.isEmpty else {
+            let count = screen.contactCount
+            return terminal.print("no likely duplicates among \(count) contact\(count == 1 ? "" : "s")")
+        }
+        let count = screen.rows.count
+        var out = "\(count) group\(count == 1 ? "" : "s") of likely duplicates "
+            + "(carnet merge ID ID… keeps the first; carnet merge --different ID ID if they are not one person):\n"
+        for (i, row) in screen.rows.enumerated() {
+            out += "\(i + 1). " + row.members.map { "\($0.name.shown) [\($0.id)]" }.joined(separator: ", ") + "\n"
+            for reason in row.group.reasons {
+                let ids = reason.contactIDs.count == row.members.count ? "" : " [" + reason.contactIDs.map(String.init).joined(separator: ", ") + "]"
+                out += "   \(reason.description.shown)\(ids)\n"
+            }
+        }
+        terminal.print(out, terminator: "")
+    }
+
+    @MainActor private func printJSON(_ screen: DuplicatesViewModel, terminal: Terminal) throws {
+        let groups: [[String: Any]] = screen.rows.map { row in
+            [
+                "contacts": row.members.map { ["id": $0.id, "name": $0.name] as [String: Any] },
+                "reasons": row.group.reasons.map { ["kind": $0.kind.rawValue, "detail": $0.detail, "contacts": $0.contactIDs] as [String: Any] },
+                "strength": row.group.strength,
+            ]
+        }
+        let object: [String: Any] = ["groups": groups, "contacts": screen.contactCount, "pairsCompared": screen.pairsCompared]
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        terminal.print(String(decoding: data, as: UTF8.self))
+    }
+}
+
+struct MergeCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge contacts into the first one, or say two contacts are different people.",
+        discussion: """
+            The first contact is kept; the others are merged into it and deleted. Lists (emails, \
+            phones, addresses, categories…) are united: an entry found twice is kept once, with \
+            the types of both. A one-valued field (name, title, note, photo…) keeps the first \
+            contact's value, or takes another's when the first has none. Where two values differ, \
+            on a terminal you are asked which to keep (or, with --editor, the merged contact opens \
+            in $VISUAL or $EDITOR: closing it unchanged merges as shown, emptying it cancels); in a script the first contact's value stays unless --take \
+            FIELD=ID says otherwise, and each field settled so is printed. The favorite place, \
+            the categories and every property Carnet does not model are kept. The merged \
+            contacts' UIDs stay known as the kept one's: importing an old export or syncing \
+            updates it instead of bringing them back. `carnet undo` takes a merge back whole.
+
+            EXAMPLES:
+              carnet merge 12 40
+              carnet merge 12 40 41 --take name=40 --take title=41
+              carnet merge 12 40 --editor
+              carnet merge --different 12 40
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @Argument(help: ArgumentHelp("The contacts to merge: the first is kept.", valueName: "id")) var ids: [Int64] = []
+    @Option(name: .customLong("take"), help: ArgumentHelp("Take FIELD from contact ID where the values differ (e.g. name=40); repeatable.", valueName: "field=id"))
+    var takes: [String] = []
+    @Flag(help: "Edit the merged contact in $VISUAL or $EDITOR before saving.") var editor = false
+    @Flag(help: "Record that the two contacts are different people; carnet duplicates stops proposing them.") var different = false
+    @Flag(name: .customLong("prompt"), help: "Ask about each differing field even when standard input is not a terminal.")
+    var forcePrompt = false
+
+    var writes: Bool { true }
+
+    func validate() throws {
+        if different {
+            guard ids.count == 2 else { throw ValidationError("--different takes exactly two contact ids") }
+            if !takes.isEmpty || editor { throw ValidationError("--different records two people; it cannot be combined with --take or --editor") }
+        } else if ids.count < 2 {
+            throw ValidationError("give at least two contact ids: the one to keep, then the ones to merge into it")
+        }
+        if Set(ids).count != ids.count { throw ValidationError("each contact id may be given once") }
+        if editor && !takes.isEmpty { throw ValidationError("--editor and --take exclude each other: choose in the editor") }
+        _ = try parsedTakes()
+    }
+
+    /// `--take FIELD=ID` as the field and the index of its contact among the ids.
+    func parsedTakes() throws -> [Field: Int] {
+        var taking: [Field: Int] = [:]
+        for take in takes {
+            let parts = take.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let spec = ContactFields.named(parts[0].trimmingCharacters(in: .whitespaces)) else {
+                throw ValidationError("--take \(take.shown): give FIELD=ID with a field such as name, title, note or photo")
+            }
+            guard let id = Int64(parts[1].trimmingCharacters(in: .whitespaces)), let index = ids.firstIndex(of: id) else {
+                throw ValidationError("--take \(take.shown): the ID must be one of the contacts merged (\(ids.map(String.init).joined(separator: ", ")))")
+            }
+            if spec.list != nil {
+                throw ValidationError("--take \(take.shown): \(spec.key) is a list, and lists are united; --take is for one-valued fields")
+            }
+            taking[spec.field] = index
+        }
+        return taking
+    }
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        if different {
+            try DuplicatesViewModel(state: state).markDifferent(ids[0], ids[1])
+            return terminal.print("saved: contacts \(ids[0]) and \(ids[1]) are different people; carnet duplicates will not propose them together")
+        }
+        let taking = try parsedTakes()
+        let screen = try DuplicatesViewModel(state: state).mergeScreen(contactIDs: ids, taking: taking)
+        let contacts = screen.contacts
+        if editor {
+            guard try EditorSession(terminal: terminal).edit(screen.editor, acceptingUnchanged: true) != nil else {
+                throw CLIError.cancelled("cancelled; nothing merged")
+            }
+        } else if !screen.questions.isEmpty && taking.isEmpty && (terminal.stdinIsTerminal || forcePrompt) {
+            try ask(screen, terminal: terminal)
+        } else {
+            for question in screen.questions { terminal.print(settled(question, screen)) }
+        }
+        let merged = try screen.save()
+        let others = contacts.dropFirst().map { String($0.id) }.joined(separator: ", ")
+        terminal.print("merged \(others) into contact \(merged.id) (\(merged.name.shown)); carnet undo takes it back")
+    }
+
+    /// "name: kept “Ada Lovelace” of 12 (40 has “Lovelace, Ada”; --take name=40)".
+    @MainActor private func settled(_ question: MergeQuestion, _ screen: MergeContactsViewModel) -> String {
+        let key = ContactFields.spec(question.field)?.key ?? question.field.rawValue
+        let id = { (index: Int) in screen.contacts[index].id }
+        let kept = question.choices.first { $0.contactIndex == question.chosen }
+        let others = question.choices.filter { $0.contactIndex != question.chosen }
+            .map { "\(id($0.contactIndex)) has “\($0.value.shown)”; --take \(key)=\(id($0.contactIndex))" }
+        return "\(key): kept “\((kept?.value ?? "").shown)” of \(id(question.chosen)) (\(others.joined(separator: "; ")))"
+    }
+
+    /// Asks, for each field whose values differ, which one to keep.
+    @MainActor private func ask(_ screen: MergeContactsViewModel, terminal: Terminal) throws {
+        for question in screen.questions {
+            var text = "\(question.label) differs:\n"
+            for (n, choice) in question.choices.enumerated() {
+                text += "  \(n + 1)  \(choice.value.shown)  (contact \(screen.contacts[choice.contactIndex].id))\n"
+            }
+            while true {
+                guard let answer = terminal.ask(text + "keep which? [1] ") else { throw CLIError.cancelled("cancelled; nothing merged") }
+                let trimmed = answer.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty { break }
+                if let n = Int(trimmed), question.choices.indices.contains(n - 1) {
+                    screen.choose(question.field, from: question.choices[n - 1].contactIndex)
+                    break
+                }
+                text = "answer a number from 1 to \(question.choices.count)\n"
+            }
+        }
+    }
+}
