@@ -17,11 +17,15 @@ public struct SyncAccount: Sendable, Equatable, Codable {
     /// The CA certificate(s), PEM, that the server's certificate is verified against instead of
     /// the system's (`carnet sync setup --ca-file`); nil: the system's.
     public var certificateAuthority: String?
+    /// The address book of the file it syncs (``AddressBook/id``): only its contacts go up, and
+    /// the collection's cards come down into it.
+    public var bookID: Int64
 
     public init(
         id: Int64 = 0, collectionURL: String, username: String = "", passwordCommand: String = "", syncToken: String? = nil,
-        lastSyncAt: Date? = nil, certificateAuthority: String? = nil
+        lastSyncAt: Date? = nil, certificateAuthority: String? = nil, bookID: Int64 = AddressBook.defaultID
     ) {
+        self.bookID = bookID
         self.id = id
         self.collectionURL = collectionURL
         self.username = username
@@ -351,7 +355,8 @@ public struct SyncSetup: Sendable, Equatable {
 public protocol AddressBookSyncing: AnyObject {
     /// Finds the address book at or under `url` and remembers it (never the password), with
     /// `certificateAuthority` (PEM) as the only CA its server's certificate is verified against.
-    func setup(url: String, username: String, passwordCommand: String, certificateAuthority: String?) throws(CarnetError) -> SyncSetup
+    /// Linked to address book `bookID` (nil: the default book), whose contacts it syncs.
+    func setup(url: String, username: String, passwordCommand: String, certificateAuthority: String?, bookID: Int64?) throws(CarnetError) -> SyncSetup
     /// One two-way sync (see ``SyncOptions``).
     func sync(options: SyncOptions, progress: ((SyncProgress) -> Void)?) throws(CarnetError) -> SyncReport
     /// The account and what waits to be sent; nil when no sync is set up.
@@ -364,6 +369,10 @@ public protocol AddressBookSyncing: AnyObject {
 
 extension AddressBookSyncing {
     public func setup(url: String, username: String, passwordCommand: String) throws(CarnetError) -> SyncSetup {
-        try setup(url: url, username: username, passwordCommand: passwordCommand, certificateAuthority: nil)
+        try setup(url: url, username: username, passwordCommand: passwordCommand, certificateAuthority: nil, bookID: nil)
+    }
+
+    public func setup(url: String, username: String, passwordCommand: String, certificateAuthority: String?) throws(CarnetError) -> SyncSetup {
+        try setup(url: url, username: username, passwordCommand: passwordCommand, certificateAuthority: certificateAuthority, bookID: nil)
     }
 }

@@ -18,6 +18,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         case familyName = "family_name", nameSuffix = "name_suffix"
         case nickname, organization, department, title, role, note, photo
         case createdAt = "created_at", updatedAt = "updated_at", version
+        case bookID = "book_id"
     }
 
     /// The text columns and the draft fields they hold, in ``Columns`` order.
@@ -45,6 +46,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     var createdAt: String
     var updatedAt: String
     var version: Int
+    var bookID: Int64 = AddressBook.defaultID
 
     /// The model value: this row's fields and whatever lists ``draft`` holds (none unless
     /// ``ContactChildTable/attach(_:to:)`` filled them in). A timestamp that does not parse (only a
@@ -53,7 +55,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     var contact: Contact {
         Contact(
             id: id ?? 0, uid: uid, draft: draft, createdAt: Timestamp.date(createdAt) ?? .distantPast,
-            updatedAt: Timestamp.date(updatedAt) ?? .distantPast, version: version)
+            updatedAt: Timestamp.date(updatedAt) ?? .distantPast, version: version, bookID: bookID)
     }
 
     /// `contacts`' columns for a SELECT, optionally qualified (`c.id, c.uid, …`).
@@ -65,7 +67,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     /// Where each column is in the rows of one statement, looked up by name once per statement
     /// rather than once per row and column: loading a million contacts is a measured workload.
     struct ColumnIndexes {
-        let id, uid, photo, createdAt, updatedAt, version: Int
+        let id, uid, photo, createdAt, updatedAt, version, bookID: Int
         /// The indexes of ``ContactRecord/textColumns``, in that order.
         let text: [Int]
 
@@ -91,6 +93,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
             createdAt = try find(.createdAt)
             updatedAt = try find(.updatedAt)
             version = try find(.version)
+            bookID = try find(.bookID)
             text = try ContactRecord.textColumns.map { try find($0.column) }
         }
     }
@@ -103,6 +106,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         container[Columns.createdAt] = createdAt
         container[Columns.updatedAt] = updatedAt
         container[Columns.version] = version
+        container[Columns.bookID] = bookID
         container["sort_given"] = draft.sortText(.given)
         container["sort_family"] = draft.sortText(.family)
     }
@@ -129,7 +133,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         values.append(id)
         values.append(uid)
         values.append(contentsOf: Self.textValues(draft))
-        values.append(contentsOf: [draft.photo, createdAt, updatedAt, version, draft.sortText(.given), draft.sortText(.family)] as [(any DatabaseValueConvertible)?])
+        values.append(contentsOf: [draft.photo, createdAt, updatedAt, version, bookID, draft.sortText(.given), draft.sortText(.family)] as [(any DatabaseValueConvertible)?])
         return StatementArguments(values)
     }
 
@@ -202,6 +206,7 @@ extension ContactRecord {
         createdAt = try row.decode(String.self, atIndex: column.createdAt)
         updatedAt = try row.decode(String.self, atIndex: column.updatedAt)
         version = try row.decode(Int.self, atIndex: column.version)
+        bookID = try row.decode(Int64.self, atIndex: column.bookID)
     }
 }
 

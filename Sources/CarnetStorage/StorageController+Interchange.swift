@@ -135,7 +135,8 @@ extension StorageController {
         } ?? false
         let id = try ContactRecord(
             id: idIsFree ? record.id : nil, uid: uid, draft: draft,
-            createdAt: Timestamp.string(created), updatedAt: Timestamp.string(updated), version: max(1, record.version ?? 1)
+            createdAt: Timestamp.string(created), updatedAt: Timestamp.string(updated), version: max(1, record.version ?? 1),
+            bookID: options.bookID ?? AddressBook.defaultID
         ).insertRow(db)
         if record.favorite == true { try addFavoriteIfMissing(db, id) }
         report.added += 1
@@ -152,17 +153,20 @@ extension StorageController {
 
     /// Calls `body` with every contact in name order (or only the favorites, in their order),
     /// a page at a time, so an export of a million contacts holds one page in memory.
-    public func forEachContact(favoritesOnly: Bool = false, pageSize: Int = 500, _ body: (Contact, Bool) throws -> Void) throws(CarnetError) {
+    /// Only address book `bookID`'s when given.
+    public func forEachContact(
+        favoritesOnly: Bool = false, bookID: Int64? = nil, pageSize: Int = 500, _ body: (Contact, Bool) throws -> Void
+    ) throws(CarnetError) {
         let favorites = try favorites()
         if favoritesOnly {
-            for favorite in favorites {
+            for favorite in favorites where bookID == nil || favorite.contact.bookID == bookID {
                 do { try body(favorite.contact, true) } catch { throw ErrorMapping.map(error, path: path) }
             }
             return
         }
         let favoriteIDs = Set(favorites.map(\.contact.id))
         let path = self.path
-        try forEachContact(matching: "", pageSize: pageSize) { contact throws(CarnetError) in
+        try forEachContact(query: ContactQuery(bookID: bookID), pageSize: pageSize) { contact throws(CarnetError) in
             do { try body(contact, favoriteIDs.contains(contact.id)) } catch { throw ErrorMapping.map(error, path: path) }
         }
     }

@@ -20,13 +20,13 @@ public struct SyncTombstone: Sendable, Equatable {
 }
 
 extension StorageController {
-    private static let accountColumns = "id, collection_url, username, password_command, sync_token, last_sync_at, ca_certificate"
+    private static let accountColumns = "id, collection_url, username, password_command, sync_token, last_sync_at, ca_certificate, book_id"
 
     private static func account(_ row: Row) -> SyncAccount {
         SyncAccount(
             id: row["id"], collectionURL: row["collection_url"], username: row["username"], passwordCommand: row["password_command"],
             syncToken: row["sync_token"], lastSyncAt: (row["last_sync_at"] as String?).flatMap(Timestamp.date),
-            certificateAuthority: row["ca_certificate"])
+            certificateAuthority: row["ca_certificate"], bookID: row["book_id"] ?? AddressBook.defaultID)
     }
 
     static func fetchSyncAccount(_ db: Database) throws -> SyncAccount? {
@@ -47,13 +47,13 @@ extension StorageController {
             try db.execute(sql: "DELETE FROM sync_accounts WHERE collection_url <> ?", arguments: [account.collectionURL])
             try db.execute(
                 sql: """
-                    INSERT INTO sync_accounts (collection_url, username, password_command, created_at, ca_certificate) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO sync_accounts (collection_url, username, password_command, created_at, ca_certificate, book_id) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (collection_url) DO UPDATE SET username = excluded.username, password_command = excluded.password_command,
-                        ca_certificate = excluded.ca_certificate
+                        ca_certificate = excluded.ca_certificate, book_id = excluded.book_id
                     """,
                 arguments: [
                     account.collectionURL, account.username, account.passwordCommand, Timestamp.string(Timestamp.now()),
-                    account.certificateAuthority,
+                    account.certificateAuthority, account.bookID,
                 ])
             guard let saved = try Self.fetchSyncAccount(db) else { throw CarnetError.sync(.notConfigured) }
             return saved
@@ -66,8 +66,8 @@ extension StorageController {
             guard let account = try Self.fetchSyncAccount(db) else { return nil }
             let linked = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_contacts WHERE account_id = ?", arguments: [account.id]) ?? 0
             let new = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM contacts c WHERE NOT EXISTS (SELECT 1 FROM sync_contacts s WHERE s.contact_id = c.id AND s.account_id = ?)",
-                arguments: [account.id]) ?? 0
+                db, sql: "SELECT count(*) FROM contacts c WHERE c.book_id = ? AND NOT EXISTS (SELECT 1 FROM sync_contacts s WHERE s.contact_id = c.id AND s.account_id = ?)",
+                arguments: [account.bookID, account.id]) ?? 0
             let changed = try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id WHERE s.account_id = ? AND s.synced_version <> c.version",
                 arguments: [account.id]) ?? 0
@@ -235,7 +235,18 @@ public final class SyncTransaction {
     }
 
     public func contact(id: Int64) throws -> Contact? { try StorageController.fetchContact(db, id: id) }
-    public func contact(uid: String) throws -> Contact? { try StorageController.fetchContact(db, uid: uid) }
+
+    /// The contact of that UID in the synced book; one of another book is not this collection's.
+    public func contact(uid: String) throws -> Contact? {
+        try StorageController.fetchContact(db, uid: uid).flatMap { $0.bookID == account.bookID ? $0 : nil }
+    }
+
+    /// The name of the other book whose contact has `uid` (a UID names one contact in the file).
+    public func otherBook(ofUID uid: String) throws -> String? {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT b.name FROM contacts c JOIN address_books b ON b.id = c.book_id WHERE c.uid = ? AND c.book_id <> ?"),
+            arguments: [uid, account.bookID])
+    }
 
     /// Up to `limit` contacts with ids above `afterID` that have something to send: never sent,
     /// or changed since the last sync. In id order, with their links.
@@ -243,15 +254,25 @@ public final class SyncTransaction {
         let ids = try Int64.fetchAll(
             db.cachedStatement(sql: """
                 SELECT c.id FROM contacts c LEFT JOIN sync_contacts s ON s.contact_id = c.id AND s.account_id = ?
-                WHERE c.id > ? AND (s.contact_id IS NULL OR s.synced_version <> c.version) ORDER BY c.id LIMIT ?
+                WHERE c.id > ? AND c.book_id = ? AND (s.contact_id IS NULL OR s.synced_version <> c.version) ORDER BY c.id LIMIT ?
                 """),
-            arguments: [account.id, afterID, limit])
+            arguments: [account.id, afterID, account.bookID, limit])
         return try ids.compactMap { id in try contact(id: id).map { ($0, try link(contactID: id)) } }
     }
 
+    /// The cards to delete on the server: those of contacts deleted here, and those of contacts
+    /// moved here to another book (they go up to that book's collection, keeping their UID).
     public func tombstones() throws -> [SyncTombstone] {
-        try Row.fetchAll(db, sql: "SELECT href, etag, uid FROM sync_tombstones WHERE account_id = ? ORDER BY href", arguments: [account.id])
-            .map { SyncTombstone(href: $0["href"], etag: $0["etag"], uid: $0["uid"]) }
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT href, etag, uid FROM sync_tombstones WHERE account_id = ?
+                UNION ALL
+                SELECT s.href, s.etag, c.uid FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id WHERE s.account_id = ? AND c.book_id <> ?
+                ORDER BY href
+                """,
+            arguments: [account.id, account.id, account.bookID]
+        ).map { SyncTombstone(href: $0["href"], etag: $0["etag"], uid: $0["uid"]) }
     }
 
     public func tombstone(href: String) throws -> SyncTombstone? {
@@ -263,6 +284,10 @@ public final class SyncTransaction {
 
     public func removeTombstone(href: String) throws {
         try db.cachedStatement(sql: "DELETE FROM sync_tombstones WHERE account_id = ? AND href = ?").execute(arguments: [account.id, href])
+        // A contact moved to another book leaves this collection with its link.
+        try db.cachedStatement(sql: """
+            DELETE FROM sync_contacts WHERE account_id = ? AND href = ? AND contact_id IN (SELECT id FROM contacts WHERE book_id <> ?)
+            """).execute(arguments: [account.id, href, account.bookID])
     }
 
     /// Adds a contact from the server (validated like any other) and links it.
@@ -270,7 +295,7 @@ public final class SyncTransaction {
         let draft = try draft.validated()
         let issues = UIDRule.issues(uid)
         if !issues.isEmpty { throw CarnetError.invalid(issues) }
-        let contact = try StorageController.insert(db, draft, uid: uid, now: Timestamp.now())
+        let contact = try StorageController.insert(db, draft, uid: uid, now: Timestamp.now(), bookID: account.bookID)
         try setLink(contactID: contact.id, href: href, etag: etag, card: card, syncedVersion: contact.version)
         try history.checkpoint()
         return contact
@@ -287,7 +312,9 @@ public final class SyncTransaction {
             updatedAt: Timestamp.string(now))
         else { throw CarnetError.deleted(.contact, id: contact.id) }
         try history.checkpoint()
-        return Contact(id: contact.id, uid: contact.uid, draft: draft, createdAt: contact.createdAt, updatedAt: now, version: contact.version + 1)
+        return Contact(
+            id: contact.id, uid: contact.uid, draft: draft, createdAt: contact.createdAt, updatedAt: now, version: contact.version + 1,
+            bookID: contact.bookID)
     }
 
     /// Deletes a contact the server deleted (its favorite goes too); it leaves no tombstone, the
