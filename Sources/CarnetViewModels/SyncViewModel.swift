@@ -14,8 +14,13 @@ public final class SyncViewModel {
         self.engine = engine
     }
 
-    public func setup(url: String, username: String, passwordCommand: String, certificateAuthority: String? = nil) throws(CarnetError) -> SyncSetup {
-        try engine.setup(url: url, username: username, passwordCommand: passwordCommand, certificateAuthority: certificateAuthority)
+    /// Links the address book named `book` (nil: the default book) to the collection found at `url`.
+    public func setup(
+        url: String, username: String, passwordCommand: String, certificateAuthority: String? = nil, book: String? = nil
+    ) throws(CarnetError) -> SyncSetup {
+        let bookID = try book.map { name throws(CarnetError) in try state.addressBook(named: name).id }
+        return try engine.setup(
+            url: url, username: username, passwordCommand: passwordCommand, certificateAuthority: certificateAuthority, bookID: bookID)
     }
 
     public func sync(options: SyncOptions = SyncOptions(), progress: ((SyncProgress) -> Void)? = nil) throws(CarnetError) -> SyncReport {
