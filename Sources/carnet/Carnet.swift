@@ -67,7 +67,7 @@ struct Carnet: StateCommand {
             FavoriteCommand.self, UnfavoriteCommand.self, FavoritesCommand.self, BirthdaysCommand.self,
             QuoteCommand.self, ImportCommand.self, ExportCommand.self, SampleCommand.self,
             UndoCommand.self, RedoCommand.self, HistoryCommand.self, SyncCommand.self, DatabaseCommand.self, InteractiveCommand.self,
-            QueryCommand.self, AddEmailCommand.self,
+            QueryCommand.self, AddEmailCommand.self, BookCommand.self, MoveCommand.self, CopyCommand.self,
         ])
 
     @OptionGroup var database: DatabaseOption

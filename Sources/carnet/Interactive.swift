@@ -137,6 +137,7 @@ final class InteractiveSession {
         case .editContact: "edit contact"
         case .quote: "quote"
         case .editQuote: "edit quote"
+        case .books: "books"
         }
     }
 
@@ -151,6 +152,9 @@ final class InteractiveSession {
             let tab: AppCoordinator.Tab = verb.hasPrefix("c") ? .contacts : verb.hasPrefix("f") ? .favorites : .quote
             guard try mayDropDraft() else { return try render() }
             try app.select(tab); try render()
+        case "books":
+            guard try mayDropDraft() else { return try render() }
+            try app.showBooks(); try render()
         case "back", "b":
             guard try mayDropDraft() else { return try render() }
             try app.back(); try render()
@@ -219,6 +223,15 @@ final class InteractiveSession {
             }
         case let .editQuote(edit):
             if try !handleDraft(edit, verb, rest) { unknown(verb) }
+        case let .books(books):
+            switch verb {
+            case "open", "o":
+                guard let book = books.books.first(where: { $0.isNamed(rest) }) else { throw CarnetError.unknownBook(rest) }
+                try app.showBook(book); try render()
+            case "add": try books.add(named: rest); try render()
+            case "list", "l": try render()
+            default: unknown(verb)
+            }
         }
     }
 
@@ -444,6 +457,11 @@ final class InteractiveSession {
             terminal.print(terminal.bold(edit.isNew ? "── New quote ──" : "── Edit quote ──") + (edit.isDirty ? "  (unsaved)" : ""))
             terminal.print("  text:   \(edit.draft.text.multiline)\n  author: \(edit.draft.author.shown)")
             printIssuesAndClashes(edit)
+        case let .books(books):
+            terminal.print(terminal.bold("── Address books ──"))
+            for book in books.books {
+                terminal.print("  \(book.name.shown)\(book.isDefault ? " (default)" : "")  \(book.contactCount) contact\(book.contactCount == 1 ? "" : "s")")
+            }
         }
     }
 
@@ -537,8 +555,10 @@ final class InteractiveSession {
             help = "edit · add · list · use ID · delete ID"
         case .editQuote:
             help = QuoteFields.all.map(\.key).joined(separator: "|") + " VALUE · save · cancel (on conflict: reload · overwrite · cancel; after reload: theirs FIELD · mine FIELD)"
+        case .books:
+            help = "open NAME · add NAME · list"
         }
-        let text = "\(help)\nanywhere: contacts (c) · favorites (f) · quote · back (b) · refresh (r) · undo (u) · redo · help · quit (q)"
+        let text = "\(help)\nanywhere: contacts (c) · favorites (f) · quote · books · back (b) · refresh (r) · undo (u) · redo · help · quit (q)"
         // On a terminal, wrapped between words to its width, each line's rest indented under
         // it; a script gets one line per group of commands, as before.
         guard terminal.stdoutIsTerminal else { return terminal.print(text) }

@@ -44,8 +44,9 @@ struct QueryCommand: StateCommand {
     @Option(help: ArgumentHelp("mutt (status line, then email, name, other) or aerc (email, name).", valueName: "format"))
     var format: MailQueryFormat = .mutt
     @Option(parsing: .unconditional, help: "At most this many contacts (their emails all listed).") var limit = 100
+    @Option(help: ArgumentHelp("Only this address book (default: every book).", valueName: "name")) var book: String?
 
-    var query: MailQuery { MailQuery(words: words, format: format, limit: limit, db: database.db) }
+    var query: MailQuery { MailQuery(words: words, format: format, limit: limit, db: database.db, book: book) }
 
     func validate() throws { try query.validate() }
 
@@ -62,11 +63,14 @@ struct MailQuery: Equatable {
     var limit: Int
     /// `--db` given after the command's name.
     var db: String?
+    /// `--book`: only that address book.
+    var book: String? = nil
 
     var text: String { words.joined(separator: " ") }
 
     func validate() throws {
         if db?.isEmpty == true { throw ValidationError("--db needs a file path") }
+        if let book, book.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--book needs a name") }
         if limit < 1 { throw ValidationError("--limit must be 1 or more (got \(limit))") }
         let query: SearchQuery
         do { query = try SearchQuery(text) } catch { throw ValidationError(error.description) }
@@ -114,6 +118,9 @@ struct MailQuery: Equatable {
                 // A value that looks like a flag is the parser's to judge.
                 guard !value.hasPrefix("-") || argument.hasPrefix("--db=") else { return nil }
                 query.db = value
+            case "--book":
+                guard !value.hasPrefix("-") || argument.hasPrefix("--book=") else { return nil }
+                query.book = value
             default:
                 return nil
             }
@@ -123,10 +130,11 @@ struct MailQuery: Equatable {
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let list = ContactsViewModel(state: state)
+        let book = try self.book.map { name throws(CarnetError) in try state.addressBook(named: name) }
+        let list = ContactsViewModel(state: state, book: book)
         var lines: [String] = []
         var contacts = 0
-        try list.forEachRow(query: ContactQuery(search: text, order: .relevance), limit: limit, pageSize: min(limit, 200)) { row in
+        try list.forEachRow(query: ContactQuery(search: text, order: .relevance, bookID: book?.id), limit: limit, pageSize: min(limit, 200)) { row in
             contacts += 1
             lines += Self.lines(for: row.contact, format: format)
         }

@@ -143,6 +143,8 @@ struct SyncSetupCommand: SyncingCommand {
     var passwordCommand = ""
     @Option(help: ArgumentHelp("A CA certificate (PEM) to verify this server against instead of the system's CAs.", valueName: "file"))
     var caFile: String?
+    @Option(help: ArgumentHelp("The address book of this file to sync with it (default: the default book).", valueName: "name"))
+    var book: String?
 
     func validate() throws {
         let lower = url.lowercased()
@@ -171,7 +173,8 @@ struct SyncSetupCommand: SyncingCommand {
     }
 
     @MainActor func run(sync: SyncViewModel, terminal: Terminal) throws {
-        let setup = try sync.setup(url: url, username: user, passwordCommand: passwordCommand, certificateAuthority: try certificateAuthority())
+        let setup = try sync.setup(
+            url: url, username: user, passwordCommand: passwordCommand, certificateAuthority: try certificateAuthority(), book: book)
         if setup.created { terminal.print("made the address book \(setup.account.collectionURL)") }
         let login = setup.account.username.isEmpty ? "" : " as \(setup.account.username)"
         terminal.print("saved sync setup: \(setup.account.collectionURL)\(login) (carnet sync to sync now)")
