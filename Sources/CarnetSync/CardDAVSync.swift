@@ -41,7 +41,7 @@ public final class CardDAVSync: AddressBookSyncing {
     /// A password in it is refused (it would be stored and shown); `certificateAuthority` (PEM)
     /// is then the only CA this account's server is verified against, in every sync.
     public func setup(
-        url text: String, username: String, passwordCommand: String, certificateAuthority: String? = nil
+        url text: String, username: String, passwordCommand: String, certificateAuthority: String?, bookID: Int64?
     ) throws(CarnetError) -> SyncSetup {
         let (url, username) = try SyncAccount.login(url: text, username: username)
         if let certificateAuthority, !SyncAccount.isPEMCertificate(certificateAuthority) {
@@ -54,7 +54,7 @@ public final class CardDAVSync: AddressBookSyncing {
         let account = try storage.saveSyncAccount(
             SyncAccount(
                 collectionURL: found.collection.absoluteString, username: username, passwordCommand: passwordCommand,
-                certificateAuthority: certificateAuthority))
+                certificateAuthority: certificateAuthority, bookID: bookID ?? AddressBook.defaultID))
         return SyncSetup(account: account, created: found.created)
     }
 
@@ -302,6 +302,12 @@ private final class SyncRun {
                 try merge(contact, base: ContactDraft(), theirs: theirs, card: card)
                 return
             }
+            if let book = try here.otherBook(ofUID: uid) {
+                // Moved there by another client while this file still has it in another book:
+                // taken once that book's sync has let it go (a UID names one contact here).
+                try notSynced(card.href, "its UID \(uid) is a contact's in the address book \(book); it is taken once that book has synced")
+                return
+            }
             // A card edited there that was deleted here: the edit wins, nothing is lost.
             try here.removeTombstone(href: card.href)
             _ = try here.insertContact(uid: uid, draft: theirs, updatedAt: record.updatedAt, href: card.href, etag: card.etag, card: card.text)
@@ -388,7 +394,10 @@ private final class SyncRun {
         try here.removeTombstone(href: href)
         try here.forgetCardNotSynced(href: href)
         guard let link = try here.link(href: href), let contact = try here.contact(id: link.contactID) else { return }
-        if contact.version == link.syncedVersion {
+        if contact.bookID != here.account.bookID {
+            // Moved here to another book: it lives on there; only its link to this collection goes.
+            try here.removeLink(contactID: contact.id)
+        } else if contact.version == link.syncedVersion {
             try here.deleteContact(contact, href: href)
             report.deleted += 1
         } else {
