@@ -41,6 +41,11 @@ VALUES (1, 'Contacts', 1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
 -- A book with contacts cannot be deleted from under them (Carnet deletes or moves them first).
 ALTER TABLE contacts ADD COLUMN book_id INTEGER NOT NULL DEFAULT 1 REFERENCES address_books (id);
 
+-- Written into every row: a row stored before the column existed reads as the default, but
+-- SQLite's session extension (the history) sees NULL there as the row's old value, so an edit
+-- would be recorded as setting book_id from NULL and its undo would break the NOT NULL.
+UPDATE contacts SET book_id = 1;
+
 -- Serves one book's name-sorted list and its keyset pages:
 -- WHERE book_id = ? AND (name, id) > (?, ?) ORDER BY name, id.
 CREATE INDEX contacts_by_book ON contacts (book_id, name, id);
