@@ -20,31 +20,51 @@ public struct SyncTombstone: Sendable, Equatable {
 }
 
 extension StorageController {
-    private static let accountColumns = "id, collection_url, username, password_command, sync_token, last_sync_at, ca_certificate, book_id"
+    private static let accountsSQL = """
+        SELECT a.id, a.collection_url, a.username, a.password_command, a.sync_token, a.last_sync_at, a.ca_certificate,
+               b.id AS book_id, b.name AS book_name
+        FROM sync_accounts a JOIN address_books b ON b.id = a.book_id
+        """
 
     private static func account(_ row: Row) -> SyncAccount {
-        SyncAccount(
+        var account = SyncAccount(
             id: row["id"], collectionURL: row["collection_url"], username: row["username"], passwordCommand: row["password_command"],
             syncToken: row["sync_token"], lastSyncAt: (row["last_sync_at"] as String?).flatMap(Timestamp.date),
-            certificateAuthority: row["ca_certificate"], bookID: row["book_id"] ?? AddressBook.defaultID)
+            certificateAuthority: row["ca_certificate"], bookID: row["book_id"])
+        account.bookName = row["book_name"]
+        return account
+    }
+
+    /// Every linked book's account: the default book's first, then by book name.
+    static func fetchSyncAccounts(_ db: Database) throws -> [SyncAccount] {
+        try Row.fetchAll(db, sql: accountsSQL + " ORDER BY b.is_default DESC, b.name, a.id").map(account)
     }
 
     static func fetchSyncAccount(_ db: Database) throws -> SyncAccount? {
-        try Row.fetchOne(db, sql: "SELECT \(accountColumns) FROM sync_accounts ORDER BY id LIMIT 1").map(account)
+        try fetchSyncAccounts(db).first
     }
 
-    /// The address book this file syncs with, if `carnet sync setup` was run.
+    /// The collection the default book (or else the first linked book) syncs with, if any.
     public func syncAccount() throws(CarnetError) -> SyncAccount? {
         try read { db in try Self.fetchSyncAccount(db) }
     }
 
-    /// Remembers `account` as the one address book this file syncs with. The same collection
-    /// keeps what it knows (links, tombstones, token) and takes the new login; another one
-    /// replaces it, and its first sync matches contacts by UID.
+    /// Every linked book's account, the default book's first, then by book name.
+    public func syncAccounts() throws(CarnetError) -> [SyncAccount] {
+        try read { db in try Self.fetchSyncAccounts(db) }
+    }
+
+    /// Remembers `account` as the collection its book (``CarnetModels/SyncAccount/bookID``)
+    /// syncs with. The same collection of the same book keeps what it knows (links, tombstones,
+    /// token) and takes the new login; another one replaces the book's link, and a collection
+    /// linked to another book before starts afresh: each first sync matches contacts by UID.
     @discardableResult
     public func saveSyncAccount(_ account: SyncAccount) throws(CarnetError) -> SyncAccount {
         try write { db in
-            try db.execute(sql: "DELETE FROM sync_accounts WHERE collection_url <> ?", arguments: [account.collectionURL])
+            guard try Self.fetchBook(db, id: account.bookID) != nil else { throw CarnetError.unknownBook("#\(account.bookID)") }
+            try db.execute(
+                sql: "DELETE FROM sync_accounts WHERE (book_id = ? AND collection_url <> ?) OR (collection_url = ? AND book_id IS NOT ?)",
+                arguments: [account.bookID, account.collectionURL, account.collectionURL, account.bookID])
             try db.execute(
                 sql: """
                     INSERT INTO sync_accounts (collection_url, username, password_command, created_at, ca_certificate, book_id) VALUES (?, ?, ?, ?, ?, ?)
@@ -55,31 +75,49 @@ extension StorageController {
                     account.collectionURL, account.username, account.passwordCommand, Timestamp.string(Timestamp.now()),
                     account.certificateAuthority, account.bookID,
                 ])
-            guard let saved = try Self.fetchSyncAccount(db) else { throw CarnetError.sync(.notConfigured) }
+            guard let saved = try Row.fetchOne(db, sql: Self.accountsSQL + " WHERE a.collection_url = ?", arguments: [account.collectionURL])
+                .map(Self.account)
+            else { throw CarnetError.sync(.notConfigured) }
             return saved
         }
     }
 
     /// What waits to be sent, and the last conflicts; nil when no sync is set up.
     public func syncStatus(clashes: Int = 10) throws(CarnetError) -> SyncStatus? {
-        try read { db in
-            guard let account = try Self.fetchSyncAccount(db) else { return nil }
+        try read { db in try Self.fetchSyncAccount(db).map { account in try Self.syncStatus(db, account, clashes: clashes) } }
+    }
+
+    /// ``syncStatus(clashes:)`` of every linked book.
+    public func syncStatuses(clashes: Int = 10) throws(CarnetError) -> [SyncStatus] {
+        try read { db in try Self.fetchSyncAccounts(db).map { account in try Self.syncStatus(db, account, clashes: clashes) } }
+    }
+
+    private static func syncStatus(_ db: Database, _ account: SyncAccount, clashes: Int) throws -> SyncStatus {
             let linked = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_contacts WHERE account_id = ?", arguments: [account.id]) ?? 0
             let new = try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM contacts c WHERE c.book_id = ? AND NOT EXISTS (SELECT 1 FROM sync_contacts s WHERE s.contact_id = c.id AND s.account_id = ?)",
                 arguments: [account.bookID, account.id]) ?? 0
             let changed = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id WHERE s.account_id = ? AND s.synced_version <> c.version",
-                arguments: [account.id]) ?? 0
-            let deletes = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_tombstones WHERE account_id = ?", arguments: [account.id]) ?? 0
+                db, sql: """
+                    SELECT count(*) FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id
+                    WHERE s.account_id = ? AND c.book_id = ? AND s.synced_version <> c.version
+                    """,
+                arguments: [account.id, account.bookID]) ?? 0
+            // Contacts deleted here, and those moved to another book: their cards go from this collection.
+            let deletes = try Int.fetchOne(
+                db, sql: """
+                    SELECT (SELECT count(*) FROM sync_tombstones WHERE account_id = ?)
+                         + (SELECT count(*) FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id WHERE s.account_id = ? AND c.book_id <> ?)
+                    """,
+                arguments: [account.id, account.id, account.bookID]) ?? 0
             let conflicts = try Row.fetchAll(
-                db, sql: "SELECT \(Self.conflictColumns) FROM sync_conflicts ORDER BY id DESC LIMIT ?", arguments: [clashes]
+                db, sql: "SELECT \(Self.conflictColumns) FROM sync_conflicts WHERE account_id = ? OR account_id IS NULL ORDER BY id DESC LIMIT ?",
+                arguments: [account.id, clashes]
             ).map { row in try Self.conflict(db, row) }
             let cards = try SyncTransaction.fetchCardsNotSynced(db, accountID: account.id)
             return SyncStatus(
                 account: account, linked: linked, pendingNew: new, pendingChanged: changed, pendingDeletes: deletes, conflicts: conflicts,
                 cardsNotSynced: cards)
-        }
     }
 
     private static let conflictColumns = "id, time, uid, name, fields, kept, lost_card"
@@ -106,11 +144,11 @@ extension StorageController {
     /// longer fetch or name it, unless it changes on the server. Nil when there is none.
     public func skipCardNotSynced(_ reference: String) throws(CarnetError) -> CardNotSynced? {
         try write { db in
-            guard let account = try Self.fetchSyncAccount(db) else { throw CarnetError.sync(.notConfigured) }
+            guard try Self.fetchSyncAccount(db) != nil else { throw CarnetError.sync(.notConfigured) }
             let id = Int64(reference) ?? -1
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT \(SyncTransaction.cardColumns) FROM sync_cards_not_synced WHERE account_id = ? AND (id = ? OR href = ?)",
-                arguments: [account.id, id, reference])
+                db, sql: "SELECT \(SyncTransaction.cardColumns) FROM sync_cards_not_synced WHERE id = ? OR href = ? ORDER BY id LIMIT 1",
+                arguments: [id, reference])
             else { return nil }
             var card = SyncTransaction.cardNotSynced(row)
             try db.execute(sql: "UPDATE sync_cards_not_synced SET skipped = 1 WHERE id = ?", arguments: [card.id])
