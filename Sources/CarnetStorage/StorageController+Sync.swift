@@ -364,6 +364,15 @@ public final class SyncTransaction {
         try history.checkpoint()
     }
 
+    /// Moves `contact` (which this transaction read) to book `bookID`: another client moved its
+    /// card from this collection to that book's. It keeps its id and UID.
+    public func moveContact(_ contact: Contact, toBookID bookID: Int64) throws {
+        try db.cachedStatement(sql: "UPDATE contacts SET book_id = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?")
+            .execute(arguments: [bookID, Timestamp.string(Timestamp.now()), contact.id, contact.version])
+        guard db.changesCount == 1 else { throw CarnetError.deleted(.contact, id: contact.id) }
+        try history.checkpoint()
+    }
+
     public func setLink(contactID: Int64, href: String, etag: String, card: String, syncedVersion: Int) throws {
         try db.cachedStatement(sql: """
             INSERT INTO sync_contacts (account_id, contact_id, href, etag, card, synced_version) VALUES (?, ?, ?, ?, ?, ?)

@@ -162,10 +162,14 @@ public final class CardDAVSync: AddressBookSyncing {
         }
         var outcomes: [BookSyncOutcome] = []
         var waiting: [Int] = []
+        // The UIDs of cards that a book's collection has while the file has them in another
+        // book: that book's sync moves its contact there when its own card is gone.
+        var elsewhere: [String: Int64] = [:]
         for account in accounts {
             do {
-                let (report, waited) = try sync(account, options: options, progress: progress)
-                if waited { waiting.append(outcomes.count) }
+                let (report, waited) = try sync(account, elsewhere: elsewhere, options: options, progress: progress)
+                for uid in waited { elsewhere[uid] = account.bookID }
+                if !waited.isEmpty { waiting.append(outcomes.count) }
                 outcomes.append(BookSyncOutcome(book: account.bookName, report: report))
             } catch {
                 outcomes.append(BookSyncOutcome(book: account.bookName, failure: error))
@@ -179,7 +183,7 @@ public final class CardDAVSync: AddressBookSyncing {
                   let first = outcomes[index].report
             else { continue }
             do {
-                let (again, _) = try sync(account, options: options, progress: progress)
+                let (again, _) = try sync(account, elsewhere: [:], options: options, progress: progress)
                 outcomes[index].report = Self.adding(first, again)
             } catch {
                 outcomes[index] = BookSyncOutcome(book: account.bookName, report: first, failure: error)
@@ -205,8 +209,11 @@ public final class CardDAVSync: AddressBookSyncing {
         return sum
     }
 
-    /// One sync of one linked book; also whether a card waited for another book to let its UID go.
-    private func sync(_ account: SyncAccount, options: SyncOptions, progress: ((SyncProgress) -> Void)?) throws(CarnetError) -> (SyncReport, Bool) {
+    /// One sync of one linked book; also the UIDs of its collection's cards that wait for another
+    /// book to let their contact go.
+    private func sync(
+        _ account: SyncAccount, elsewhere: [String: Int64], options: SyncOptions, progress: ((SyncProgress) -> Void)?
+    ) throws(CarnetError) -> (SyncReport, [String]) {
         guard let collection = URL(string: account.collectionURL) else { throw .sync(.notConfigured) }
         let password = try Password.resolve(username: account.username, command: account.passwordCommand, environment: environment)
         let client = CardDAVClient(
@@ -216,9 +223,10 @@ public final class CardDAVSync: AddressBookSyncing {
         do {
             return try storage.withSyncTransaction(account, dryRun: options.dryRun) { transaction in
                 let run = SyncRun(transaction, client: client, options: options, progress: progress)
+                run.elsewhere = elsewhere
                 started = run
                 try run.run()
-                return (run.report, run.waitedForAnotherBook)
+                return (run.report, run.waitingUIDs)
             }
         } catch {
             guard let run = started, case let .sync(failure) = error, let done = run.done else { throw error }
@@ -238,8 +246,11 @@ private final class SyncRun {
     var retried: [String] = []
     /// Cards this sync could not take.
     var noted: Set<String> = []
-    /// Whether a card's UID was another book's contact (moved between collections by another client).
-    var waitedForAnotherBook = false
+    /// The UIDs of cards here whose contact is in another book (moved between collections by another client).
+    var waitingUIDs: [String] = []
+    /// UIDs whose cards wait in another book's collection (uid → that book), found by the
+    /// syncs of other books before this one.
+    var elsewhere: [String: Int64] = [:]
 
     init(_ here: SyncTransaction, client: CardDAVClient, options: SyncOptions, progress: ((SyncProgress) -> Void)?) {
         self.here = here
@@ -432,7 +443,7 @@ private final class SyncRun {
                 // Moved there by another client while this file still has it in another book:
                 // taken once that book's sync has let it go (a UID names one contact here).
                 try notSynced(card.href, "its UID \(uid) is a contact's in the address book \(book); it is taken once that book has synced")
-                waitedForAnotherBook = true
+                waitingUIDs.append(uid)
                 return
             }
             // A card edited there that was deleted here: the edit wins, nothing is lost.
@@ -524,6 +535,12 @@ private final class SyncRun {
         if contact.bookID != here.account.bookID {
             // Moved here to another book: it lives on there; only its link to this collection goes.
             try here.removeLink(contactID: contact.id)
+        } else if let book = elsewhere[contact.uid], contact.version == link.syncedVersion {
+            // Moved by another client to another linked book's collection: the contact follows
+            // it there, keeping its id, and that book's sync links it to the card.
+            try here.removeLink(contactID: contact.id)
+            try here.moveContact(contact, toBookID: book)
+            report.deleted += 1
         } else if contact.version == link.syncedVersion {
             try here.deleteContact(contact, href: href)
             report.deleted += 1
