@@ -54,6 +54,30 @@ public final class BooksViewModel {
         return .deleted(deleted)
     }
 
+    /// The book named `name` (ignoring A-Z case); ``CarnetModels/CarnetError/unknownBook(_:)`` when none is.
+    public func book(named name: String) throws(CarnetError) -> AddressBook {
+        try state.addressBook(named: name)
+    }
+
+    /// Each book's name by id when the file has more than one book (a list then says each row's
+    /// book); nil with one.
+    public func namesIfSeveral() throws(CarnetError) -> [Int64: String]? {
+        let books = try state.addressBooks()
+        return books.count > 1 ? Dictionary(uniqueKeysWithValues: books.map { ($0.id, $0.name) }) : nil
+    }
+
+    /// Moves contact `id` to the book named `name` (keeping its id and UID); returns it and its book.
+    public func move(contactID id: Int64, to name: String) throws(CarnetError) -> (contact: Contact, book: AddressBook) {
+        let book = try state.addressBook(named: name)
+        return (try state.moveContact(id: id, toBook: book.name), book)
+    }
+
+    /// Copies contact `id` into the book named `name` as a new contact with its own UID.
+    public func copy(contactID id: Int64, to name: String) throws(CarnetError) -> (contact: Contact, book: AddressBook) {
+        let book = try state.addressBook(named: name)
+        return (try state.copyContact(id: id, toBook: book.name), book)
+    }
+
     /// The contacts list of one book (the book passed forward, the state injected).
     public func contacts(of book: AddressBook, pageSize: Int = 50) -> ContactsViewModel {
         ContactsViewModel(state: state, book: book, pageSize: pageSize)

@@ -16,7 +16,7 @@ struct BookOption: ParsableArguments {
 
     /// The book named, read from the file (an unknown name stops the command with exit 79).
     @MainActor func resolved(_ state: StateController) throws -> AddressBook? {
-        try book.map { name throws(CarnetError) in try state.addressBook(named: name) }
+        try book.map { name throws(CarnetError) in try BooksViewModel(state: state).book(named: name) }
     }
 }
 
@@ -96,7 +96,7 @@ struct BookRenameCommand: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let screen = BooksViewModel(state: state)
-        let book = try state.addressBook(named: old)
+        let book = try screen.book(named: old)
         let renamed = try screen.rename(book, to: new)
         terminal.print("renamed address book \(book.name.shown) to \(renamed.name.shown)")
     }
@@ -125,7 +125,7 @@ struct BookDeleteCommand: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let screen = BooksViewModel(state: state)
-        let book = try state.addressBook(named: name)
+        let book = try screen.book(named: name)
         var outcome = try screen.delete(book, confirmed: force)
         if case let .needsConfirmation(full) = outcome {
             let count = "\(full.contactCount) contact\(full.contactCount == 1 ? "" : "s")"
@@ -161,9 +161,8 @@ struct MoveCommand: StateCommand {
     @Option(help: ArgumentHelp("The address book to move it to.", valueName: "book")) var to: String
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let moved = try state.moveContact(id: contact.id, toBook: to)
-        let book = try state.addressBooks().first { $0.id == moved.bookID }
-        terminal.print("moved contact \(moved.id) to \(book?.name.shown ?? to)")
+        let moved = try BooksViewModel(state: state).move(contactID: contact.id, to: to)
+        terminal.print("moved contact \(moved.contact.id) to \(moved.book.name.shown)")
     }
 }
 
@@ -185,7 +184,7 @@ struct CopyCommand: StateCommand {
     @Option(help: ArgumentHelp("The address book to copy it into.", valueName: "book")) var to: String
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let copy = try state.copyContact(id: contact.id, toBook: to)
-        terminal.print("copied contact \(contact.id) to \(to) as contact \(copy.id)")
+        let copy = try BooksViewModel(state: state).copy(contactID: contact.id, to: to)
+        terminal.print("copied contact \(contact.id) to \(copy.book.name.shown) as contact \(copy.contact.id)")
     }
 }

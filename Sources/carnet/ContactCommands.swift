@@ -65,10 +65,9 @@ struct ListCommand: StateCommand {
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let book = try self.book.resolved(state)
         let viewModel = ContactsViewModel(state: state, favoritesOnly: favorites, book: book)
-        let books = try state.addressBooks()
         let output = ContactListOutput(
             format: json ? .json : (terminal.stdoutIsTerminal ? .table : .tsv), terminal: terminal,
-            bookNames: books.count > 1 ? Dictionary(uniqueKeysWithValues: books.map { ($0.id, $0.name) }) : nil)
+            bookNames: try BooksViewModel(state: state).namesIfSeveral())
         defer { output.flush() }  // what was listed before an error still reaches the reader
         output.begin()
         // Rows are written as they are read, a page at a time, and not kept: memory holds one
@@ -104,7 +103,9 @@ struct ShowCommand: StateCommand {
         if json {
             terminal.print(try JSONOutput.string(ContactJSON(contact: detail.contact, favorite: detail.isFavorite)))
         } else {
-            terminal.print(ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal), terminator: "")
+            let book = try BooksViewModel(state: state).namesIfSeveral()?[detail.contact.bookID]
+            terminal.print(
+                ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, book: book, terminal: terminal), terminator: "")
         }
     }
 }

@@ -130,7 +130,7 @@ struct MailQuery: Equatable {
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let book = try self.book.map { name throws(CarnetError) in try state.addressBook(named: name) }
+        let book = try self.book.map { name throws(CarnetError) in try BooksViewModel(state: state).book(named: name) }
         let list = ContactsViewModel(state: state, book: book)
         var lines: [String] = []
         var contacts = 0

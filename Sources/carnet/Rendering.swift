@@ -197,8 +197,10 @@ final class ContactListOutput {
 enum ContactRendering {
     /// Every field of a contact, grouped in the field description's sections: the name as the
     /// heading, then each section's fields, a list's entries one per line with their type.
-    static func detail(_ contact: Contact, favoritePosition: Int?, terminal: Terminal) -> String {
+    /// `book`: the contact's address book, named under the heading when the file has several.
+    static func detail(_ contact: Contact, favoritePosition: Int?, book: String? = nil, terminal: Terminal) -> String {
         var lines = [terminal.bold(contact.name.shown) + (favoritePosition.map { "  ★ favorite #\($0)" } ?? "")]
+        if let book { lines.append("  " + column("Book") + book.shown) }
         let draft = contact.draft
         for section in FieldSection.allCases {
             var body: [String] = []

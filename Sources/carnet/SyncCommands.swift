@@ -243,11 +243,11 @@ struct SyncStatusCommand: SyncingCommand {
                 if index > 0 { terminal.print("") }
                 terminal.print("book: \(status.account.bookName.shown)")
             }
-            print(status, terminal: terminal)
+            render(status, terminal: terminal)
         }
     }
 
-    @MainActor private func print(_ status: SyncStatus, terminal: Terminal) {
+    @MainActor private func render(_ status: SyncStatus, terminal: Terminal) {
         let account = status.account
         var lines = ["address book: \(account.collectionURL)"]
         if !account.username.isEmpty {

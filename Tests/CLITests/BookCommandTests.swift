@@ -117,6 +117,7 @@ import Testing
         let uids = contacts.compactMap { $0["uid"] as? String }
         #expect(uids.count == 2 && Set(uids).count == 2)
         #expect(box.carnetInProcess(["list"]).lines.dropFirst() == ["1\tAda Lovelace\t\tada@example.com\t\t0\tWork", "2\tAda Lovelace\t\tada@example.com\t\t0\tContacts"])
+        #expect(box.carnetInProcess(["show", "1"]).lines.dropFirst().first?.hasSuffix("Work") == true)
         let unknown = box.carnetInProcess(["move", "1", "--to", "Nope"])
         #expect(unknown.status == 79, "\(unknown)")
         #expect(box.carnetInProcess(["move", "9", "--to", "Work"]).status == 66)

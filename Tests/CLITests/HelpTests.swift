@@ -9,6 +9,7 @@ import Testing
         [], ["list"], ["show"], ["add"], ["edit"], ["delete"], ["favorite"], ["unfavorite"], ["favorites"], ["birthdays"],
         ["quote"], ["quote", "edit"], ["quote", "add"], ["quote", "list"], ["quote", "use"], ["quote", "delete"],
         ["import"], ["export"], ["sample"], ["db"], ["db", "backup"], ["interactive"],
+        ["book"], ["book", "delete"], ["move"], ["copy"],
     ]
 
     /// No line is wider than the terminal, and a line that had to wrap continues under its own
