@@ -2,9 +2,10 @@ import CarnetModels
 import CarnetStorage
 
 extension StateController {
-    /// Every address book, the default one first, with how many contacts each holds.
-    public func addressBooks() throws(CarnetError) -> [AddressBook] {
-        try storage.addressBooks()
+    /// Every address book, the default one first, with how many contacts each holds (unless
+    /// not `counting`: then every count is 0, and reading them costs nothing).
+    public func addressBooks(counting: Bool = true) throws(CarnetError) -> [AddressBook] {
+        try storage.addressBooks(counting: counting)
     }
 
     /// The book named `name` (ignoring A-Z case), or ``CarnetModels/CarnetError/unknownBook(_:)``.

@@ -62,7 +62,7 @@ public final class BooksViewModel {
     /// Each book's name by id when the file has more than one book (a list then says each row's
     /// book); nil with one.
     public func namesIfSeveral() throws(CarnetError) -> [Int64: String]? {
-        let books = try state.addressBooks()
+        let books = try state.addressBooks(counting: false)
         return books.count > 1 ? Dictionary(uniqueKeysWithValues: books.map { ($0.id, $0.name) }) : nil
     }
 

@@ -130,13 +130,16 @@ struct MailQuery: Equatable {
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let book = try self.book.map { name throws(CarnetError) in try BooksViewModel(state: state).book(named: name) }
+        let books = BooksViewModel(state: state)
+        let book = try self.book.map { name throws(CarnetError) in try books.book(named: name) }
+        // With several books and none named, each line's other column also says its book.
+        let names = book == nil && format == .mutt ? try books.namesIfSeveral() : nil
         let list = ContactsViewModel(state: state, book: book)
         var lines: [String] = []
         var contacts = 0
         try list.forEachRow(query: ContactQuery(search: text, order: .relevance, bookID: book?.id), limit: limit, pageSize: min(limit, 200)) { row in
             contacts += 1
-            lines += Self.lines(for: row.contact, format: format)
+            lines += Self.lines(for: row.contact, format: format, book: names?[row.contact.bookID])
         }
         if format == .mutt {
             let found = lines.isEmpty
@@ -148,15 +151,16 @@ struct MailQuery: Equatable {
         if lines.isEmpty { throw ExitCode(1) }
     }
 
-    /// The contact's emails, the preferred one first, in the format's columns.
-    static func lines(for contact: Contact, format: MailQueryFormat) -> [String] {
+    /// The contact's emails, the preferred one first, in the format's columns (mutt's other
+    /// column ends with `book` when given).
+    static func lines(for contact: Contact, format: MailQueryFormat, book: String? = nil) -> [String] {
         let emails = contact.draft.emails.enumerated().sorted { a, b in
             a.element.preferred != b.element.preferred ? a.element.preferred : a.offset < b.offset
         }.map(\.element)
         return emails.map { email in
             var columns = [field(email.value), field(contact.name)]
             if format == .mutt {
-                columns.append(field([email.label, contact.draft.organization].filter { !$0.isEmpty }.joined(separator: ", ")))
+                columns.append(field([email.label, contact.draft.organization, book ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")))
             }
             return columns.joined(separator: "\t")
         }
