@@ -11,6 +11,7 @@ let usage = """
     usage: CarnetBenchmarks [--quick] [--only PART] [--sizes N,N...] [--carnet PATH] [--hello PATH]
            CarnetBenchmarks --profile WORKLOAD [--n N] [--reps R] [--raw | --both] [--book PATH]
            CarnetBenchmarks --sync [--n N]
+           CarnetBenchmarks --books
            CarnetBenchmarks --import-baseline PATH [--carnet PATH] [--n N] [--reps R]
 
       --quick         N = 10k and 100k only, fewer repetitions (for development)
@@ -109,6 +110,7 @@ func parseArguments(_ arguments: [String]) throws -> Mode {
 }
 
 // The view models and the state controller are @MainActor; top-level code runs on the main thread.
+if CommandLine.arguments.dropFirst().first == "--books" { exit(MainActor.assumeIsolated { BooksBenchmark.main() }) }
 let status: Int32 = MainActor.assumeIsolated {
     do {
         switch try parseArguments(Array(CommandLine.arguments.dropFirst())) {

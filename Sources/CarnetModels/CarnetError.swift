@@ -59,6 +59,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case historyConflict(HistoryConflict)
     /// A sync could not be set up or run (see ``SyncFailure``); nothing was changed locally.
     case sync(SyncFailure)
+    /// No address book of the file has that name; nothing was written.
+    case unknownBook(String)
     /// Any other SQLite failure, with SQLite's own words.
     /// No group has that name (or id).
     case noSuchGroup(String)
@@ -115,6 +117,8 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return conflict.description
         case let .sync(failure):
             return failure.description
+        case let .unknownBook(name):
+            return "no address book is named \(name.debugDescription) (carnet book list shows them; carnet book add makes one)"
         case let .database(message):
             return "database error: \(message)"
         case let .noSuchGroup(name):

@@ -18,14 +18,19 @@ public struct Contact: Sendable, Codable, Equatable, Hashable, Identifiable {
     public let updatedAt: Date
     /// Starts at 1 and grows by one with every saved edit.
     public let version: Int
+    /// The address book it belongs to (``AddressBook/id``).
+    public let bookID: Int64
 
-    public init(id: Int64, uid: String, draft: ContactDraft, createdAt: Date, updatedAt: Date, version: Int) {
+    public init(
+        id: Int64, uid: String, draft: ContactDraft, createdAt: Date, updatedAt: Date, version: Int, bookID: Int64 = AddressBook.defaultID
+    ) {
         self.id = id
         self.uid = uid
         self.draft = draft
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.version = version
+        self.bookID = bookID
     }
 
     /// A contact with only the fields of Carnet's first schema (tests and samples).

@@ -73,16 +73,19 @@ public struct ContactQuery: Sendable, Equatable, Hashable {
     /// Only contacts in this category (ignoring A-Z case); empty for all.
     public var category: String
     public var order: ContactOrder
+    /// Only contacts of this address book (``AddressBook/id``); nil for every book.
+    public var bookID: Int64?
 
-    public init(search: String = "", category: String = "", order: ContactOrder = .name) {
+    public init(search: String = "", category: String = "", order: ContactOrder = .name, bookID: Int64? = nil) {
         self.search = search
         self.category = category
         self.order = order
+        self.bookID = bookID
     }
 
     /// Whether `contact` belongs in the list.
     public func matches(_ contact: Contact) -> Bool {
-        contact.matches(search: search) && (category.isEmpty || contact.isIn(category: category))
+        (bookID == nil || contact.bookID == bookID) && contact.matches(search: search) && (category.isEmpty || contact.isIn(category: category))
     }
 
     /// Where `contact` stands in this query's order: with ``ContactOrder/relevance``, its
@@ -93,6 +96,6 @@ public struct ContactQuery: Sendable, Equatable, Hashable {
         return ContactSortKey(rank: rank, name: contact.draft.name, id: contact.id)
     }
 
-    /// Whether the query narrows the list (a search or a category).
-    public var isFiltered: Bool { !search.isEmpty || !category.isEmpty }
+    /// Whether the query narrows the list (a search, a category or one book).
+    public var isFiltered: Bool { !search.isEmpty || !category.isEmpty || bookID != nil }
 }

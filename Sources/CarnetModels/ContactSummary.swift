@@ -11,21 +11,26 @@ public struct ContactSummary: Sendable, Equatable, Identifiable {
     public let email: String
     /// The preferred phone number (or the first), or "".
     public let phone: String
+    /// Its address book (``AddressBook/id``).
+    public let bookID: Int64
 
-    public init(id: Int64, name: String, title: String, organization: String, email: String, phone: String) {
+    public init(
+        id: Int64, name: String, title: String, organization: String, email: String, phone: String, bookID: Int64 = AddressBook.defaultID
+    ) {
         self.id = id
         self.name = name
         self.title = title
         self.organization = organization
         self.email = email
         self.phone = phone
+        self.bookID = bookID
     }
 
     /// The summary of a whole contact: the same values a summary read from the file holds.
     public init(_ contact: Contact) {
         self.init(
             id: contact.id, name: contact.name, title: contact.title, organization: contact.organization,
-            email: contact.email, phone: contact.phone)
+            email: contact.email, phone: contact.phone, bookID: contact.bookID)
     }
 
     /// "Title, Organization", as ``ContactDraft/position`` shows it.

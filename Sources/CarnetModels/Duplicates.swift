@@ -103,10 +103,13 @@ public struct DuplicateScope: Sendable, Equatable {
     public var contactIDs: Set<Int64>?
     /// Only groups that hold at least one of these (an import's new contacts); nil: every group.
     public var involving: Set<Int64>?
+    /// Only the contacts of this address book (nil: every book).
+    public var bookID: Int64?
 
-    public init(contactIDs: Set<Int64>? = nil, involving: Set<Int64>? = nil) {
+    public init(contactIDs: Set<Int64>? = nil, involving: Set<Int64>? = nil, bookID: Int64? = nil) {
         self.contactIDs = contactIDs
         self.involving = involving
+        self.bookID = bookID
     }
 }
 

@@ -70,11 +70,14 @@ public struct MailEntry: Sendable, Equatable {
     public let name: String
     public let organization: String
     public let emails: [LabeledValue]
+    /// The address book it is in.
+    public let bookID: Int64
 
-    public init(id: Int64, name: String, organization: String, emails: [LabeledValue]) {
+    public init(id: Int64, name: String, organization: String, emails: [LabeledValue], bookID: Int64 = 1) {
         self.id = id
         self.name = name
         self.organization = organization
         self.emails = emails
+        self.bookID = bookID
     }
 }

@@ -19,6 +19,11 @@ public struct HistoryKind: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let `import` = HistoryKind(rawValue: "import")
     public static let sample = HistoryKind(rawValue: "sample")
     public static let sync = HistoryKind(rawValue: "sync")
+    public static let addBook = HistoryKind(rawValue: "add book")
+    public static let renameBook = HistoryKind(rawValue: "rename book")
+    public static let deleteBook = HistoryKind(rawValue: "delete book")
+    public static let moveContact = HistoryKind(rawValue: "move")
+    public static let copyContact = HistoryKind(rawValue: "copy")
 
     /// The verb as a menu shows it after "Undo": "Edit", "Move Favorite".
     public var title: String {

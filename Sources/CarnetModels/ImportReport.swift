@@ -59,11 +59,15 @@ public struct ImportOptions: Sendable, Equatable {
     /// and one whose values differ is listed in ``ImportReport/kept``. For data Carnet itself
     /// supplies (`carnet sample`), which must never undo what the user made of it.
     public var keepsExisting: Bool
+    /// The address book new contacts go to (``AddressBook/id``); nil for the default book. A
+    /// record whose UID is already in the file updates that contact in its own book.
+    public var bookID: Int64?
 
-    public init(dryRun: Bool = false, skipInvalid: Bool = false, force: Bool = false, keepsExisting: Bool = false) {
+    public init(dryRun: Bool = false, skipInvalid: Bool = false, force: Bool = false, keepsExisting: Bool = false, bookID: Int64? = nil) {
         self.dryRun = dryRun
         self.skipInvalid = skipInvalid
         self.force = force
         self.keepsExisting = keepsExisting
+        self.bookID = bookID
     }
 }

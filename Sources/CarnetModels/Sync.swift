@@ -17,11 +17,17 @@ public struct SyncAccount: Sendable, Equatable, Codable {
     /// The CA certificate(s), PEM, that the server's certificate is verified against instead of
     /// the system's (`carnet sync setup --ca-file`); nil: the system's.
     public var certificateAuthority: String?
+    /// The address book of the file it syncs (``AddressBook/id``): only its contacts go up, and
+    /// the collection's cards come down into it.
+    public var bookID: Int64
+    /// That book's name, as read with the account.
+    public var bookName: String = ""
 
     public init(
         id: Int64 = 0, collectionURL: String, username: String = "", passwordCommand: String = "", syncToken: String? = nil,
-        lastSyncAt: Date? = nil, certificateAuthority: String? = nil
+        lastSyncAt: Date? = nil, certificateAuthority: String? = nil, bookID: Int64 = AddressBook.defaultID
     ) {
+        self.bookID = bookID
         self.id = id
         self.collectionURL = collectionURL
         self.username = username
@@ -198,6 +204,8 @@ public struct CardNotSynced: Sendable, Equatable {
 
 /// What a sync did (or, in a dry run, would do).
 public struct SyncReport: Sendable, Equatable {
+    /// The address book of this file that was synced.
+    public var book: String = ""
     public var server: String = ""
     public var dryRun = false
     /// Changes brought here from the server.
@@ -336,13 +344,44 @@ public struct SyncProgress: Sendable, Equatable {
 }
 
 /// What `carnet sync setup` found: the collection remembered, and whether it had to be made.
+/// With several collections in the home set, ``links`` has one per book linked, and
+/// ``account`` is the first.
 public struct SyncSetup: Sendable, Equatable {
     public var account: SyncAccount
     public var created: Bool
+    public var links: [BookLink]
 
-    public init(account: SyncAccount, created: Bool) {
+    public init(account: SyncAccount, created: Bool, links: [BookLink] = []) {
         self.account = account
         self.created = created
+        self.links = links
+    }
+}
+
+/// One address book of the file linked to one collection by `carnet sync setup`.
+public struct BookLink: Sendable, Equatable {
+    public var book: AddressBook
+    public var account: SyncAccount
+    /// Whether setup made the book here (it was named after the collection).
+    public var madeBook: Bool
+
+    public init(book: AddressBook, account: SyncAccount, madeBook: Bool) {
+        self.book = book
+        self.account = account
+        self.madeBook = madeBook
+    }
+}
+
+/// What one linked book's sync did, or why it failed (the other books' syncs went on).
+public struct BookSyncOutcome: Sendable, Equatable {
+    public var book: String
+    public var report: SyncReport?
+    public var failure: CarnetError?
+
+    public init(book: String, report: SyncReport? = nil, failure: CarnetError? = nil) {
+        self.book = book
+        self.report = report
+        self.failure = failure
     }
 }
 
@@ -351,9 +390,18 @@ public struct SyncSetup: Sendable, Equatable {
 public protocol AddressBookSyncing: AnyObject {
     /// Finds the address book at or under `url` and remembers it (never the password), with
     /// `certificateAuthority` (PEM) as the only CA its server's certificate is verified against.
-    func setup(url: String, username: String, passwordCommand: String, certificateAuthority: String?) throws(CarnetError) -> SyncSetup
-    /// One two-way sync (see ``SyncOptions``).
+    /// Links the address books of this file to collections: the one at `url` (or the only one of
+    /// its home set) to the book named `book` (nil: the default book); with several in the home
+    /// set, each to the book of its name (made when missing), or only the one named `book`.
+    func setup(url: String, username: String, passwordCommand: String, certificateAuthority: String?, book: String?) throws(CarnetError) -> SyncSetup
+    /// One two-way sync of every linked book (see ``SyncOptions``): their reports added up, or
+    /// the first book's failure once every book was tried.
     func sync(options: SyncOptions, progress: ((SyncProgress) -> Void)?) throws(CarnetError) -> SyncReport
+    /// One two-way sync of every linked book (or only `book`), each on its own: a book's
+    /// failure does not stop the others. Throws when nothing is linked (or `book` is not).
+    func syncBooks(_ book: String?, options: SyncOptions, progress: ((SyncProgress) -> Void)?) throws(CarnetError) -> [BookSyncOutcome]
+    /// Every linked book's account and what waits to be sent.
+    func statuses() throws(CarnetError) -> [SyncStatus]
     /// The account and what waits to be sent; nil when no sync is set up.
     func status() throws(CarnetError) -> SyncStatus?
     /// The conflict numbered `id`, its losing card read; nil when there is none.
@@ -364,6 +412,10 @@ public protocol AddressBookSyncing: AnyObject {
 
 extension AddressBookSyncing {
     public func setup(url: String, username: String, passwordCommand: String) throws(CarnetError) -> SyncSetup {
-        try setup(url: url, username: username, passwordCommand: passwordCommand, certificateAuthority: nil)
+        try setup(url: url, username: username, passwordCommand: passwordCommand, certificateAuthority: nil, book: nil)
+    }
+
+    public func setup(url: String, username: String, passwordCommand: String, certificateAuthority: String?) throws(CarnetError) -> SyncSetup {
+        try setup(url: url, username: username, passwordCommand: passwordCommand, certificateAuthority: certificateAuthority, book: nil)
     }
 }

@@ -128,10 +128,11 @@ public final class StateController {
         return saved.version >= contact.version ? saved : contact
     }
 
-    /// Adds a contact; every list whose range covers it shows it at once.
+    /// Adds a contact to address book `bookID` (the default book when nil); every list whose
+    /// range covers it shows it at once.
     @discardableResult
-    public func addContact(_ draft: ContactDraft) throws(CarnetError) -> Contact {
-        let contact = try storage.insertContact(draft)
+    public func addContact(_ draft: ContactDraft, bookID: Int64? = nil) throws(CarnetError) -> Contact {
+        let contact = try storage.insertContact(draft, bookID: bookID)
         historyDidChange()
         if contact.kind == .individual { adjustContactCount(by: 1) }
         didSave(contact)
@@ -189,12 +190,12 @@ public final class StateController {
         }
     }
 
-    private func adjustContactCount(by delta: Int) {
+    func adjustContactCount(by delta: Int) {
         knownContactCount = knownContactCount.map { $0 + delta }
         contactCountRevision += 1
     }
 
-    private func didSave(_ contact: Contact) {
+    func didSave(_ contact: Contact) {
         savedContacts[contact.id] = contact
         // A group card is in no list of people.
         guard contact.kind == .individual else { return }
@@ -255,8 +256,8 @@ public final class StateController {
     }
 
     /// The contacts that have a date with one of `labels` (birthday, anniversary).
-    public func contactsWithDates(labeled labels: [String]) throws(CarnetError) -> [Contact] {
-        try storage.contactsWithDates(labeled: labels)
+    public func contactsWithDates(labeled labels: [String], bookID: Int64? = nil) throws(CarnetError) -> [Contact] {
+        try storage.contactsWithDates(labeled: labels, bookID: bookID)
     }
 
     // MARK: - Favorites
@@ -402,8 +403,8 @@ extension StateController {
 
     /// Every contact in name order (or the favorites in theirs), a page at a time, with whether
     /// it is a favorite: for exports that never hold the whole table.
-    public func forEachContact(favoritesOnly: Bool = false, _ body: (Contact, Bool) throws -> Void) throws(CarnetError) {
-        try storage.forEachContact(favoritesOnly: favoritesOnly, body)
+    public func forEachContact(favoritesOnly: Bool = false, bookID: Int64? = nil, _ body: (Contact, Bool) throws -> Void) throws(CarnetError) {
+        try storage.forEachContact(favoritesOnly: favoritesOnly, bookID: bookID, body)
     }
 
     /// The contacts matching `search` (all of them when empty) in name order, at most `limit`,

@@ -24,14 +24,15 @@ enum History {
     /// The tables an action's changes are recorded from, in the order a changeset lists them:
     /// the rows that refer to a contact before the contact, so an undo that removes a contact
     /// removes its rows itself rather than finding them gone by ON DELETE CASCADE. Not `history`
-    /// itself, not `sqlite_sequence` (an id, once issued, stays issued after an undo).
+    /// itself, not `sqlite_sequence` (an id, once issued, stays issued after an undo). The
+    /// address books come last: the contacts refer to them.
     static let tables: [String] = recorded.map(\.name)
 
     /// ``tables`` with the columns of each one's primary key, by index: the recorder is told them
     /// rather than asking SQLite in every transaction (HistoryTests holds them to the schema).
     static let recorded: [(name: String, key: [Int32])] =
         [("favorites", [0])] + ContactChildTable.all.map { ($0.name, [0, 1]) }
-        + [("contact_uid_aliases", [0]), ("different_people", [0, 1]), ("contacts", [0]), ("quotes", [0])]
+        + [("contact_uid_aliases", [0]), ("different_people", [0, 1]), ("contacts", [0]), ("quotes", [0]), ("address_books", [0])]
 
     /// The tables whose first key column is a contact's id.
     static let contactTables: [String] = ["favorites"] + ContactChildTable.all.map(\.name) + ["contacts"]
@@ -584,6 +585,7 @@ extension Changeset.Conflict {
             case "contacts": (contact, false)
             case "favorites": ("\(contact)'s place among the favorites", false)
             case "quotes": (key.first.map { "quote \($0)" } ?? "a quote", false)
+            case "address_books": (key.first.map { "address book \($0)" } ?? "an address book", false)
             case let child where child.hasPrefix("contact_"): ("\(contact)'s \(child.dropFirst("contact_".count))", true)
             case "": ("a row it refers to", false)
             default: ("a row of \(table)", false)

@@ -18,6 +18,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         case familyName = "family_name", nameSuffix = "name_suffix"
         case nickname, organization, department, title, role, note, photo
         case createdAt = "created_at", updatedAt = "updated_at", version
+        case bookID = "book_id"
         case kind, groupForm = "group_form"
     }
 
@@ -46,6 +47,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     var createdAt: String
     var updatedAt: String
     var version: Int
+    var bookID: Int64 = AddressBook.defaultID
 
     /// The model value: this row's fields and whatever lists ``draft`` holds (none unless
     /// ``ContactChildTable/attach(_:to:)`` filled them in). A timestamp that does not parse (only a
@@ -54,7 +56,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     var contact: Contact {
         Contact(
             id: id ?? 0, uid: uid, draft: draft, createdAt: Timestamp.date(createdAt) ?? .distantPast,
-            updatedAt: Timestamp.date(updatedAt) ?? .distantPast, version: version)
+            updatedAt: Timestamp.date(updatedAt) ?? .distantPast, version: version, bookID: bookID)
     }
 
     /// `contacts`' columns for a SELECT, optionally qualified (`c.id, c.uid, …`); without `kind`
@@ -68,7 +70,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     /// Where each column is in the rows of one statement, looked up by name once per statement
     /// rather than once per row and column: loading a million contacts is a measured workload.
     struct ColumnIndexes {
-        let id, uid, photo, createdAt, updatedAt, version: Int
+        let id, uid, photo, createdAt, updatedAt, version, bookID: Int
         /// Nil in a read that selects only people's columns.
         let kind, groupForm: Int?
         /// The indexes of ``ContactRecord/textColumns``, in that order.
@@ -96,6 +98,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
             createdAt = try find(.createdAt)
             updatedAt = try find(.updatedAt)
             version = try find(.version)
+            bookID = try find(.bookID)
             kind = index(Columns.kind.rawValue)
             groupForm = index(Columns.groupForm.rawValue)
             text = try ContactRecord.textColumns.map { try find($0.column) }
@@ -110,6 +113,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         container[Columns.createdAt] = createdAt
         container[Columns.updatedAt] = updatedAt
         container[Columns.version] = version
+        container[Columns.bookID] = bookID
         if draft.kind == .group {
             container[Columns.kind] = draft.kind.rawValue
             container[Columns.groupForm] = draft.groupForm?.rawValue
@@ -150,7 +154,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         values.append(id)
         values.append(uid)
         values.append(contentsOf: Self.textValues(draft))
-        values.append(contentsOf: [draft.photo, createdAt, updatedAt, version, draft.sortText(.given), draft.sortText(.family)] as [(any DatabaseValueConvertible)?])
+        values.append(contentsOf: [draft.photo, createdAt, updatedAt, version, bookID, draft.sortText(.given), draft.sortText(.family)] as [(any DatabaseValueConvertible)?])
         if draft.kind == .group { values.append(contentsOf: [draft.kind.rawValue, draft.groupForm?.rawValue] as [(any DatabaseValueConvertible)?]) }
         return StatementArguments(values)
     }
@@ -240,6 +244,7 @@ extension ContactRecord {
         createdAt = try row.decode(String.self, atIndex: column.createdAt)
         updatedAt = try row.decode(String.self, atIndex: column.updatedAt)
         version = try row.decode(Int.self, atIndex: column.version)
+        bookID = try row.decode(Int64.self, atIndex: column.bookID)
     }
 }
 

@@ -36,14 +36,15 @@ extension StorageController {
 
     // MARK: Writes
 
-    /// Adds a contact. The draft is validated and normalized first; `uid` defaults to a new UUID.
+    /// Adds a contact to address book `bookID` (the default book when nil). The draft is
+    /// validated and normalized first; `uid` defaults to a new UUID.
     @discardableResult
-    public func insertContact(_ draft: ContactDraft, uid: String? = nil) throws(CarnetError) -> Contact {
+    public func insertContact(_ draft: ContactDraft, uid: String? = nil, bookID: Int64? = nil) throws(CarnetError) -> Contact {
         let draft = try draft.validated()
         let uid = uid ?? UUID().uuidString.lowercased()
         return try recordedWrite { db, history in
             history.note = HistoryNote(.add, subject: draft.name, "added \(draft.name)")
-            return try Self.insert(db, draft, uid: uid, now: Timestamp.now())
+            return try Self.insert(db, draft, uid: uid, now: Timestamp.now(), bookID: bookID ?? AddressBook.defaultID)
         }
     }
 
@@ -66,10 +67,10 @@ extension StorageController {
         }
     }
 
-    static func insert(_ db: Database, _ draft: ContactDraft, uid: String, now: Date) throws -> Contact {
+    static func insert(_ db: Database, _ draft: ContactDraft, uid: String, now: Date, bookID: Int64 = AddressBook.defaultID) throws -> Contact {
         let stamp = Timestamp.string(now)
-        let id = try ContactRecord(id: nil, uid: uid, draft: draft, createdAt: stamp, updatedAt: stamp, version: 1).insertRow(db)
-        return Contact(id: id, uid: uid, draft: draft, createdAt: now, updatedAt: now, version: 1)
+        let id = try ContactRecord(id: nil, uid: uid, draft: draft, createdAt: stamp, updatedAt: stamp, version: 1, bookID: bookID).insertRow(db)
+        return Contact(id: id, uid: uid, draft: draft, createdAt: now, updatedAt: now, version: 1, bookID: bookID)
     }
 
     /// Saves `draft` over the contact the caller read as `base`.
@@ -119,7 +120,7 @@ extension StorageController {
 
     /// `stored` as it is after ``update(_:_:with:at:expecting:)`` wrote `draft` over it.
     private static func saved(_ stored: Contact, _ draft: ContactDraft, at now: Date) -> Contact {
-        Contact(id: stored.id, uid: stored.uid, draft: draft, createdAt: stored.createdAt, updatedAt: now, version: stored.version + 1)
+        Contact(id: stored.id, uid: stored.uid, draft: draft, createdAt: stored.createdAt, updatedAt: now, version: stored.version + 1, bookID: stored.bookID)
     }
 
     /// Deletes the contact with that id; its favorite goes with it (ON DELETE CASCADE).
@@ -243,6 +244,13 @@ extension StorageController {
             conditions.append("id IN (SELECT contact_id FROM contact_categories WHERE name = ?)")
             _ = arguments.append(contentsOf: [query.category])
         }
+        if let book = query.bookID {
+            // First, so one book's name-sorted pages seek through `contacts_by_book`.
+            conditions.insert("book_id = ?", at: 0)
+            var first = StatementArguments([book])
+            _ = first.append(contentsOf: arguments)
+            arguments = first
+        }
         return (conditions, arguments, search)
     }
 
@@ -311,6 +319,7 @@ extension StorageController {
             }
             let (id, name, title, organization) = (try index("id"), try index("name"), try index("title"), try index("organization"))
             let (email, phone, sortKey, sortRank) = (try index("email"), try index("phone"), try index("sort_key"), try index("sort_rank"))
+            let book = try index("book_id")
             var rows: [(summary: ContactSummary, key: ContactSortKey)] = []
             rows.reserveCapacity(limit + 1)
             let cursor = try Row.fetchCursor(statement, arguments: page.arguments)
@@ -319,7 +328,8 @@ extension StorageController {
                 let summary = ContactSummary(
                     id: contactID, name: try row.decode(String.self, atIndex: name),
                     title: try row.decode(String.self, atIndex: title), organization: try row.decode(String.self, atIndex: organization),
-                    email: try row.decode(String.self, atIndex: email), phone: try row.decode(String.self, atIndex: phone))
+                    email: try row.decode(String.self, atIndex: email), phone: try row.decode(String.self, atIndex: phone),
+                    bookID: try row.decode(Int64.self, atIndex: book))
                 let key = ContactSortKey(rank: try row.decode(Int.self, atIndex: sortRank), name: try row.decode(String.self, atIndex: sortKey), id: contactID)
                 rows.append((summary, key))
             }
@@ -332,7 +342,7 @@ extension StorageController {
     /// The columns of a ``CarnetModels/ContactSummary``: the preferred entry is the one marked
     /// preferred, else the first, as ``CarnetModels/ContactDraft/email`` reads it.
     static let summaryColumns = """
-        id, name, title, organization,
+        id, name, title, organization, book_id,
         ifnull((SELECT e.value FROM contact_emails e WHERE e.contact_id = id ORDER BY e.preferred DESC, e.position LIMIT 1), '') AS email,
         ifnull((SELECT p.value FROM contact_phones p WHERE p.contact_id = id ORDER BY p.preferred DESC, p.position LIMIT 1), '') AS phone
         """
@@ -356,7 +366,7 @@ extension StorageController {
 
     /// How many contacts `query` lists.
     public func contactCount(query: ContactQuery) throws(CarnetError) -> Int {
-        if query.search.isEmpty, query.category.isEmpty {
+        if query.search.isEmpty, query.category.isEmpty, query.bookID == nil {
             // Every row but the groups: the count of all reads the smallest index, the groups'
             // count their own partial index, where a count of `kind = 'individual'` reads every row.
             let hasGroups = self.hasGroups
@@ -383,14 +393,17 @@ extension StorageController {
 
     /// The contacts with a date labelled `labels` (birthday, anniversary), with those dates: for
     /// `carnet birthdays`. Read in one pass over `contact_dates`.
-    public func contactsWithDates(labeled labels: [String]) throws(CarnetError) -> [Contact] {
+    public func contactsWithDates(labeled labels: [String], bookID: Int64? = nil) throws(CarnetError) -> [Contact] {
         try read { db in
             let sql = """
                 SELECT \(Self.contactColumns) FROM contacts
                 WHERE \(Self.individualsCondition) AND id IN (SELECT contact_id FROM contact_dates WHERE label IN (\(databaseQuestionMarks(count: labels.count))))
+                \(bookID == nil ? "" : "AND book_id = ?")
                 ORDER BY name, id
                 """
-            return try Self.fetchContacts(db, sql: sql, arguments: StatementArguments(labels))
+            var arguments = StatementArguments(labels)
+            if let bookID { _ = arguments.append(contentsOf: [bookID]) }
+            return try Self.fetchContacts(db, sql: sql, arguments: arguments)
         }
     }
 }

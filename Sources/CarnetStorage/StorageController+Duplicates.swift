@@ -51,7 +51,9 @@ extension StorageController {
     static func duplicateCandidates(_ db: Database, scope: DuplicateScope) throws -> [DuplicateCandidate] {
         var candidates: [DuplicateCandidate] = []
         var index: [Int64: Int] = [:]
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, name, given_name, family_name FROM contacts WHERE kind = 'individual' ORDER BY id"))
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT id, name, given_name, family_name FROM contacts WHERE kind = 'individual' AND (?1 IS NULL OR book_id = ?1) ORDER BY id"),
+            arguments: [scope.bookID])
         while let row = try rows.next() {
             let id: Int64 = row["id"]
             if let wanted = scope.contactIDs, !wanted.contains(id) { continue }

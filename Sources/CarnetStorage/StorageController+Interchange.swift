@@ -123,7 +123,7 @@ extension StorageController {
             if record.favorite == true { try addFavoriteIfMissing(db, current.id) }
             return
         }
-        try importNew(db, record, draft, uid: uid, issuedBefore: issuedBefore, into: &report)
+        try importNew(db, record, draft, uid: uid, options: options, issuedBefore: issuedBefore, into: &report)
     }
 
     /// A record whose UID is a contact's: it updates the contact (see ``importContacts(source:options:progress:next:)``).
@@ -153,7 +153,8 @@ extension StorageController {
     }
 
     private static func importNew(
-        _ db: Database, _ record: InterchangeRecord, _ draft: ContactDraft, uid: String, issuedBefore: Int64, into report: inout ImportReport
+        _ db: Database, _ record: InterchangeRecord, _ draft: ContactDraft, uid: String, options: ImportOptions, issuedBefore: Int64,
+        into report: inout ImportReport
     ) throws {
         let now = Timestamp.now()
         let created = record.createdAt ?? now
@@ -169,7 +170,8 @@ extension StorageController {
         } ?? false
         let id = try ContactRecord(
             id: idIsFree ? record.id : nil, uid: uid, draft: draft,
-            createdAt: Timestamp.string(created), updatedAt: Timestamp.string(updated), version: max(1, record.version ?? 1)
+            createdAt: Timestamp.string(created), updatedAt: Timestamp.string(updated), version: max(1, record.version ?? 1),
+            bookID: options.bookID ?? AddressBook.defaultID
         ).insertRow(db)
         if record.favorite == true { try addFavoriteIfMissing(db, id) }
         if draft.kind == .group {
@@ -192,17 +194,20 @@ extension StorageController {
     /// Calls `body` with every contact in name order (or only the favorites, in their order),
     /// then every group card (not with the favorites),
     /// a page at a time, so an export of a million contacts holds one page in memory.
-    public func forEachContact(favoritesOnly: Bool = false, pageSize: Int = 500, _ body: (Contact, Bool) throws -> Void) throws(CarnetError) {
+    /// Only address book `bookID`'s when given.
+    public func forEachContact(
+        favoritesOnly: Bool = false, bookID: Int64? = nil, pageSize: Int = 500, _ body: (Contact, Bool) throws -> Void
+    ) throws(CarnetError) {
         let favorites = try favorites()
         if favoritesOnly {
-            for favorite in favorites {
+            for favorite in favorites where bookID == nil || favorite.contact.bookID == bookID {
                 do { try body(favorite.contact, true) } catch { throw ErrorMapping.map(error, path: path) }
             }
             return
         }
         let favoriteIDs = Set(favorites.map(\.contact.id))
         let path = self.path
-        try forEachContact(matching: "", pageSize: pageSize) { contact throws(CarnetError) in
+        try forEachContact(query: ContactQuery(bookID: bookID), pageSize: pageSize) { contact throws(CarnetError) in
             do { try body(contact, favoriteIDs.contains(contact.id)) } catch { throw ErrorMapping.map(error, path: path) }
         }
         // Then the group cards (few), so an export holds every card of the file.

@@ -10,14 +10,16 @@ extension StorageController {
     public func mailEntries(query: ContactQuery, limit: Int) throws(CarnetError) -> [MailEntry] {
         guard limit > 0 else { return [] }
         let page = try Self.pageClause(key: nil, forward: true, limit: limit, query: query)
-        let sql = "SELECT id, name, organization FROM \(page.source) \(page.clause)"
+        try catchUpBeforeSearching(query)
+        let sql = "SELECT id, name, organization, book_id FROM \(page.source) \(page.clause)"
         return try read { db in
-            var rows: [(id: Int64, name: String, organization: String)] = []
+            var rows: [(id: Int64, name: String, organization: String, book: Int64)] = []
             let statement = try db.cachedStatement(sql: sql)
             let (id, name, organization) = (try Self.index("id", statement), try Self.index("name", statement), try Self.index("organization", statement))
+            let book = try Self.index("book_id", statement)
             let cursor = try Row.fetchCursor(statement, arguments: page.arguments)
             while let row = try cursor.next(), rows.count < limit {
-                rows.append((row[id], row[name], row[organization]))
+                rows.append((row[id], row[name], row[organization], row[book]))
             }
             guard !rows.isEmpty else { return [] }
             var emails: [Int64: [LabeledValue]] = [:]
@@ -30,7 +32,7 @@ extension StorageController {
             while let row = try emailRows.next() {
                 emails[row[contact], default: []].append(LabeledValue(row[value], label: row[label], preferred: row[preferred]))
             }
-            return rows.map { MailEntry(id: $0.id, name: $0.name, organization: $0.organization, emails: emails[$0.id] ?? []) }
+            return rows.map { MailEntry(id: $0.id, name: $0.name, organization: $0.organization, emails: emails[$0.id] ?? [], bookID: $0.book) }
         }
     }
 

@@ -20,66 +20,104 @@ public struct SyncTombstone: Sendable, Equatable {
 }
 
 extension StorageController {
-    private static let accountColumns = "id, collection_url, username, password_command, sync_token, last_sync_at, ca_certificate"
+    private static let accountsSQL = """
+        SELECT a.id, a.collection_url, a.username, a.password_command, a.sync_token, a.last_sync_at, a.ca_certificate,
+               b.id AS book_id, b.name AS book_name
+        FROM sync_accounts a JOIN address_books b ON b.id = a.book_id
+        """
 
     private static func account(_ row: Row) -> SyncAccount {
-        SyncAccount(
+        var account = SyncAccount(
             id: row["id"], collectionURL: row["collection_url"], username: row["username"], passwordCommand: row["password_command"],
             syncToken: row["sync_token"], lastSyncAt: (row["last_sync_at"] as String?).flatMap(Timestamp.date),
-            certificateAuthority: row["ca_certificate"])
+            certificateAuthority: row["ca_certificate"], bookID: row["book_id"])
+        account.bookName = row["book_name"]
+        return account
+    }
+
+    /// Every linked book's account: the default book's first, then by book name.
+    static func fetchSyncAccounts(_ db: Database) throws -> [SyncAccount] {
+        try Row.fetchAll(db, sql: accountsSQL + " ORDER BY b.is_default DESC, b.name, a.id").map(account)
     }
 
     static func fetchSyncAccount(_ db: Database) throws -> SyncAccount? {
-        try Row.fetchOne(db, sql: "SELECT \(accountColumns) FROM sync_accounts ORDER BY id LIMIT 1").map(account)
+        try fetchSyncAccounts(db).first
     }
 
-    /// The address book this file syncs with, if `carnet sync setup` was run.
+    /// The collection the default book (or else the first linked book) syncs with, if any.
     public func syncAccount() throws(CarnetError) -> SyncAccount? {
         try read { db in try Self.fetchSyncAccount(db) }
     }
 
-    /// Remembers `account` as the one address book this file syncs with. The same collection
-    /// keeps what it knows (links, tombstones, token) and takes the new login; another one
-    /// replaces it, and its first sync matches contacts by UID.
+    /// Every linked book's account, the default book's first, then by book name.
+    public func syncAccounts() throws(CarnetError) -> [SyncAccount] {
+        try read { db in try Self.fetchSyncAccounts(db) }
+    }
+
+    /// Remembers `account` as the collection its book (``CarnetModels/SyncAccount/bookID``)
+    /// syncs with. The same collection of the same book keeps what it knows (links, tombstones,
+    /// token) and takes the new login; another one replaces the book's link, and a collection
+    /// linked to another book before starts afresh: each first sync matches contacts by UID.
     @discardableResult
     public func saveSyncAccount(_ account: SyncAccount) throws(CarnetError) -> SyncAccount {
         try write { db in
-            try db.execute(sql: "DELETE FROM sync_accounts WHERE collection_url <> ?", arguments: [account.collectionURL])
+            guard try Self.fetchBook(db, id: account.bookID) != nil else { throw CarnetError.unknownBook("#\(account.bookID)") }
+            try db.execute(
+                sql: "DELETE FROM sync_accounts WHERE (book_id = ? AND collection_url <> ?) OR (collection_url = ? AND book_id IS NOT ?)",
+                arguments: [account.bookID, account.collectionURL, account.collectionURL, account.bookID])
             try db.execute(
                 sql: """
-                    INSERT INTO sync_accounts (collection_url, username, password_command, created_at, ca_certificate) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO sync_accounts (collection_url, username, password_command, created_at, ca_certificate, book_id) VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (collection_url) DO UPDATE SET username = excluded.username, password_command = excluded.password_command,
-                        ca_certificate = excluded.ca_certificate
+                        ca_certificate = excluded.ca_certificate, book_id = excluded.book_id
                     """,
                 arguments: [
                     account.collectionURL, account.username, account.passwordCommand, Timestamp.string(Timestamp.now()),
-                    account.certificateAuthority,
+                    account.certificateAuthority, account.bookID,
                 ])
-            guard let saved = try Self.fetchSyncAccount(db) else { throw CarnetError.sync(.notConfigured) }
+            guard let saved = try Row.fetchOne(db, sql: Self.accountsSQL + " WHERE a.collection_url = ?", arguments: [account.collectionURL])
+                .map(Self.account)
+            else { throw CarnetError.sync(.notConfigured) }
             return saved
         }
     }
 
     /// What waits to be sent, and the last conflicts; nil when no sync is set up.
     public func syncStatus(clashes: Int = 10) throws(CarnetError) -> SyncStatus? {
-        try read { db in
-            guard let account = try Self.fetchSyncAccount(db) else { return nil }
+        try read { db in try Self.fetchSyncAccount(db).map { account in try Self.syncStatus(db, account, clashes: clashes) } }
+    }
+
+    /// ``syncStatus(clashes:)`` of every linked book.
+    public func syncStatuses(clashes: Int = 10) throws(CarnetError) -> [SyncStatus] {
+        try read { db in try Self.fetchSyncAccounts(db).map { account in try Self.syncStatus(db, account, clashes: clashes) } }
+    }
+
+    private static func syncStatus(_ db: Database, _ account: SyncAccount, clashes: Int) throws -> SyncStatus {
             let linked = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_contacts WHERE account_id = ?", arguments: [account.id]) ?? 0
             let new = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM contacts c WHERE NOT EXISTS (SELECT 1 FROM sync_contacts s WHERE s.contact_id = c.id AND s.account_id = ?)",
-                arguments: [account.id]) ?? 0
+                db, sql: "SELECT count(*) FROM contacts c WHERE c.book_id = ? AND NOT EXISTS (SELECT 1 FROM sync_contacts s WHERE s.contact_id = c.id AND s.account_id = ?)",
+                arguments: [account.bookID, account.id]) ?? 0
             let changed = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id WHERE s.account_id = ? AND s.synced_version <> c.version",
-                arguments: [account.id]) ?? 0
-            let deletes = try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_tombstones WHERE account_id = ?", arguments: [account.id]) ?? 0
+                db, sql: """
+                    SELECT count(*) FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id
+                    WHERE s.account_id = ? AND c.book_id = ? AND s.synced_version <> c.version
+                    """,
+                arguments: [account.id, account.bookID]) ?? 0
+            // Contacts deleted here, and those moved to another book: their cards go from this collection.
+            let deletes = try Int.fetchOne(
+                db, sql: """
+                    SELECT (SELECT count(*) FROM sync_tombstones WHERE account_id = ?)
+                         + (SELECT count(*) FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id WHERE s.account_id = ? AND c.book_id <> ?)
+                    """,
+                arguments: [account.id, account.id, account.bookID]) ?? 0
             let conflicts = try Row.fetchAll(
-                db, sql: "SELECT \(Self.conflictColumns) FROM sync_conflicts ORDER BY id DESC LIMIT ?", arguments: [clashes]
+                db, sql: "SELECT \(Self.conflictColumns) FROM sync_conflicts WHERE account_id = ? OR account_id IS NULL ORDER BY id DESC LIMIT ?",
+                arguments: [account.id, clashes]
             ).map { row in try Self.conflict(db, row) }
             let cards = try SyncTransaction.fetchCardsNotSynced(db, accountID: account.id)
             return SyncStatus(
                 account: account, linked: linked, pendingNew: new, pendingChanged: changed, pendingDeletes: deletes, conflicts: conflicts,
                 cardsNotSynced: cards)
-        }
     }
 
     private static let conflictColumns = "id, time, uid, name, fields, kept, lost_card"
@@ -106,11 +144,11 @@ extension StorageController {
     /// longer fetch or name it, unless it changes on the server. Nil when there is none.
     public func skipCardNotSynced(_ reference: String) throws(CarnetError) -> CardNotSynced? {
         try write { db in
-            guard let account = try Self.fetchSyncAccount(db) else { throw CarnetError.sync(.notConfigured) }
+            guard try Self.fetchSyncAccount(db) != nil else { throw CarnetError.sync(.notConfigured) }
             let id = Int64(reference) ?? -1
             guard let row = try Row.fetchOne(
-                db, sql: "SELECT \(SyncTransaction.cardColumns) FROM sync_cards_not_synced WHERE account_id = ? AND (id = ? OR href = ?)",
-                arguments: [account.id, id, reference])
+                db, sql: "SELECT \(SyncTransaction.cardColumns) FROM sync_cards_not_synced WHERE id = ? OR href = ? ORDER BY id LIMIT 1",
+                arguments: [id, reference])
             else { return nil }
             var card = SyncTransaction.cardNotSynced(row)
             try db.execute(sql: "UPDATE sync_cards_not_synced SET skipped = 1 WHERE id = ?", arguments: [card.id])
@@ -236,7 +274,18 @@ public final class SyncTransaction {
     }
 
     public func contact(id: Int64) throws -> Contact? { try StorageController.fetchContact(db, id: id) }
-    public func contact(uid: String) throws -> Contact? { try StorageController.fetchContact(db, uid: uid) }
+
+    /// The contact of that UID in the synced book; one of another book is not this collection's.
+    public func contact(uid: String) throws -> Contact? {
+        try StorageController.fetchContact(db, uid: uid).flatMap { $0.bookID == account.bookID ? $0 : nil }
+    }
+
+    /// The name of the other book whose contact has `uid` (a UID names one contact in the file).
+    public func otherBook(ofUID uid: String) throws -> String? {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT b.name FROM contacts c JOIN address_books b ON b.id = c.book_id WHERE c.uid = ? AND c.book_id <> ?"),
+            arguments: [uid, account.bookID])
+    }
 
     /// Up to `limit` contacts with ids above `afterID` that have something to send: never sent,
     /// or changed since the last sync. In id order, with their links.
@@ -244,15 +293,25 @@ public final class SyncTransaction {
         let ids = try Int64.fetchAll(
             db.cachedStatement(sql: """
                 SELECT c.id FROM contacts c LEFT JOIN sync_contacts s ON s.contact_id = c.id AND s.account_id = ?
-                WHERE c.id > ? AND (s.contact_id IS NULL OR s.synced_version <> c.version) ORDER BY c.id LIMIT ?
+                WHERE c.id > ? AND c.book_id = ? AND (s.contact_id IS NULL OR s.synced_version <> c.version) ORDER BY c.id LIMIT ?
                 """),
-            arguments: [account.id, afterID, limit])
+            arguments: [account.id, afterID, account.bookID, limit])
         return try ids.compactMap { id in try contact(id: id).map { ($0, try link(contactID: id)) } }
     }
 
+    /// The cards to delete on the server: those of contacts deleted here, and those of contacts
+    /// moved here to another book (they go up to that book's collection, keeping their UID).
     public func tombstones() throws -> [SyncTombstone] {
-        try Row.fetchAll(db, sql: "SELECT href, etag, uid FROM sync_tombstones WHERE account_id = ? ORDER BY href", arguments: [account.id])
-            .map { SyncTombstone(href: $0["href"], etag: $0["etag"], uid: $0["uid"]) }
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT href, etag, uid FROM sync_tombstones WHERE account_id = ?
+                UNION ALL
+                SELECT s.href, s.etag, c.uid FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id WHERE s.account_id = ? AND c.book_id <> ?
+                ORDER BY href
+                """,
+            arguments: [account.id, account.id, account.bookID]
+        ).map { SyncTombstone(href: $0["href"], etag: $0["etag"], uid: $0["uid"]) }
     }
 
     public func tombstone(href: String) throws -> SyncTombstone? {
@@ -264,6 +323,10 @@ public final class SyncTransaction {
 
     public func removeTombstone(href: String) throws {
         try db.cachedStatement(sql: "DELETE FROM sync_tombstones WHERE account_id = ? AND href = ?").execute(arguments: [account.id, href])
+        // A contact moved to another book leaves this collection with its link.
+        try db.cachedStatement(sql: """
+            DELETE FROM sync_contacts WHERE account_id = ? AND href = ? AND contact_id IN (SELECT id FROM contacts WHERE book_id <> ?)
+            """).execute(arguments: [account.id, href, account.bookID])
     }
 
     /// Adds a contact from the server (validated like any other) and links it.
@@ -271,7 +334,7 @@ public final class SyncTransaction {
         let draft = try draft.validated()
         let issues = UIDRule.issues(uid)
         if !issues.isEmpty { throw CarnetError.invalid(issues) }
-        let contact = try StorageController.insert(db, draft, uid: uid, now: Timestamp.now())
+        let contact = try StorageController.insert(db, draft, uid: uid, now: Timestamp.now(), bookID: account.bookID)
         try setLink(contactID: contact.id, href: href, etag: etag, card: card, syncedVersion: contact.version)
         try history.checkpoint()
         return contact
@@ -288,7 +351,9 @@ public final class SyncTransaction {
             updatedAt: Timestamp.string(now))
         else { throw CarnetError.deleted(.contact, id: contact.id) }
         try history.checkpoint()
-        return Contact(id: contact.id, uid: contact.uid, draft: draft, createdAt: contact.createdAt, updatedAt: now, version: contact.version + 1)
+        return Contact(
+            id: contact.id, uid: contact.uid, draft: draft, createdAt: contact.createdAt, updatedAt: now, version: contact.version + 1,
+            bookID: contact.bookID)
     }
 
     /// Deletes a contact the server deleted (its favorite goes too); it leaves no tombstone, the
@@ -297,6 +362,15 @@ public final class SyncTransaction {
         try SearchIndex.remove(db, id: contact.id)
         try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ?").execute(arguments: [contact.id])
         try removeTombstone(href: href)
+        try history.checkpoint()
+    }
+
+    /// Moves `contact` (which this transaction read) to book `bookID`: another client moved its
+    /// card from this collection to that book's. It keeps its id and UID.
+    public func moveContact(_ contact: Contact, toBookID bookID: Int64) throws {
+        try db.cachedStatement(sql: "UPDATE contacts SET book_id = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?")
+            .execute(arguments: [bookID, Timestamp.string(Timestamp.now()), contact.id, contact.version])
+        guard db.changesCount == 1 else { throw CarnetError.deleted(.contact, id: contact.id) }
         try history.checkpoint()
     }
 

@@ -216,13 +216,23 @@ final class CardDAVClient {
 
     // MARK: Discovery
 
-    /// The address book collection at or under `url`: `url` itself when it is one; else the
-    /// first address book of the user's home set (`current-user-principal` →
-    /// `addressbook-home-set`), made there when the home has none. Returns it and whether it was made.
-    func discover(_ url: URL) throws(CarnetError) -> (collection: URL, created: Bool) {
-        let props = "<d:resourcetype/><d:current-user-principal/><c:addressbook-home-set/>"
+    /// An address book collection of the user's home set, with its display name (the last part
+    /// of its path when it has none).
+    struct FoundCollection: Equatable {
+        var url: URL
+        var name: String
+    }
+
+    /// The address books at or under `url`: `url` itself when it is one (`isCollection`); else
+    /// every address book of the user's home set (`current-user-principal` →
+    /// `addressbook-home-set`, then a Depth 1 PROPFIND for resourcetype and displayname), by
+    /// path. The home set's URL is returned for making one there when it has none.
+    func addressBooks(at url: URL) throws(CarnetError) -> (collections: [FoundCollection], isCollection: Bool, home: URL?) {
+        let props = "<d:resourcetype/><d:displayname/><d:current-user-principal/><c:addressbook-home-set/>"
         let start = try propfind(url, depth: "0", props: props).responses.first
-        if Self.isAddressBook(start) { return (Self.directory(url), false) }
+        if Self.isAddressBook(start) {
+            return ([FoundCollection(url: Self.directory(url), name: Self.displayName(start, href: url.path))], true, nil)
+        }
         var home = start?.property(DAV.cardDAV, "addressbook-home-set")?.href
         if home == nil, let principal = start?.property(DAV.dav, "current-user-principal")?.href {
             home = try propfind(self.url(Self.canonical(principal)), depth: "0", props: props).responses.first?
@@ -232,13 +242,37 @@ final class CardDAVClient {
             throw .sync(.server("\(url.absoluteString) is not an address book, and names no principal or address book home"))
         }
         let homeURL = self.url(Self.canonical(home))
-        let members = try propfind(homeURL, depth: "1", props: "<d:resourcetype/>").responses
-            .filter(Self.isAddressBook).map { Self.canonical($0.href) }.sorted()
-        if let first = members.first { return (Self.directory(self.url(first)), false) }
-        let made = Self.directory(URL(string: "carnet/", relativeTo: Self.directory(homeURL))?.absoluteURL ?? homeURL)
+        let members = try propfind(homeURL, depth: "1", props: "<d:resourcetype/><d:displayname/>").responses
+            .filter(Self.isAddressBook)
+            .map { FoundCollection(url: Self.directory(self.url(Self.canonical($0.href))), name: Self.displayName($0, href: $0.href)) }
+            .sorted { $0.url.absoluteString < $1.url.absoluteString }
+        return (members, false, homeURL)
+    }
+
+    /// Makes an address book named `carnet/` in the home set `home` and returns its URL.
+    func makeAddressBook(in home: URL) throws(CarnetError) -> URL {
+        let made = Self.directory(URL(string: "carnet/", relativeTo: Self.directory(home))?.absoluteURL ?? home)
         let response = try send("MKCOL", made, body: DAV.makeAddressBook)
         guard response.isSuccess else { throw unexpected(response, "MKCOL", made) }
-        return (made, true)
+        return made
+    }
+
+    /// The address book collection at or under `url`: `url` itself when it is one; else the
+    /// first address book of the user's home set, made there when the home has none. Returns
+    /// it and whether it was made.
+    func discover(_ url: URL) throws(CarnetError) -> (collection: URL, created: Bool) {
+        let found = try addressBooks(at: url)
+        if let first = found.collections.first { return (first.url, false) }
+        guard let home = found.home else { throw .sync(.server("\(url.absoluteString) is not an address book")) }
+        return (try makeAddressBook(in: home), true)
+    }
+
+    /// A collection's display name, trimmed; else the last part of its path, percent-escapes decoded.
+    private static func displayName(_ response: DAVResponse?, href: String) -> String {
+        let shown = response?.property(DAV.dav, "displayname")?.text.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        if !shown.isEmpty { return shown }
+        let last = href.split(separator: "/").last.map(String.init) ?? href
+        return last.removingPercentEncoding ?? last
     }
 
     private static func isAddressBook(_ response: DAVResponse?) -> Bool {

@@ -40,8 +40,13 @@ public final class CardDAVSync: AddressBookSyncing {
     /// `url` may name the user (`http://ada@host/…`): taken as `username` when that is empty.
     /// A password in it is refused (it would be stored and shown); `certificateAuthority` (PEM)
     /// is then the only CA this account's server is verified against, in every sync.
+    ///
+    /// An address book at `url`, or the only one of the home set (made when it has none), is
+    /// linked to the book named `book` (made when missing), else to the default book. A home set
+    /// with several is linked book by book, each collection to the book of its display name
+    /// (made when missing), or only the collection named `book`.
     public func setup(
-        url text: String, username: String, passwordCommand: String, certificateAuthority: String? = nil
+        url text: String, username: String, passwordCommand: String, certificateAuthority: String?, book: String?
     ) throws(CarnetError) -> SyncSetup {
         let (url, username) = try SyncAccount.login(url: text, username: username)
         if let certificateAuthority, !SyncAccount.isPEMCertificate(certificateAuthority) {
@@ -50,12 +55,68 @@ public final class CardDAVSync: AddressBookSyncing {
         let password = try Password.resolve(username: username, command: passwordCommand, environment: environment)
         let client = CardDAVClient(
             collection: url, username: username, password: password, transport: transport, certificateAuthority: certificateAuthority)
-        let found = try client.discover(url)
-        let account = try storage.saveSyncAccount(
-            SyncAccount(
-                collectionURL: found.collection.absoluteString, username: username, passwordCommand: passwordCommand,
-                certificateAuthority: certificateAuthority))
-        return SyncSetup(account: account, created: found.created)
+        let found = try client.addressBooks(at: url)
+        var targets: [(url: URL, book: String?)]
+        var created = false
+        if found.collections.count <= 1 {
+            if let only = found.collections.first {
+                targets = [(only.url, book)]
+            } else {
+                guard let home = found.home else { throw .sync(.server("\(url.absoluteString) is not an address book")) }
+                targets = [(try client.makeAddressBook(in: home), book)]
+                created = true
+            }
+        } else {
+            var names: Set<String> = []
+            targets = found.collections.map { collection in
+                var name = ValueRepair.line(collection.name, max: AddressBook.maxNameLength - 4)
+                if name.isEmpty { name = "Address book" }
+                var unique = name
+                var n = 2
+                while names.contains(unique.lowercased()) { unique = "\(name) \(n)"; n += 1 }
+                names.insert(unique.lowercased())
+                return (collection.url, unique)
+            }
+            if let book {
+                let wanted = book.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+                targets = targets.filter { $0.book?.lowercased() == wanted }
+                guard !targets.isEmpty else {
+                    throw .refused(
+                        "\(url.absoluteString) has no address book named \(book.debugDescription); it has \(found.collections.map(\.name.debugDescription).joined(separator: ", "))")
+                }
+            }
+        }
+        var links: [BookLink] = []
+        for target in targets {
+            var madeBook = false
+            let local: AddressBook
+            if let name = target.book {
+                do {
+                    local = try storage.addressBook(named: name)
+                } catch .unknownBook {
+                    local = try storage.addAddressBook(named: name)
+                    madeBook = true
+                }
+            } else {
+                guard let defaultBook = try storage.addressBooks().first(where: \.isDefault) else { throw .unknownBook("the default book") }
+                local = defaultBook
+            }
+            let account = try storage.saveSyncAccount(
+                SyncAccount(
+                    collectionURL: target.url.absoluteString, username: username, passwordCommand: passwordCommand,
+                    certificateAuthority: certificateAuthority, bookID: local.id))
+            links.append(BookLink(book: local, account: account, madeBook: madeBook))
+        }
+        guard let first = links.first else { throw .sync(.notConfigured) }
+        return SyncSetup(account: first.account, created: created, links: links)
+    }
+
+    public func statuses() throws(CarnetError) -> [SyncStatus] {
+        try storage.syncStatuses().map { status in
+            var status = status
+            status.conflicts = status.conflicts.map(Self.readingLostCard)
+            return status
+        }
     }
 
     /// The account, what waits to be sent, the recent conflicts with their losing cards read,
@@ -82,9 +143,78 @@ public final class CardDAVSync: AddressBookSyncing {
     }
 
     public func sync(options: SyncOptions, progress: ((SyncProgress) -> Void)?) throws(CarnetError) -> SyncReport {
-        guard let account = try storage.syncAccount(), let collection = URL(string: account.collectionURL) else {
-            throw .sync(.notConfigured)
+        let outcomes = try syncBooks(nil, options: options, progress: progress)
+        if let failure = outcomes.lazy.compactMap(\.failure).first { throw failure }
+        return outcomes.compactMap(\.report).reduce(into: SyncReport()) { total, report in
+            total = total.server.isEmpty ? report : Self.adding(total, report)
         }
+    }
+
+    public func syncBooks(_ book: String?, options: SyncOptions, progress: ((SyncProgress) -> Void)?) throws(CarnetError) -> [BookSyncOutcome] {
+        var accounts = try storage.syncAccounts()
+        guard !accounts.isEmpty else { throw .sync(.notConfigured) }
+        if let book {
+            let wanted = try storage.addressBook(named: book)
+            accounts = accounts.filter { $0.bookID == wanted.id }
+            guard !accounts.isEmpty else {
+                throw .refused("the address book \(wanted.name) is not synced (carnet sync setup URL --book \(wanted.name) links it)")
+            }
+        }
+        var outcomes: [BookSyncOutcome] = []
+        var waiting: [Int] = []
+        // The UIDs of cards that a book's collection has while the file has them in another
+        // book: that book's sync moves its contact there when its own card is gone.
+        var elsewhere: [String: Int64] = [:]
+        for account in accounts {
+            do {
+                let (report, waited) = try sync(account, elsewhere: elsewhere, options: options, progress: progress)
+                for uid in waited { elsewhere[uid] = account.bookID }
+                if !waited.isEmpty { waiting.append(outcomes.count) }
+                outcomes.append(BookSyncOutcome(book: account.bookName, report: report))
+            } catch {
+                outcomes.append(BookSyncOutcome(book: account.bookName, failure: error))
+            }
+        }
+        // A card another client moved between two linked collections waits until the book it
+        // left has let its contact go; that book synced after it, so it is taken now.
+        guard accounts.count > 1, !options.dryRun else { return outcomes }
+        for index in waiting {
+            guard let account = try storage.syncAccounts().first(where: { $0.id == accounts[index].id }),
+                  let first = outcomes[index].report
+            else { continue }
+            do {
+                let (again, _) = try sync(account, elsewhere: [:], options: options, progress: progress)
+                outcomes[index].report = Self.adding(first, again)
+            } catch {
+                outcomes[index] = BookSyncOutcome(book: account.bookName, report: first, failure: error)
+            }
+        }
+        return outcomes
+    }
+
+    /// Two syncs of one book as one report.
+    private static func adding(_ a: SyncReport, _ b: SyncReport) -> SyncReport {
+        var sum = a
+        if sum.book != b.book { sum.book = [a.book, b.book].filter { !$0.isEmpty }.joined(separator: ", ") }
+        if sum.server != b.server { sum.server = [a.server, b.server].filter { !$0.isEmpty }.joined(separator: ", ") }
+        sum.added += b.added
+        sum.updated += b.updated
+        sum.deleted += b.deleted
+        sum.uploaded += b.uploaded
+        sum.deletedRemotely += b.deletedRemotely
+        sum.merged += b.merged
+        sum.clashes += b.clashes
+        sum.skipped = b.skipped
+        sum.incremental = a.incremental && b.incremental
+        return sum
+    }
+
+    /// One sync of one linked book; also the UIDs of its collection's cards that wait for another
+    /// book to let their contact go.
+    private func sync(
+        _ account: SyncAccount, elsewhere: [String: Int64], options: SyncOptions, progress: ((SyncProgress) -> Void)?
+    ) throws(CarnetError) -> (SyncReport, [String]) {
+        guard let collection = URL(string: account.collectionURL) else { throw .sync(.notConfigured) }
         let password = try Password.resolve(username: account.username, command: account.passwordCommand, environment: environment)
         let client = CardDAVClient(
             collection: collection, username: account.username, password: password, transport: transport,
@@ -93,9 +223,10 @@ public final class CardDAVSync: AddressBookSyncing {
         do {
             return try storage.withSyncTransaction(account, dryRun: options.dryRun) { transaction in
                 let run = SyncRun(transaction, client: client, options: options, progress: progress)
+                run.elsewhere = elsewhere
                 started = run
                 try run.run()
-                return run.report
+                return (run.report, run.waitingUIDs)
             }
         } catch {
             guard let run = started, case let .sync(failure) = error, let done = run.done else { throw error }
@@ -115,6 +246,11 @@ private final class SyncRun {
     var retried: [String] = []
     /// Cards this sync could not take.
     var noted: Set<String> = []
+    /// The UIDs of cards here whose contact is in another book (moved between collections by another client).
+    var waitingUIDs: [String] = []
+    /// UIDs whose cards wait in another book's collection (uid → that book), found by the
+    /// syncs of other books before this one.
+    var elsewhere: [String: Int64] = [:]
 
     init(_ here: SyncTransaction, client: CardDAVClient, options: SyncOptions, progress: ((SyncProgress) -> Void)?) {
         self.here = here
@@ -122,6 +258,7 @@ private final class SyncRun {
         self.options = options
         self.progress = progress
         report.server = here.account.host
+        report.book = here.account.bookName
         report.dryRun = options.dryRun
     }
 
@@ -302,6 +439,13 @@ private final class SyncRun {
                 try merge(contact, base: ContactDraft(), theirs: theirs, card: card)
                 return
             }
+            if let book = try here.otherBook(ofUID: uid) {
+                // Moved there by another client while this file still has it in another book:
+                // taken once that book's sync has let it go (a UID names one contact here).
+                try notSynced(card.href, "its UID \(uid) is a contact's in the address book \(book); it is taken once that book has synced")
+                waitingUIDs.append(uid)
+                return
+            }
             // A card edited there that was deleted here: the edit wins, nothing is lost.
             try here.removeTombstone(href: card.href)
             _ = try here.insertContact(uid: uid, draft: theirs, updatedAt: record.updatedAt, href: card.href, etag: card.etag, card: card.text)
@@ -388,7 +532,16 @@ private final class SyncRun {
         try here.removeTombstone(href: href)
         try here.forgetCardNotSynced(href: href)
         guard let link = try here.link(href: href), let contact = try here.contact(id: link.contactID) else { return }
-        if contact.version == link.syncedVersion {
+        if contact.bookID != here.account.bookID {
+            // Moved here to another book: it lives on there; only its link to this collection goes.
+            try here.removeLink(contactID: contact.id)
+        } else if let book = elsewhere[contact.uid], contact.version == link.syncedVersion {
+            // Moved by another client to another linked book's collection: the contact follows
+            // it there, keeping its id, and that book's sync links it to the card.
+            try here.removeLink(contactID: contact.id)
+            try here.moveContact(contact, toBookID: book)
+            report.deleted += 1
+        } else if contact.version == link.syncedVersion {
             try here.deleteContact(contact, href: href)
             report.deleted += 1
         } else {

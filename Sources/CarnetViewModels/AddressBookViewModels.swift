@@ -44,8 +44,8 @@ public final class InterchangeViewModel {
     }
 
     /// Every contact in name order (or the favorites in theirs), with whether it is a favorite.
-    public func forEachContact(favoritesOnly: Bool = false, _ body: (Contact, Bool) throws -> Void) throws(CarnetError) {
-        try state.forEachContact(favoritesOnly: favoritesOnly, body)
+    public func forEachContact(favoritesOnly: Bool = false, bookID: Int64? = nil, _ body: (Contact, Bool) throws -> Void) throws(CarnetError) {
+        try state.forEachContact(favoritesOnly: favoritesOnly, bookID: bookID, body)
     }
 }
 

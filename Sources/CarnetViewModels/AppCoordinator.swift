@@ -23,11 +23,15 @@ public final class AppCoordinator {
         case editContact(EditContactViewModel)
         case quote(QuoteViewModel)
         case editQuote(EditQuoteViewModel)
+        /// The address books; opening one pushes its own `.contacts` list.
+        case books(BooksViewModel)
     }
 
     public let contacts: ContactsViewModel
     public let favorites: ContactsViewModel
     public let quote: QuoteViewModel
+    /// The address books screen (``showBooks()``).
+    public let books: BooksViewModel
     /// Undo and redo, from any screen.
     public let history: HistoryViewModel
     public private(set) var tab: Tab = .contacts
@@ -35,9 +39,12 @@ public final class AppCoordinator {
     public private(set) var stack: [Screen] = []
 
     @ObservationIgnored private let state: StateController
+    @ObservationIgnored private let pageSize: Int
 
     public init(state: StateController, pageSize: Int = 50) {
         self.state = state
+        self.pageSize = pageSize
+        books = BooksViewModel(state: state)
         contacts = ContactsViewModel(state: state, pageSize: pageSize)
         favorites = ContactsViewModel(state: state, favoritesOnly: true, pageSize: pageSize)
         quote = QuoteViewModel(state: state)
@@ -97,11 +104,29 @@ public final class AppCoordinator {
         try appear(current)
     }
 
+    /// The contact list nearest the top: a book's list opened from the books screen, else the tab's.
+    private var currentList: ContactsViewModel {
+        for screen in stack.reversed() {
+            if case let .contacts(list) = screen { return list }
+        }
+        return tab == .favorites ? favorites : contacts
+    }
+
     /// Opens a contact's detail from the current list (forward passing).
     public func showContact(_ contact: Contact) throws(CarnetError) {
-        let list = tab == .favorites ? favorites : contacts
-        let detail = list.detail(for: contact)
+        let detail = currentList.detail(for: contact)
         try push(.contactDetail(detail))
+    }
+
+    /// Opens the address books screen on the contacts tab.
+    public func showBooks() throws(CarnetError) {
+        if tab != .contacts { try select(.contacts) }
+        try push(.books(books))
+    }
+
+    /// Opens one book's contact list (the book passed forward); a contact added from it goes to it.
+    public func showBook(_ book: AddressBook) throws(CarnetError) {
+        try push(.contacts(books.contacts(of: book, pageSize: pageSize)))
     }
 
     public func showContact(id: Int64) throws(CarnetError) {
@@ -116,7 +141,7 @@ public final class AppCoordinator {
 
     /// Opens an empty edit screen; on save, the new contact's detail replaces it.
     public func addContact() throws(CarnetError) {
-        let edit = EditContactViewModel(state: state)
+        let edit = currentList.add()
         edit.onSave = { [weak self] saved in
             guard let self else { return }
             self.stack.removeLast()
@@ -177,6 +202,7 @@ public final class AppCoordinator {
         case let .contacts(list), let .favorites(list): try list.onAppear()
         case let .contactDetail(detail): try detail.onAppear()
         case let .quote(quote): try quote.onAppear()
+        case let .books(books): try books.onAppear()
         case .editContact, .editQuote: break
         }
     }

@@ -47,12 +47,25 @@ public final class ContactsViewModel {
     @ObservationIgnored private let state: StateController
     private var list: ContactList
 
+    /// The address book this list shows, passed forward by the screen that opened it; nil for
+    /// every book.
+    public let book: AddressBook?
+
     /// - Parameters:
+    ///   - book: only this address book's contacts (nil: every book's).
     ///   - pageSize: rows read per page; `maxRows`: at most this many rows are held.
-    public init(state: StateController, favoritesOnly: Bool = false, pageSize: Int = 50, maxRows: Int = 500) {
+    public init(state: StateController, favoritesOnly: Bool = false, book: AddressBook? = nil, pageSize: Int = 50, maxRows: Int = 500) {
         self.state = state
         self.favoritesOnly = favoritesOnly
-        list = state.makeContactList(pageSize: pageSize, maxRows: maxRows)
+        self.book = book
+        let query = ContactQuery(bookID: book?.id)
+        self.query = query
+        list = state.makeContactList(query: query, pageSize: pageSize, maxRows: maxRows)
+    }
+
+    /// The add-contact screen for this list: a new contact goes to its book.
+    public func add() -> EditContactViewModel {
+        EditContactViewModel(state: state, addingTo: book)
     }
 
     /// The rows to show, in order: favorites in the user's order, or all contacts by name.

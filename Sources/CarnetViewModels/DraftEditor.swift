@@ -29,11 +29,17 @@ public protocol DraftSaving: EditableRecord {
 /// Nothing to choose when adding.
 public struct NoAddOptions: Sendable, Equatable {}
 
-extension Contact: DraftSaving {
-    public static var defaultAddOptions: NoAddOptions { NoAddOptions() }
+/// Where a new contact goes: the address book it was added from (nil: the default book).
+public struct ContactAddOptions: Sendable, Equatable {
+    public var bookID: Int64?
+    public init(bookID: Int64? = nil) { self.bookID = bookID }
+}
 
-    @MainActor public static func add(_ draft: ContactDraft, options: NoAddOptions, in state: StateController) throws(CarnetError) -> Contact {
-        try state.addContact(draft)
+extension Contact: DraftSaving {
+    public static var defaultAddOptions: ContactAddOptions { ContactAddOptions() }
+
+    @MainActor public static func add(_ draft: ContactDraft, options: ContactAddOptions, in state: StateController) throws(CarnetError) -> Contact {
+        try state.addContact(draft, bookID: options.bookID)
     }
 
     @MainActor public static func update(_ base: Contact, with draft: ContactDraft, in state: StateController) throws(CarnetError) -> Contact {
@@ -251,6 +257,12 @@ extension DraftEditor where Record == Contact {
     /// - Parameter contact: the contact to edit, passed forward; nil to add a new one.
     public convenience init(state: StateController, contact: Contact? = nil) {
         self.init(state: state, editing: contact)
+    }
+
+    /// The add-contact screen of one address book (passed forward by the list it was opened from).
+    public convenience init(state: StateController, addingTo book: AddressBook?) {
+        self.init(state: state, editing: nil)
+        addOptions.bookID = book?.id
     }
 }
 

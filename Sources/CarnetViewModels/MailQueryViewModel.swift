@@ -18,7 +18,7 @@ public final class MailQueryViewModel {
     }
 
     /// Up to `limit` contacts `search` finds, best matches first (as `list --sort relevance`).
-    public func entries(matching search: String, limit: Int) throws(CarnetError) -> [MailEntry] {
-        try state.mailEntries(query: ContactQuery(search: search, order: .relevance), limit: limit)
+    public func entries(matching search: String, limit: Int, bookID: Int64? = nil) throws(CarnetError) -> [MailEntry] {
+        try state.mailEntries(query: ContactQuery(search: search, order: .relevance, bookID: bookID), limit: limit)
     }
 }

@@ -14,8 +14,14 @@ public final class SyncViewModel {
         self.engine = engine
     }
 
-    public func setup(url: String, username: String, passwordCommand: String, certificateAuthority: String? = nil) throws(CarnetError) -> SyncSetup {
-        try engine.setup(url: url, username: username, passwordCommand: passwordCommand, certificateAuthority: certificateAuthority)
+    /// Links the address book named `book` (nil: the default book) to the collection found at `url`.
+    public func setup(
+        url: String, username: String, passwordCommand: String, certificateAuthority: String? = nil, book: String? = nil
+    ) throws(CarnetError) -> SyncSetup {
+        let setup = try engine.setup(
+            url: url, username: username, passwordCommand: passwordCommand, certificateAuthority: certificateAuthority, book: book)
+        if setup.links.contains(where: \.madeBook) { try state.refresh() }
+        return setup
     }
 
     public func sync(options: SyncOptions = SyncOptions(), progress: ((SyncProgress) -> Void)? = nil) throws(CarnetError) -> SyncReport {
@@ -24,9 +30,24 @@ public final class SyncViewModel {
         return report
     }
 
+    /// Syncs every linked book (or only `book`), each on its own: one book's failure is in its
+    /// outcome, and the others still sync.
+    public func syncBooks(
+        _ book: String? = nil, options: SyncOptions = SyncOptions(), progress: ((SyncProgress) -> Void)? = nil
+    ) throws(CarnetError) -> [BookSyncOutcome] {
+        let outcomes = try engine.syncBooks(book, options: options, progress: progress)
+        if !options.dryRun && outcomes.contains(where: { !($0.report?.changedNothing ?? true) || $0.failure != nil }) { try state.refresh() }
+        return outcomes
+    }
+
     /// Nil when no sync is set up.
     public func status() throws(CarnetError) -> SyncStatus? {
         try engine.status()
+    }
+
+    /// Every linked book's status, the default book's first.
+    public func statuses() throws(CarnetError) -> [SyncStatus] {
+        try engine.statuses()
     }
 
     /// The conflict numbered `id`, with both sides' values.

@@ -23,9 +23,12 @@ public struct UpcomingDate: Sendable, Equatable {
 public final class UpcomingDatesViewModel {
     public private(set) var rows: [UpcomingDate] = []
     @ObservationIgnored private let state: StateController
+    /// Only this address book's contacts (nil: every book's).
+    public let book: AddressBook?
 
-    public init(state: StateController) {
+    public init(state: StateController, book: AddressBook? = nil) {
         self.state = state
+        self.book = book
     }
 
     /// Reads the dates that fall from `today` to `days` days after it (0: today only).
@@ -35,7 +38,7 @@ public final class UpcomingDatesViewModel {
         let start = calendar.dateComponents([.year, .month, .day], from: today)
         guard let startDay = calendar.date(from: start) else { rows = []; return }
         var found: [UpcomingDate] = []
-        for contact in try state.contactsWithDates(labeled: labels) {
+        for contact in try state.contactsWithDates(labeled: labels, bookID: book?.id) {
             for date in contact.dates where labels.contains(date.label) {
                 guard let next = date.nextOccurrence(onOrAfter: start, calendar: calendar), let nextDay = calendar.date(from: next),
                       let away = calendar.dateComponents([.day], from: startDay, to: nextDay).day, away <= days

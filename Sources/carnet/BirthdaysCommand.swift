@@ -24,6 +24,7 @@ struct BirthdaysCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    @OptionGroup var book: BookOption
     @Option(parsing: .unconditional, help: ArgumentHelp("How many days ahead: 0 (today only) to 366.", valueName: "n"))
     var days = 30
     @Option(help: ArgumentHelp("Count from this day instead of today (YYYY-MM-DD).", valueName: "date"))
@@ -48,7 +49,7 @@ struct BirthdaysCommand: StateCommand {
         let calendar = Calendar(identifier: .gregorian)
         var start = Date()
         if let from, let date = calendar.date(from: try Self.day(from)) { start = date }
-        let upcoming = UpcomingDatesViewModel(state: state)
+        let upcoming = UpcomingDatesViewModel(state: state, book: try book.resolved(state))
         try upcoming.load(within: days, from: start, calendar: calendar)
         let rows = upcoming.rows
         if json {

@@ -68,7 +68,7 @@ struct Carnet: StateCommand {
             QuoteCommand.self, ImportCommand.self, ExportCommand.self, SampleCommand.self,
             UndoCommand.self, RedoCommand.self, HistoryCommand.self, SyncCommand.self, DatabaseCommand.self, InteractiveCommand.self,
             QueryCommand.self, AddEmailCommand.self, GroupCommand.self,
-            DuplicatesCommand.self, MergeCommand.self,
+            DuplicatesCommand.self, MergeCommand.self, BookCommand.self, MoveCommand.self, CopyCommand.self,
         ])
 
     @OptionGroup var database: DatabaseOption

@@ -33,9 +33,13 @@ struct ListCommand: StateCommand {
               carnet list --category friends --favorites
               carnet list --search "gale foods" --limit 10
               carnet list --json | jq '.[].emails[].value'
+              carnet list --book Work
+
+            With more than one address book, each row also says its book (a last column, book).
             """)
 
     @OptionGroup var database: DatabaseOption
+    @OptionGroup var book: BookOption
     @Flag(help: "Only favorites, in your order.") var favorites = false
     @Option(help: ArgumentHelp(
         "Only contacts with every word of this text, in any order, starting a word of their \(ContactFields.all.filter(\.searchable).map { $0.label.lowercased() }.joined(separator: ", ")) (ignores case and accents; phones by their digits; at most \(Limits.searchLength) characters).",
@@ -59,13 +63,16 @@ struct ListCommand: StateCommand {
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let viewModel = ContactsViewModel(state: state, favoritesOnly: favorites)
-        let output = ContactListOutput(format: json ? .json : (terminal.stdoutIsTerminal ? .table : .tsv), terminal: terminal)
+        let book = try self.book.resolved(state)
+        let viewModel = ContactsViewModel(state: state, favoritesOnly: favorites, book: book)
+        let output = ContactListOutput(
+            format: json ? .json : (terminal.stdoutIsTerminal ? .table : .tsv), terminal: terminal,
+            bookNames: try BooksViewModel(state: state).namesIfSeveral())
         defer { output.flush() }  // what was listed before an error still reaches the reader
         output.begin()
         // Rows are written as they are read, a page at a time, and not kept: memory holds one
         // page, not the table. A person reads a screenful at a time; a pipe takes big pages.
-        let query = ContactQuery(search: search ?? "", category: category ?? "", order: sort ?? .name)
+        let query = ContactQuery(search: search ?? "", category: category ?? "", order: sort ?? .name, bookID: book?.id)
         let pageSize = terminal.stdoutIsTerminal ? 200 : 1000
         if json {
             try viewModel.forEachRow(query: query, limit: limit ?? .max, pageSize: pageSize) { row in output.write(row) }
@@ -105,7 +112,8 @@ struct ShowCommand: StateCommand {
             object.groups = groups.map(\.name)
             terminal.print(try JSONOutput.string(object))
         } else {
-            var text = ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, terminal: terminal)
+            let book = try BooksViewModel(state: state).namesIfSeveral()?[detail.contact.bookID]
+            var text = ContactRendering.detail(detail.contact, favoritePosition: detail.favoritePosition, book: book, terminal: terminal)
             if !groups.isEmpty {
                 text += terminal.bold("Groups") + "\n" + groups.map { "  \($0.name.shown)  [\($0.id)]\n" }.joined()
             }
@@ -142,12 +150,13 @@ struct AddCommand: StateCommand {
 
     @OptionGroup var database: DatabaseOption
     var writes: Bool { true }
+    @OptionGroup var book: BookOption
     @OptionGroup var fields: ContactFieldOptions
     @Flag(name: .customLong("prompt"), help: "Ask for each field even when standard input is not a terminal.")
     var forcePrompt = false
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let edit = EditContactViewModel(state: state)
+        let edit = EditContactViewModel(state: state, addingTo: try book.resolved(state))
         if fields.isEmpty {
             try terminal.requirePrompts(
                 forced: forcePrompt, else: "nothing to add: give at least --name NAME, or --given and --family (see carnet add --help)")

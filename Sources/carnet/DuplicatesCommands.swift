@@ -25,10 +25,11 @@ struct DuplicatesCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    @OptionGroup var book: BookOption
     @Flag(help: "Write the groups as JSON: each group's contacts and reasons.") var json = false
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let screen = DuplicatesViewModel(state: state)
+        let screen = DuplicatesViewModel(state: state, scope: DuplicateScope(bookID: try book.resolved(state)?.id))
         try screen.refresh()
         if json { return try printJSON(screen, terminal: terminal) }
         guard !screen.rows.isEmpty else {

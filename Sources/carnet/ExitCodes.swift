@@ -31,6 +31,8 @@ extension ExitCode {
     static let serverRefusedLogin = ExitCode(77)
     /// The sync is not set up, or its password command failed.
     static let syncConfiguration = ExitCode(78)
+    /// No address book has the name given (`--book`, `carnet book`, `--to`).
+    static let unknownBook = ExitCode(79)
 
     init(for error: CarnetError) {
         switch error {
@@ -39,6 +41,7 @@ extension ExitCode {
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .historyConflict: self = .conflict
         case .diskFull: self = .diskFull
+        case .unknownBook: self = .unknownBook
         case var .sync(failure):
             // A sync stopped partway exits as the failure that stopped it.
             while case let .interrupted(reason, _) = failure { failure = reason }
@@ -94,6 +97,7 @@ let exitCodeHelp = """
       78  sync: not set up (carnet sync setup URL), or no password
           (75 to 77 after "the sync stopped partway": what it had done is kept,
           and the line says what; carnet sync does the rest)
+      79  no address book has the name given (carnet book list shows them)
     """
 
 /// A failure of the CLI itself (as opposed to the address book), with its exit code.

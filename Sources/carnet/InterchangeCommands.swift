@@ -205,6 +205,7 @@ struct ImportCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    @OptionGroup var book: BookOption
     var writes: Bool { !dryRun }
     @Argument(help: ArgumentHelp("The file or vdir directory to read, or - for standard input.", valueName: "file"))
     var file: String
@@ -253,7 +254,7 @@ struct ImportCommand: StateCommand {
         let showsProgress = terminal.stderrIsTerminal && terminal.environment["NO_COLOR"] == nil && !verbose
         let report = try InterchangeViewModel(state: state).importContacts(
             source: source,
-            options: ImportOptions(dryRun: dryRun, skipInvalid: skipInvalid, force: force),
+            options: ImportOptions(dryRun: dryRun, skipInvalid: skipInvalid, force: force, bookID: try book.resolved(state)?.id),
             progress: showsProgress ? { count in console.writeError("\rimporting… \(count) records") } : nil,
             next: next)
         if showsProgress { console.writeError("\r\u{1B}[K") }
@@ -365,6 +366,7 @@ struct ExportCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    @OptionGroup var book: BookOption
     @Option(help: "vcf, csv, json, ldif or vdir (a directory, one .vcf file per contact).") var format: InterchangeFormat?
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (or, with --format vdir, this directory) instead of standard output.", valueName: "file"))
     var output: String?
@@ -397,7 +399,7 @@ struct ExportCommand: StateCommand {
         if format == .ldif { try sink.write(LDIFWriter.header) }
         var count = 0
         var notWritten = 0
-        try Self.forEachContact(state: state, favoritesOnly: favorites) { contact, isFavorite in
+        try Self.forEachContact(state: state, favoritesOnly: favorites, bookID: try book.resolved(state)?.id) { contact, isFavorite in
             switch format {
             case .vcf, .vdir:
                 sayConversions(contact, terminal: terminal)
@@ -431,11 +433,11 @@ struct ExportCommand: StateCommand {
     /// Every contact to `body`; an error `body` throws (a full disk) is thrown as it is, not
     /// as the database's.
     @MainActor private static func forEachContact(
-        state: StateController, favoritesOnly: Bool, _ body: (Contact, Bool) throws -> Void
+        state: StateController, favoritesOnly: Bool, bookID: Int64?, _ body: (Contact, Bool) throws -> Void
     ) throws {
         var failure: (any Error)?
         do {
-            try InterchangeViewModel(state: state).forEachContact(favoritesOnly: favoritesOnly) { contact, isFavorite in
+            try InterchangeViewModel(state: state).forEachContact(favoritesOnly: favoritesOnly, bookID: bookID) { contact, isFavorite in
                 do {
                     try body(contact, isFavorite)
                 } catch {
@@ -461,7 +463,7 @@ struct ExportCommand: StateCommand {
         let vdir = try VDirWriter(directory: directory)
         var written = 0
         var count = 0
-        try Self.forEachContact(state: state, favoritesOnly: favorites) { contact, _ in
+        try Self.forEachContact(state: state, favoritesOnly: favorites, bookID: try book.resolved(state)?.id) { contact, _ in
             sayConversions(contact, terminal: terminal)
             if try vdir.write(VCardWriter.card(contact: contact, version: vcardVersion), uid: contact.uid) { written += 1 }
             count += 1

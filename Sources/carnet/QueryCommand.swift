@@ -47,8 +47,9 @@ struct QueryCommand: StateCommand {
     @Option(help: ArgumentHelp("mutt (status line, then email, name, other) or aerc (email, name).", valueName: "format"))
     var format: MailQueryFormat = .mutt
     @Option(parsing: .unconditional, help: "At most this many contacts (their emails all listed).") var limit = 100
+    @Option(help: ArgumentHelp("Only this address book (default: every book).", valueName: "name")) var book: String?
 
-    var query: MailQuery { MailQuery(words: words, format: format, limit: limit, db: database.db) }
+    var query: MailQuery { MailQuery(words: words, format: format, limit: limit, db: database.db, book: book) }
 
     func validate() throws { try query.validate() }
 
@@ -65,11 +66,14 @@ struct MailQuery: Equatable {
     var limit: Int
     /// `--db` given after the command's name.
     var db: String?
+    /// `--book`: only that address book.
+    var book: String? = nil
 
     var text: String { words.joined(separator: " ") }
 
     func validate() throws {
         if db?.isEmpty == true { throw ValidationError("--db needs a file path") }
+        if let book, book.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--book needs a name") }
         if limit < 1 { throw ValidationError("--limit must be 1 or more (got \(limit))") }
         let query: SearchQuery
         do { query = try SearchQuery(text) } catch { throw ValidationError(error.description) }
@@ -117,6 +121,9 @@ struct MailQuery: Equatable {
                 // A value that looks like a flag is the parser's to judge.
                 guard !value.hasPrefix("-") || argument.hasPrefix("--db=") else { return nil }
                 query.db = value
+            case "--book":
+                guard !value.hasPrefix("-") || argument.hasPrefix("--book=") else { return nil }
+                query.book = value
             default:
                 return nil
             }
@@ -126,12 +133,16 @@ struct MailQuery: Equatable {
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let books = BooksViewModel(state: state)
+        let book = try self.book.map { name throws(CarnetError) in try books.book(named: name) }
+        // With several books and none named, each line's other column also says its book.
+        let names = book == nil && format == .mutt ? try books.namesIfSeveral() : nil
         let screen = MailQueryViewModel(state: state)
         var lines: [String] = []
         var contacts = 0
         // A group whose name matches is an alias: its members' preferred emails, as mail
         // clients expect of one.
-        for group in try screen.groups(matching: text) {
+        for group in try screen.groups(matching: text) where book == nil || group.contact.bookID == book?.id {
             for member in group.members where member.kind == .individual && !member.draft.email.isEmpty {
                 contacts += 1
                 var columns = [Self.field(member.draft.email), Self.field(member.name)]
@@ -139,9 +150,9 @@ struct MailQuery: Equatable {
                 lines.append(columns.joined(separator: "\t"))
             }
         }
-        for entry in try screen.entries(matching: text, limit: limit) {
+        for entry in try screen.entries(matching: text, limit: limit, bookID: book?.id) {
             contacts += 1
-            lines += Self.lines(for: entry, format: format)
+            lines += Self.lines(for: entry, format: format, book: names?[entry.bookID])
         }
         if format == .mutt {
             let found = lines.isEmpty
@@ -153,20 +164,23 @@ struct MailQuery: Equatable {
         if lines.isEmpty { throw ExitCode(1) }
     }
 
-    /// The contact's emails, the preferred one first, in the format's columns.
-    static func lines(for contact: Contact, format: MailQueryFormat) -> [String] {
-        lines(for: MailEntry(id: contact.id, name: contact.name, organization: contact.draft.organization, emails: contact.draft.emails), format: format)
+    /// The contact's emails, the preferred one first, in the format's columns (mutt's other
+    /// column ends with `book` when given).
+    static func lines(for contact: Contact, format: MailQueryFormat, book: String? = nil) -> [String] {
+        lines(
+            for: MailEntry(id: contact.id, name: contact.name, organization: contact.draft.organization, emails: contact.draft.emails, bookID: contact.bookID),
+            format: format, book: book)
     }
 
     /// The entry's emails, the preferred one first, in the format's columns.
-    static func lines(for entry: MailEntry, format: MailQueryFormat) -> [String] {
+    static func lines(for entry: MailEntry, format: MailQueryFormat, book: String? = nil) -> [String] {
         let emails = entry.emails.enumerated().sorted { a, b in
             a.element.preferred != b.element.preferred ? a.element.preferred : a.offset < b.offset
         }.map(\.element)
         return emails.map { email in
             var columns = [field(email.value), field(entry.name)]
             if format == .mutt {
-                columns.append(field([email.label, entry.organization].filter { !$0.isEmpty }.joined(separator: ", ")))
+                columns.append(field([email.label, entry.organization, book ?? ""].filter { !$0.isEmpty }.joined(separator: ", ")))
             }
             return columns.joined(separator: "\t")
         }

@@ -56,19 +56,25 @@ final class ContactListOutput {
         return encoder
     }()
 
-    init(format: Format, terminal: Terminal) {
+    /// Each book's name by id, when the file has more than one book: every row then says its
+    /// book (a last column, so the columns before it stay where scripts expect them).
+    let bookNames: [Int64: String]?
+
+    init(format: Format, terminal: Terminal, bookNames: [Int64: String]? = nil) {
         self.format = format
         self.terminal = terminal
+        self.bookNames = bookNames
         out = OutputBuffer(console: terminal.console)
     }
 
-    static let headers = ["ID", "NAME", "POSITION", "EMAIL", "PHONE", "★"]
+    static let baseHeaders = ["ID", "NAME", "POSITION", "EMAIL", "PHONE", "★"]
+    var headers: [String] { Self.baseHeaders + (bookNames == nil ? [] : ["BOOK"]) }
     static let maxWidth = 36
 
     func begin() {
         switch format {
         case .json: out.write("[\n")
-        case .tsv: out.write("id\tname\tposition\temail\tphone\tfavorite\n")
+        case .tsv: out.write("id\tname\tposition\temail\tphone\tfavorite" + (bookNames == nil ? "\n" : "\tbook\n"))
         case .table: break
         }
     }
@@ -105,7 +111,13 @@ final class ContactListOutput {
             out.writeTSVField(c.email)
             out.write(byte: UInt8(ascii: "\t"))
             out.writeTSVField(c.phone)
-            out.write(row.isFavorite ? "\t1\n" : "\t0\n")
+            if let bookNames {
+                out.write(row.isFavorite ? "\t1\t" : "\t0\t")
+                out.writeTSVField(bookNames[c.bookID] ?? "")
+                out.write(byte: UInt8(ascii: "\n"))
+            } else {
+                out.write(row.isFavorite ? "\t1\n" : "\t0\n")
+            }
         case .table:
             guard widths != nil else {
                 sample.append(row)
@@ -152,17 +164,20 @@ final class ContactListOutput {
 
     private func cells(_ row: ContactSummaryRow) -> [String] {
         let c = row.summary
-        return [String(c.id), c.name.shown, c.position.shown, c.email.shown, c.phone.shown, row.isFavorite ? "★" : ""]
+        let cells = [String(c.id), c.name.shown, c.position.shown, c.email.shown, c.phone.shown, row.isFavorite ? "★" : ""]
+        guard let bookNames else { return cells }
+        return cells + [(bookNames[c.bookID] ?? "").shown]
     }
 
     /// Column widths come from the first rows (capped), so the table can stream.
     private func startTable() {
-        var widths = Self.headers.map(\.count)
+        let headers = self.headers
+        var widths = headers.map(\.count)
         for row in sample {
             for (index, cell) in cells(row).enumerated() { widths[index] = max(widths[index], cell.count) }
         }
         self.widths = widths.map { min($0, Self.maxWidth) }
-        out.write(terminal.bold(tableLine(Self.headers)) + "\n")
+        out.write(terminal.bold(tableLine(headers)) + "\n")
         let rows = sample
         sample = []
         for row in rows { write(row) }
@@ -182,8 +197,10 @@ final class ContactListOutput {
 enum ContactRendering {
     /// Every field of a contact, grouped in the field description's sections: the name as the
     /// heading, then each section's fields, a list's entries one per line with their type.
-    static func detail(_ contact: Contact, favoritePosition: Int?, terminal: Terminal) -> String {
+    /// `book`: the contact's address book, named under the heading when the file has several.
+    static func detail(_ contact: Contact, favoritePosition: Int?, book: String? = nil, terminal: Terminal) -> String {
         var lines = [terminal.bold(contact.name.shown) + (favoritePosition.map { "  ★ favorite #\($0)" } ?? "")]
+        if let book { lines.append("  " + column("Book") + book.shown) }
         let draft = contact.draft
         for section in FieldSection.allCases {
             var body: [String] = []

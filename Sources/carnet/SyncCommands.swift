@@ -32,6 +32,11 @@ struct SyncCommand: ParsableCommand {
             the other is kept (carnet sync status shows it). A sync is one change in carnet \
             history: carnet undo takes it back here, and the next sync sends that.
 
+            Each address book of the file syncs with its own collection. Given a server or \
+            principal URL whose home has several address books, setup links each to the book of \
+            its name (made here when missing); carnet sync then syncs every linked book, and one \
+            book's failure does not stop the others (the line names the book).
+
             The password is never stored: --password-command prints it (the first line), or \
             CARNET_SYNC_PASSWORD holds it.
 
@@ -72,6 +77,7 @@ struct SyncRunCommand: SyncingCommand {
         "How long the server may take to start answering a request, in seconds (a server that is down is told within 30).",
         valueName: "seconds"))
     var timeout = Int(SyncOptions.defaultAnswerTimeout)
+    @Option(help: ArgumentHelp("Sync only this address book (default: every linked book).", valueName: "name")) var book: String?
 
     var answerTimeout: TimeInterval { TimeInterval(timeout) }
 
@@ -86,11 +92,26 @@ struct SyncRunCommand: SyncingCommand {
             let count = step.total.map { "\(step.done)/\($0)" } ?? (step.done > 0 ? "\(step.done)" : "")
             console.writeError("\r\u{1B}[Ksyncing… \(step.phase.rawValue)" + (count.isEmpty ? "" : " \(count)"))
         } : nil
-        let report = try sync.sync(options: SyncOptions(dryRun: dryRun, prefer: prefer), progress: progress)
+        let outcomes = try sync.syncBooks(book, options: SyncOptions(dryRun: dryRun, prefer: prefer), progress: progress)
         if showsProgress { console.writeError("\r\u{1B}[K") }
-        for clash in report.clashes { terminal.error(clash.description) }
-        for skipped in report.skipped { terminal.error("not synced: \(skipped)") }
-        terminal.print(Self.summary(report))
+        // One linked book says what it always said; several say which book each line is of,
+        // and a book that failed does not keep the others from syncing.
+        let named = outcomes.count > 1
+        var failure: CarnetError?
+        for outcome in outcomes {
+            let prefix = named ? "\(outcome.book.shown): " : ""
+            if let report = outcome.report {
+                for clash in report.clashes { terminal.error(prefix + clash.description) }
+                for skipped in report.skipped { terminal.error(prefix + "not synced: \(skipped)") }
+                terminal.print(prefix + Self.summary(report))
+            }
+            if let error = outcome.failure {
+                guard named else { throw error }
+                terminal.error("\(prefix)\(error.commandLineDescription)")
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw CLIError(message: "the sync of \(outcomes.filter { $0.failure != nil }.map(\.book.shown).joined(separator: ", ")) failed (see above); the other books synced", code: ExitCode(for: failure)) }
     }
 
     /// "synced with dav.example.com: 3 down, 1 up (2 added, 1 updated here; 1 sent)".
@@ -143,6 +164,10 @@ struct SyncSetupCommand: SyncingCommand {
     var passwordCommand = ""
     @Option(help: ArgumentHelp("A CA certificate (PEM) to verify this server against instead of the system's CAs.", valueName: "file"))
     var caFile: String?
+    @Option(help: ArgumentHelp(
+        "The address book of this file to link (made when missing). Default: the URL's address book, or the only one of the home set, goes to the default book; several are each linked to the book of their name.",
+        valueName: "name"))
+    var book: String?
 
     func validate() throws {
         let lower = url.lowercased()
@@ -171,10 +196,18 @@ struct SyncSetupCommand: SyncingCommand {
     }
 
     @MainActor func run(sync: SyncViewModel, terminal: Terminal) throws {
-        let setup = try sync.setup(url: url, username: user, passwordCommand: passwordCommand, certificateAuthority: try certificateAuthority())
+        let setup = try sync.setup(
+            url: url, username: user, passwordCommand: passwordCommand, certificateAuthority: try certificateAuthority(), book: book)
         if setup.created { terminal.print("made the address book \(setup.account.collectionURL)") }
         let login = setup.account.username.isEmpty ? "" : " as \(setup.account.username)"
-        terminal.print("saved sync setup: \(setup.account.collectionURL)\(login) (carnet sync to sync now)")
+        guard setup.links.count > 1 else {
+            let made = setup.links.first.map { $0.madeBook ? " (made the book \($0.book.name.shown) here)" : "" } ?? ""
+            return terminal.print("saved sync setup: \(setup.account.collectionURL)\(login)\(made) (carnet sync to sync now)")
+        }
+        for link in setup.links {
+            terminal.print("linked \(link.book.name.shown)\(link.madeBook ? " (new here)" : "") to \(link.account.collectionURL)")
+        }
+        terminal.print("saved sync setup: \(setup.links.count) address books\(login) (carnet sync to sync now)")
     }
 }
 
@@ -198,11 +231,23 @@ struct SyncStatusCommand: SyncingCommand {
     @Flag(help: "Print a JSON object.") var json = false
 
     @MainActor func run(sync: SyncViewModel, terminal: Terminal) throws {
-        guard let status = try sync.status() else { throw CarnetError.sync(.notConfigured) }
+        let statuses = try sync.statuses()
+        guard let first = statuses.first else { throw CarnetError.sync(.notConfigured) }
         if json {
-            terminal.print(try JSONOutput.string(StatusJSON(status)))
+            terminal.print(try JSONOutput.string(StatusJSON(first)))
             return
         }
+        for (index, status) in statuses.enumerated() {
+            // Several linked books: each its own block, named.
+            if statuses.count > 1 {
+                if index > 0 { terminal.print("") }
+                terminal.print("book: \(status.account.bookName.shown)")
+            }
+            render(status, terminal: terminal)
+        }
+    }
+
+    @MainActor private func render(_ status: SyncStatus, terminal: Terminal) {
         let account = status.account
         var lines = ["address book: \(account.collectionURL)"]
         if !account.username.isEmpty {

@@ -19,6 +19,20 @@ import Testing
             .replacingOccurrences(of: #""version":[0-9]+"#, with: "", options: .regularExpression)
     }
 
+    /// `--book` looks for duplicates in one address book only; a book that does not exist is
+    /// the unknown-book error.
+    @Test func duplicatesOfOneBook() {
+        addAdas()
+        #expect(box.carnetInProcess(["book", "add", "Work"]).status == 0)
+        #expect(box.carnetInProcess(["move", "3", "--to", "Work"]).status == 0)
+        let work = box.carnetInProcess(["duplicates", "--book", "Work"])
+        #expect(work.status == 0 && work.stdout == "no likely duplicates among 1 contact\n", "\(work)")
+        let contacts = box.carnetInProcess(["duplicates", "--book", "Contacts"])
+        #expect(contacts.stdout.contains("Ada Lovelace [1], Lovelace, Ada [2]") && !contacts.stdout.contains("[3]"), "\(contacts)")
+        #expect(box.carnetInProcess(["duplicates"]).stdout.contains("[3]"))
+        #expect(box.carnetInProcess(["duplicates", "--book", "Nowhere"]).status == 79)
+    }
+
     @Test func duplicatesListsEachGroupWithItsReasonsStrongestFirst() throws {
         addAdas()
         let run = box.carnetInProcess(["duplicates"])

@@ -128,9 +128,9 @@ import Testing
     func fullDiskDuringAWrite() throws {
         let mountPoint = box.path("small")
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        // Room for a new book (schema 4 is about 180 KiB, and its migration's log more) and a
-        // few photos, not for eight.
-        let mount = box.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint])
+        // Room for a new book (about 350 KiB, and the log of its migrations more) and a few
+        // photos, not for sixteen.
+        let mount = box.run("/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint])
         try #require(mount.status == 0, "cannot mount a tmpfs: \(mount.stderr)")
         defer { _ = box.run("/bin/umount", [mountPoint]) }
         let db = mountPoint + "/book.sqlite"
@@ -138,7 +138,7 @@ import Testing
         let photo = box.path("big.png")
         _ = FileManager.default.createFile(atPath: photo, contents: tinyPNG + Data(count: 150_000))
         var full: Run?
-        for i in 0..<8 {
+        for i in 0..<16 {
             let run = box.carnet(["add", "--name", "Big \(i)", "--photo", photo, "--db", db], useDB: false)
             if run.status != 0 { full = run; break }
         }

@@ -342,3 +342,20 @@ extension InteractiveTests {
         #expect(!box.carnetInProcess(["show", "2"]).stdout.contains("Zed"))
     }
 }
+
+/// The books screen of `carnet interactive`: a book made there, opened, and a contact added from
+/// its list goes to that book.
+@Suite struct InteractiveBooksTests {
+    let box = Sandbox()
+
+    @Test func aContactAddedFromABooksListGoesToThatBook() {
+        box.carnetInProcess(["sample"])
+        let run = box.carnet(["interactive"], stdin: "books\nadd Work\nopen work\nadd\nname Grace Hopper\nsave\nback\nback\nquit\n")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("── Address books ──"), "\(run)")
+        #expect(run.stdout.contains("  Work  0 contacts"), "\(run)")
+        #expect(run.stdout.contains("  Work  1 contact\n"), "\(run)")
+        let work = box.carnetInProcess(["list", "--book", "Work"])
+        #expect(work.lines.count == 2 && work.lines[1].contains("Grace Hopper\t"), "\(work)")
+    }
+}

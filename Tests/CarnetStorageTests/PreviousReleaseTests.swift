@@ -202,3 +202,59 @@ import Testing
         }
     }
 }
+
+/// Schema 13: a file of the release before address books (schema 12) opens with every contact
+/// in the default book, untouched, and its sync link now the default book's.
+@Suite struct PreviousReleaseBooksTests {
+    let dir = TempDirectory()
+
+    @Test func aSchema12FileOpensWithEveryContactInTheDefaultBook() throws {
+        let path = dir.path("release12.sqlite")
+        let old = try StorageController(path: path, options: StorageOptions(), migrations: Migration.embedded.filter { $0.version <= 12 })
+        #expect(try old.info().schemaVersion == 12)
+        let stamp = "2026-01-02T03:04:05.678Z"
+        try old.writer.write { db in
+            for (id, name) in [(3, "Ada Lovelace"), (5, "Grace Hopper"), (8, "Alan Turing")] {
+                try db.execute(
+                    sql: "INSERT INTO contacts (id, uid, name, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, 2)",
+                    arguments: [id, "uid-\(id)", name, stamp, stamp])
+            }
+            try db.execute(sql: "INSERT INTO contact_emails (contact_id, position, label, value, preferred) VALUES (3, 1, 'work', 'ada@example.com', 1)")
+            // What that release's storage wrote with each contact (its connections run without triggers).
+            try SearchIndex.add(db, id: 3, ContactDraft(name: "Ada Lovelace", emails: [LabeledValue("ada@example.com", label: "work", preferred: true)]))
+            try SearchIndex.add(db, id: 5, ContactDraft(name: "Grace Hopper"))
+            try SearchIndex.add(db, id: 8, ContactDraft(name: "Alan Turing"))
+            try db.execute(sql: "INSERT INTO favorites (contact_id, position, created_at) VALUES (5, 1, ?)", arguments: [stamp])
+            try db.execute(
+                sql: "INSERT INTO sync_accounts (collection_url, username, created_at) VALUES ('http://127.0.0.1:5232/ada/contacts/', 'ada', ?)",
+                arguments: [stamp])
+        }
+        let namesBefore = try old.writer.read { db in try String.fetchAll(db, sql: "SELECT name FROM contacts ORDER BY name") }
+        try old.close()
+
+        let storage = try StorageController(path: path)
+        #expect(try storage.info().schemaVersion == StorageController.supportedSchemaVersion)
+        #expect(try storage.addressBooks() == [AddressBook(id: AddressBook.defaultID, name: "Contacts", isDefault: true, contactCount: 3)])
+        let contacts = try storage.allContacts()
+        #expect(contacts.map(\.bookID) == [AddressBook.defaultID, AddressBook.defaultID, AddressBook.defaultID])
+        #expect(contacts.map(\.name) == namesBefore)
+        #expect(contacts.map(\.uid) == ["uid-3", "uid-8", "uid-5"] && contacts.allSatisfy { $0.version == 2 })
+        #expect(try storage.contact(id: 3).emails.map(\.value) == ["ada@example.com"])
+        #expect(try storage.favorites().map(\.contact.id) == [5])
+        let account = try #require(try storage.syncAccount())
+        #expect(account.bookID == AddressBook.defaultID && account.bookName == "Contacts" && account.username == "ada")
+        #expect(try storage.integrityCheck() == ["ok"])
+
+        // A contact stored before books is edited, moved, and every step undone and redone.
+        let ada = try storage.contact(id: 3)
+        var draft = ada.draft
+        draft.title = "Analyst"
+        try storage.updateContact(ada, with: draft)
+        try storage.addAddressBook(named: "Work")
+        try storage.moveContact(id: 3, toBook: "Work")
+        for _ in 0..<3 { try storage.undo() }
+        #expect(try storage.contact(id: 3).draft == ada.draft && storage.contact(id: 3).bookID == AddressBook.defaultID)
+        for _ in 0..<3 { try storage.redo() }
+        #expect(try storage.contact(id: 3).title == "Analyst" && storage.contact(id: 3).bookID != AddressBook.defaultID)
+    }
+}

@@ -16,6 +16,7 @@ import Testing
         case .editContact: "edit"
         case .quote: "quote"
         case .editQuote: "edit quote"
+        case .books: "books"
         }
     }
 

@@ -14,6 +14,7 @@ extension InteractiveSession {
         case .editContact: .editContact
         case .quote: .quote
         case .editQuote: .editQuote
+        case .books: .books
         }
     }
 

@@ -31,6 +31,11 @@ extension InteractiveSession {
             terminal.print(terminal.bold(edit.isNew ? "── New quote ──" : "── Edit quote ──") + (edit.isDirty ? "  (unsaved)" : ""))
             terminal.print("  text:   \(edit.draft.text.multiline)\n  author: \(edit.draft.author.shown)")
             printIssuesAndClashes(edit)
+        case let .books(books):
+            terminal.print(terminal.bold("── Address books ──"))
+            for book in books.books {
+                terminal.print("  \(book.name.shown)\(book.isDefault ? " (default)" : "")  \(book.contactCount) contact\(book.contactCount == 1 ? "" : "s")")
+            }
         }
     }
 

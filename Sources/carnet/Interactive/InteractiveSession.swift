@@ -105,6 +105,7 @@ final class InteractiveSession {
         case .editContact: "edit contact"
         case .quote: "quote"
         case .editQuote: "edit quote"
+        case .books: "books"
         }
     }
 

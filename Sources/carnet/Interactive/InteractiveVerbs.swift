@@ -8,7 +8,7 @@ import CarnetViewModels
 struct InteractiveVerb {
     /// The screens, as help and dispatch tell them apart.
     enum Screen: CaseIterable {
-        case contacts, favorites, contactDetail, editContact, quote, editQuote
+        case contacts, favorites, contactDetail, editContact, quote, editQuote, books
 
         static let lists: Set<Screen> = [.contacts, .favorites]
         static let drafts: Set<Screen> = [.editContact, .editQuote]
@@ -65,12 +65,16 @@ struct InteractiveVerb {
 extension InteractiveSession {
     /// Every verb of interactive mode. Verbs that work anywhere are tried first, so a field can
     /// never shadow `back` or `quit`; then the verbs of the screen on top, in this order.
-    static let verbs: [InteractiveVerb] = anywhere + onLists + onDetail + onEditContact + onDrafts + onQuote
+    static let verbs: [InteractiveVerb] = anywhere + onLists + onDetail + onEditContact + onDrafts + onQuote + onBooks
 
     static let anywhere: [InteractiveVerb] = [
         InteractiveVerb(["contacts", "c"], usage: "contacts (c)") { s, _, _ in try s.switchTab(to: .contacts) },
         InteractiveVerb(["favorites", "f"], usage: "favorites (f)") { s, _, _ in try s.switchTab(to: .favorites) },
         InteractiveVerb(["quote"], usage: "quote") { s, _, _ in try s.switchTab(to: .quote) },
+        InteractiveVerb(["books"], usage: "books") { s, _, _ in
+            guard try s.mayDropDraft() else { return try s.render() }
+            try s.app.showBooks(); try s.render()
+        },
         InteractiveVerb(["back", "b"], usage: "back (b)") { s, _, _ in
             guard try s.mayDropDraft() else { return try s.render() }
             try s.app.back(); try s.render()
@@ -220,4 +224,19 @@ extension InteractiveSession {
         probe[keyPath: keyPath] = "x"
         return !probe.nameParts.isEmpty
     }
+}
+
+extension InteractiveSession {
+    /// The address books screen: a book opens as its own list (a contact added there goes to it).
+    static let onBooks: [InteractiveVerb] = [
+        InteractiveVerb(["open", "o"], on: [.books], usage: "open NAME") { s, _, rest in
+            guard case let .books(books) = s.app.current else { return }
+            try s.app.showBook(try books.book(named: rest)); try s.render()
+        },
+        InteractiveVerb(["add"], on: [.books], usage: "add NAME") { s, _, rest in
+            guard case let .books(books) = s.app.current else { return }
+            try books.add(named: rest); try s.render()
+        },
+        InteractiveVerb(["list", "l"], on: [.books], usage: "list") { s, _, _ in try s.render() },
+    ]
 }
