@@ -14,7 +14,12 @@ all: build
 # the other client a sync test drives, and openssl, which makes the self-signed certificate of the sync's TLS test, and the curl command,
 # which a sync test uses as another CardDAV client). libcurl itself is loaded by `carnet sync` at
 # run time: no header is needed to build.
-# Installed only when missing.
+# Installed only when missing, with apt-get on Linux (Debian, Ubuntu: CI installs everything this
+# way). Elsewhere (macOS, a Linux without apt-get) nothing is installed: `deps` names what is
+# missing and goes on, and stops only when a header the build needs cannot be found.
+APT_GET := $(shell [ "$$(uname -s)" = Linux ] && command -v apt-get 2>/dev/null)
+
+ifneq ($(APT_GET),)
 deps:
 	@if ! command -v sqlite3 >/dev/null 2>&1 || [ ! -f /usr/include/sqlite3.h ]; then \
 		echo "Installing libsqlite3-dev and sqlite3..."; \
@@ -50,6 +55,27 @@ bench-deps: deps
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq abook; \
 	fi
+else
+# The headers are looked for where the C compiler looks (on macOS, in the SDK, which has both).
+deps:
+	@for header in sqlite3.h editline/readline.h; do \
+		printf '#include <%s>\n' $$header | $${CC:-cc} -E -x c - >/dev/null 2>&1 || { \
+			echo "make deps: <$$header> not found: install SQLite's and libedit's headers (Homebrew: brew install sqlite libedit)"; \
+			exit 1; }; \
+	done
+	@missing=; \
+	for tool in sqlite3 openssl curl radicale xandikos vdirsyncer khard; do \
+		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; \
+	done; \
+	python3 -c 'import vobject' 2>/dev/null || missing="$$missing python3-vobject"; \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: not installed:$$missing (the build does not need them; the tests and the benchmark that"; \
+		echo "  start them do: e.g. brew install sqlite curl openssl, pip3 install radicale xandikos vdirsyncer khard vobject)"; \
+	fi
+
+bench-deps: deps
+	@command -v abook >/dev/null 2>&1 || echo "make bench-deps: abook not installed (its row is skipped; e.g. brew install abook)"
+endif
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product carnet
