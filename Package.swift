@@ -91,7 +91,10 @@ let package = Package(
         // `make stress`: SIGKILLed writers and concurrent processes against one file (issue 5).
         .executableTarget(
             name: "carnet-stress",
-            dependencies: ["SeededRandom", "CarnetModels", "CarnetStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "SeededRandom", "CarnetModels", "CarnetStorage", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Stress"),
         // The startup floor `carnet quote` is compared with: a Swift "hello, world".
         .executableTarget(name: "Hello", path: "Benchmarks/Hello"),
