@@ -86,6 +86,7 @@ let package = Package(
                 "CarnetInterchange", "CarnetSync", "RadicaleServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/CarnetBenchmarks"),
         // `make stress`: SIGKILLed writers and concurrent processes against one file (issue 5).
