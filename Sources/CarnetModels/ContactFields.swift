@@ -515,7 +515,7 @@ public enum ContactFields {
     public static let lists: [(spec: ContactFieldSpec, list: EntryList<ContactDraft>)] =
         all.compactMap { spec in spec.list.map { (spec, $0) } }
 
-    /// The field whose ``ContactFieldSpec/key`` or ``ContactFieldSpec/flag`` is `key`, ignoring case.
+    /// The field whose `ContactFieldSpec.key` or `ContactFieldSpec.flag` is `key`, ignoring case.
     public static func named(_ key: String) -> ContactFieldSpec? {
         let wanted = key.lowercased()
         return all.first { $0.key == wanted || $0.flag == wanted }

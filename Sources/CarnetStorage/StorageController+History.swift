@@ -56,8 +56,8 @@ extension StorageController {
     }
 
     /// Undoes the newest action not undone, whichever process made it.
-    /// - Throws: ``CarnetModels/CarnetError/history(_:)`` (`.nothingToUndo`) or
-    ///   ``CarnetModels/CarnetError/historyConflict(_:)`` when a row it touched was changed outside
+    /// - Throws: `CarnetError.history(_:)` (`.nothingToUndo`) or
+    ///   `CarnetError.historyConflict(_:)` when a row it touched was changed outside
     ///   the history since; nothing is written either way.
     @discardableResult
     public func undo() throws(CarnetError) -> HistoryStep {

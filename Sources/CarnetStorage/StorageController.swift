@@ -10,7 +10,7 @@ import Synchronization
 /// Every write is one `BEGIN IMMEDIATE` transaction: it takes the write lock up front, so
 /// several processes on one file queue behind each other (within ``StorageOptions/busyTimeout``)
 /// instead of failing half-way. Every value is a bound argument. A write that fails changes
-/// nothing and throws a ``CarnetModels/CarnetError``.
+/// nothing and throws a `CarnetError`.
 ///
 /// There is no shared instance: make one at your composition root and hand it to the
 /// `StateController`.
@@ -35,11 +35,14 @@ public final class StorageController: Sendable {
     /// FIFO, device or socket) and, as ssh does with keys, a file or -wal/-shm/-journal file that
     /// another user owns (other than root) or that group or others may write.
     ///
-    /// - Parameter onLockWait: called once per wait, on the thread that writes, when a write
-    ///   has waited about a second for another process's write lock. The write keeps waiting, up
-    ///   to ``StorageOptions/busyTimeout`` in all: say so to the person waiting (the `carnet`
-    ///   command prints a line on a terminal), don't block.
-    /// - Throws: ``CarnetModels/CarnetError/notADatabase(path:)``, `.notCarnetDatabase`,
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - options: how the file is opened (see ``StorageOptions``).
+    ///   - onLockWait: called once per wait, on the thread that writes, when a write
+    ///     has waited about a second for another process's write lock. The write keeps waiting, up
+    ///     to ``StorageOptions/busyTimeout`` in all: say so to the person waiting (the `carnet`
+    ///     command prints a line on a terminal), don't block.
+    /// - Throws: `CarnetError.notADatabase(path:)`, `.notCarnetDatabase`,
     ///   `.corrupt`, `.newerSchema` and `.schemaRecordChanged` (the file is left untouched),
     ///   `.readOnly`, `.cannotOpen`, `.noDatabase`, `.unsafeFile` (nothing was opened or created),
     ///   `.migrationFailed` (the file is left as it was).

@@ -22,8 +22,8 @@ public final class CurlTransport: HTTPTransport {
 
     /// `connectTimeout`: how long to wait for the connection (a server that is down is told
     /// quickly). `answerTimeout`: how long, once the request is on its way, not a byte may move
-    /// (``SyncFailure/noAnswer(server:seconds:)``). `maxResponseBytes`: the largest body read;
-    /// past it the request is given up (``SyncFailure/tooLarge(server:limit:)``).
+    /// (`SyncFailure.noAnswer(server:seconds:)`). `maxResponseBytes`: the largest body read;
+    /// past it the request is given up (`SyncFailure.tooLarge(server:limit:)`).
     public init(
         connectTimeout: TimeInterval = 30, answerTimeout: TimeInterval = SyncOptions.defaultAnswerTimeout,
         maxResponseBytes: Int = CurlTransport.defaultMaxResponseBytes

@@ -39,7 +39,7 @@ public struct HTTPResponse: Sendable {
 /// stops it midway (as a kill would).
 public protocol HTTPTransport: AnyObject {
     /// The response, whatever its status; throws only when no response came
-    /// (``CarnetModels/SyncFailure/unreachable(server:reason:)`` or ``CarnetModels/SyncFailure/tls(server:reason:)``).
+    /// (`SyncFailure.unreachable(server:reason:)` or `SyncFailure.tls(server:reason:)`).
     func send(_ request: HTTPRequest) throws(CarnetError) -> HTTPResponse
 }
 

@@ -126,7 +126,9 @@ public final class DraftEditor<Record: DraftSaving> {
 
     @ObservationIgnored private let state: StateController
 
-    /// - Parameter record: the record to edit, passed forward; nil to add a new one.
+    /// - Parameters:
+    ///   - state: the state shared by every screen.
+    ///   - record: the record to edit, passed forward; nil to add a new one.
     public init(state: StateController, editing record: Record?) {
         self.state = state
         storedOriginal = record
@@ -248,7 +250,9 @@ public typealias EditContactViewModel = DraftEditor<Contact>
 public typealias EditQuoteViewModel = DraftEditor<Quote>
 
 extension DraftEditor where Record == Contact {
-    /// - Parameter contact: the contact to edit, passed forward; nil to add a new one.
+    /// - Parameters:
+    ///   - state: the state shared by every screen.
+    ///   - contact: the contact to edit, passed forward; nil to add a new one.
     public convenience init(state: StateController, contact: Contact? = nil) {
         self.init(state: state, editing: contact)
     }
