@@ -132,3 +132,9 @@ let package = Package(
         .testTarget(name: "ArchitectureTests"),
     ]
 )
+
+// `make docs`: the DocC catalogs of the library modules. The plugin is a dependency only then, so
+// the build and the tests neither fetch nor resolve it.
+if Context.environment["CARNET_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}
