@@ -11,7 +11,7 @@ all: build
 # that tests and the benchmark compare with, libedit headers for line editing in `carnet
 # interactive`, Radicale, the CardDAV server the sync tests and benchmark start on loopback,
 # Xandikos, the second server the sync tests run against, vdirsyncer, khard and python3-vobject,
-# the other client a sync test drives, and openssl, which makes the self-signed certificate of the sync's TLS test, and the curl command,
+# the other client a sync test drives, abook, which reads Carnet's LDIF in a test, and openssl, which makes the self-signed certificate of the sync's TLS test, and the curl command,
 # which a sync test uses as another CardDAV client). libcurl itself is loaded by `carnet sync` at
 # run time: no header is needed to build.
 # Installed only when missing, with apt-get on Linux (Debian, Ubuntu: CI installs everything this
@@ -46,12 +46,8 @@ deps:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq xandikos vdirsyncer khard python3-vobject; \
 	fi
-
-# What only the benchmark needs: abook, the C address book that `carnet query` is measured
-# against (issue 16's row; without it the row is skipped with a note).
-bench-deps: deps
 	@if [ ! -x /usr/bin/abook ]; then \
-		echo "Installing abook..."; \
+		echo "Installing abook (a test reads Carnet's LDIF with it)..."; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq abook; \
 	fi
@@ -76,6 +72,10 @@ deps:
 bench-deps: deps
 	@command -v abook >/dev/null 2>&1 || echo "make bench-deps: abook not installed (its row is skipped; e.g. brew install abook)"
 endif
+
+# What only the benchmark needs. abook, the C address book `carnet query` is measured against,
+# is installed by deps (a test reads Carnet's LDIF with it).
+bench-deps: deps
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product carnet

@@ -155,7 +155,7 @@ final class RawContactWriter {
     private let updateRow: OpaquePointer
     /// The search index's statements (schemas 6 and 8), when the file has the index, kept as Carnet
     /// keeps it: the connection's triggers off (``RawConnection``), each contact's document written
-    /// once after its rows, from ``SearchDocument``; an edit takes out what the view holds.
+    /// once after its rows, from ``SearchDocument``; an edit takes out the stored contact's document.
     private let search: [OpaquePointer]
     var indexes: Bool { !search.isEmpty }
 
@@ -167,7 +167,6 @@ final class RawContactWriter {
         sqlite3_finalize(probe)
         search = hasIndex ? try [
             "INSERT INTO contact_search (rowid, \(columns)) VALUES (?, \(SearchDocument.columns.map { _ in "?" }.joined(separator: ", ")))",
-            "SELECT \(columns) FROM contact_search_source WHERE id = ?",
             "INSERT INTO contact_search (contact_search, rowid, \(columns)) VALUES ('delete', ?, \(SearchDocument.columns.map { _ in "?" }.joined(separator: ", ")))",
         ].map { try db.prepare($0) } : []
         insertRow = try db.prepare("""
@@ -199,25 +198,15 @@ final class RawContactWriter {
         guard rc == SQLITE_DONE else { throw BenchError("raw \(what): \(db.lastError)") }
     }
 
-    /// What the index holds for contact `id`.
-    func document(id: Int64) throws -> [String]? {
-        guard indexes else { return nil }
-        let statement = search[1]
-        defer { sqlite3_reset(statement) }
-        sqlite3_bind_int64(statement, 1, id)
-        guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
-        return (0..<Int32(SearchDocument.columns.count)).map { rawColumnText(statement, $0) }
-    }
-
-    /// Replaces contact `id`'s document (as the view gave it before `body`) with `draft`'s when
-    /// `body`'s writes changed it.
-    func reindex(id: Int64, as draft: ContactDraft, _ body: () throws -> Void) throws {
-        let before = try document(id: id)
+    /// Replaces contact `id`'s document (`stored`'s) with `draft`'s when `body`'s writes changed it.
+    func reindex(id: Int64, from stored: ContactDraft, to draft: ContactDraft, _ body: () throws -> Void) throws {
         try body()
+        guard indexes else { return }
+        let before = SearchDocument(stored).texts
         let after = SearchDocument(draft).texts
-        guard indexes, let before, after != before else { return }
-        try bindDocument(search[2], id, before)
-        try step(search[2], "take a document out of the index")
+        guard after != before else { return }
+        try bindDocument(search[1], id, before)
+        try step(search[1], "take a document out of the index")
         try bindDocument(search[0], id, after)
         try step(search[0], "index")
     }
@@ -272,7 +261,7 @@ final class RawContactWriter {
     /// `base`, and list `list` (the one the edit changed) rewritten, with the search index kept as
     /// Carnet keeps it (the document replaced once, if its texts changed).
     func saveEdit(_ draft: ContactDraft, over base: Contact, list: Int) throws {
-        try reindex(id: base.id, as: draft) {
+        try reindex(id: base.id, from: base.draft, to: draft) {
             guard try updateRow(draft, id: base.id, expecting: base.version, updatedAt: Timestamp.string(Timestamp.now()))
             else { throw BenchError("raw edit of \(base.id): not version \(base.version)") }
             try deleteList(list, id: base.id)

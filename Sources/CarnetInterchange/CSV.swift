@@ -88,6 +88,10 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
     private var rowLine = 0
     private var quoteLine = 0
     private var rowBytes = 0
+    /// Whether every field of the row so far was quoted, as abook writes every field: with five
+    /// fields and no column name, such a first row is abook's data, not a header.
+    private var rowAllQuoted = true
+    private var fieldQuoted = false
 
     private enum State: Sendable {
         case fieldStart, unquoted, quoted, quoteInQuoted
@@ -113,6 +117,8 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
         field = []
         state = .fieldStart
         rowBytes = 0
+        rowAllQuoted = true
+        fieldQuoted = false
     }
 
     mutating func consume(_ raw: [UInt8]) throws(InterchangeError) -> InterchangeRecord? {
@@ -143,6 +149,7 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
             case .fieldStart:
                 if byte == 34 {
                     state = .quoted
+                    fieldQuoted = true
                     quoteLine = lineNumber
                 } else if byte == 44 {
                     endField()
@@ -161,6 +168,12 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
                     state = .quoted
                 } else if byte == 44 {
                     endField()
+                } else if columns == nil || dialect == .abook {
+                    // abook quotes every field but writes a quote inside one as it is: a quote
+                    // followed by text is part of the field.
+                    field.append(34)
+                    field.append(byte)
+                    state = .quoted
                 } else {
                     resetRow()
                     throw InterchangeError(line: lineNumber, message: "unexpected text after a closing quote (a quote inside a quoted field is written \"\")")
@@ -168,22 +181,27 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
             }
         }
         if state == .quoted { return nil }
-        fields.append(field)
+        endField()
         let row = fields
+        let allQuoted = rowAllQuoted
         resetRow()
-        return try record(from: row)
+        return try record(from: row, allQuoted: allQuoted)
     }
 
     private mutating func endField() {
         fields.append(field)
+        if !fieldQuoted { rowAllQuoted = false }
         field = []
+        fieldQuoted = false
         state = .fieldStart
     }
 
-    private mutating func record(from row: [[UInt8]]) throws(InterchangeError) -> InterchangeRecord? {
+    private mutating func record(from row: [[UInt8]], allQuoted: Bool) throws(InterchangeError) -> InterchangeRecord? {
         guard let columns else {
             guard !headerFailed else { return nil }
-            try readHeader(row)
+            try readHeader(row, allQuoted: allQuoted)
+            // abook's csv has no header: its first row is a contact.
+            if let foreign, foreign.headerless { return foreign.record(row.map { InterchangeText.string($0) }, line: rowLine) }
             return nil
         }
         // Google's and Outlook's exports end a row at its last non-empty cell: a short row is
@@ -243,11 +261,17 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
         return InterchangeRecord(uid: uid, draft: draft, updatedAt: updatedAt, line: rowLine)
     }
 
-    private mutating func readHeader(_ row: [[UInt8]]) throws(InterchangeError) {
-        if let foreign = ForeignCSV(header: row.map { InterchangeText.string($0) }) {
+    private mutating func readHeader(_ row: [[UInt8]], allQuoted: Bool) throws(InterchangeError) {
+        let cells = row.map { InterchangeText.string($0) }
+        var foreign = ForeignCSV(header: cells)
+        if foreign == nil, allQuoted, row.count == ForeignCSV.abookColumns.count,
+           !cells.contains(where: { CSVColumn(header: VCardText.trimmed($0)) != nil }) {
+            foreign = ForeignCSV.abookHeaderless
+        }
+        if let foreign {
             self.foreign = foreign
             dialect = foreign.dialect
-            columns = Array(repeating: nil, count: row.count)
+            columns = Array(repeating: nil, count: foreign.columnCount)
             return
         }
         var found: [CSVColumn?] = []
@@ -263,6 +287,12 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
         // family will do.
         guard found.contains(.field(.name)) || found.contains(.field(.given)) || found.contains(.field(.family)) else {
             headerFailed = true
+            if found.allSatisfy({ $0 == nil }) {
+                throw InterchangeError(
+                    line: rowLine,
+                    message: "the first row is not a header: it names none of Carnet's columns (\(CSVWriter.columnNames)) "
+                        + "and is not Google's, Outlook's, Gmail's, Thunderbird's or abook's")
+            }
             throw InterchangeError(
                 line: rowLine,
                 message: "the header has no \"name\" column (Carnet's columns are \(CSVWriter.columnNames))")

@@ -18,6 +18,10 @@ public enum CSVDialect: String, Sendable, CaseIterable {
     /// Thunderbird's address book export: `First Name`, `Display Name`, `Primary Email`,
     /// `Work Phone`, `Home Address`, … and the birthday in `Birth Year`, `Birth Month`, `Birth Day`.
     case thunderbird
+    /// abook's `--outformat csv`: no header row, every field quoted, the columns `NAME`, `EMAIL`
+    /// (several addresses separated by commas), `PHONE`, `NOTES`, `NICK`; or its `allcsv`, whose
+    /// header names its 17 columns after a `#` (`#"NAME","EMAIL","ADDRESS",…,"GROUPS"`).
+    case abook
 
     /// How an import report names it.
     public var displayName: String {
@@ -27,6 +31,7 @@ public enum CSVDialect: String, Sendable, CaseIterable {
         case .outlook: "Outlook CSV"
         case .gmail: "Gmail CSV (first format)"
         case .thunderbird: "Thunderbird CSV"
+        case .abook: "abook CSV"
         }
     }
 }
@@ -41,8 +46,32 @@ public enum CSVDialect: String, Sendable, CaseIterable {
 /// not kept.
 struct ForeignCSV: Sendable {
     let dialect: CSVDialect
+    /// Whether the file has no header row (abook's csv): its first row is a contact.
+    let headerless: Bool
     private let headers: [String]
     private let targets: [Target]
+
+    var columnCount: Int { headers.count }
+
+    /// The columns of abook's csv export, which has no header row.
+    static let abookColumns = ["NAME", "EMAIL", "PHONE", "NOTES", "NICK"]
+    /// The columns of abook's allcsv export, named by its header after a `#`.
+    static let abookAllColumns = [
+        "NAME", "EMAIL", "ADDRESS", "ADDRESS2", "CITY", "STATE", "ZIP", "COUNTRY", "PHONE", "WORKPHONE", "FAX", "MOBILEPHONE",
+        "NICK", "URL", "NOTES", "ANNIVERSARY", "GROUPS",
+    ]
+    static let abookHeaderless = ForeignCSV(abook: abookColumns, headerless: true)
+
+    private init(abook columns: [String], headerless: Bool) {
+        self.init(dialect: .abook, headerless: headerless, headers: columns, targets: columns.map { Self.abookTarget(Self.key($0)) })
+    }
+
+    private init(dialect: CSVDialect, headerless: Bool, headers: [String], targets: [Target]) {
+        self.dialect = dialect
+        self.headerless = headerless
+        self.headers = headers
+        self.targets = targets
+    }
 
     /// What one column holds.
     private enum Target: Sendable {
@@ -77,6 +106,12 @@ struct ForeignCSV: Sendable {
 
     /// The dialect a header is in, with the way to read its rows; nil for Carnet's own.
     init?(header cells: [String]) {
+        // abook's allcsv: `#"NAME","EMAIL",…` (the first cell keeps its quotes after the `#`).
+        let bare = cells.map { $0.uppercased().trimmingCharacters(in: CharacterSet(charactersIn: "#\" ")) }
+        if cells.first?.hasPrefix("#") == true, bare == Self.abookAllColumns {
+            self.init(abook: bare, headerless: false)
+            return
+        }
         let keys = cells.map(Self.key)
         let names = Set(keys.map(Self.squashed))
         let has = { (name: String) in names.contains(name) }
@@ -96,9 +131,7 @@ struct ForeignCSV: Sendable {
         } else {
             return nil
         }
-        self.dialect = dialect
-        headers = cells.map(VCardText.trimmed)
-        targets = keys.map { Self.target($0, dialect) }
+        self.init(dialect: dialect, headerless: false, headers: cells.map(VCardText.trimmed), targets: keys.map { Self.target($0, dialect) })
     }
 
     /// A header cell as compared: lower case, trimmed, runs of spaces as one.
@@ -161,6 +194,28 @@ struct ForeignCSV: Sendable {
         }
         return targets
     }()
+
+    /// abook's columns (lower case): its one address has no type, `PHONE` is the home phone (its
+    /// vCard export writes it `TEL;HOME`), `GROUPS` are separated by commas.
+    private static func abookTarget(_ key: String) -> Target {
+        let address: [String: AddressPart] = [
+            "address": .street, "address2": .extended, "city": .locality, "state": .region, "zip": .postalCode, "country": .country,
+        ]
+        let phones = ["phone": "home", "workphone": "work", "fax": "fax", "mobilephone": "cell"]
+        switch key {
+        case "name": return .name
+        case "email": return .entry(.email, slot: key, part: .labelled(""), section: nil)
+        case "nick": return .text(\.nickname)
+        case "url": return .entry(.url, slot: key, part: .labelled(""), section: nil)
+        case "notes": return .text(\.note)
+        case "anniversary": return .entry(.date, slot: key, part: .labelled(ContactDate.anniversary), section: nil)
+        case "groups": return .categories(separator: ",")
+        default:
+            if let part = address[key] { return .address(slot: "address", part: part, label: "") }
+            if let label = phones[key] { return .entry(.phone, slot: key, part: .labelled(label), section: nil) }
+            return .unmapped
+        }
+    }
 
     private static func target(_ key: String, _ dialect: CSVDialect) -> Target {
         let name = squashed(key)
@@ -324,14 +379,14 @@ struct ForeignCSV: Sendable {
                 }
                 switch part {
                 case .value:
-                    slots[slot]?.values = Self.values(cell, dialect)
+                    slots[slot]?.values = Self.values(cell, kind, dialect)
                     slots[slot]?.column = column
                 case .label:
-                    slots[slot]?.labels = Self.values(cell, dialect)
+                    slots[slot]?.labels = Self.values(cell, kind, dialect)
                     slots[slot]?.labelColumn = column
                 case .service: slots[slot]?.service = cell
                 case let .labelled(label):
-                    slots[slot]?.values = Self.values(cell, dialect)
+                    slots[slot]?.values = Self.values(cell, kind, dialect)
                     slots[slot]?.column = column
                     slots[slot]?.fixedLabel = label
                 }
@@ -472,8 +527,12 @@ struct ForeignCSV: Sendable {
         return InterchangeRecord(draft: draft, line: line, notes: notes)
     }
 
-    /// The values of one cell: Google puts several in one, separated by ` ::: `.
-    private static func values(_ cell: String, _ dialect: CSVDialect) -> [String] {
+    /// The values of one cell: Google puts several in one, separated by ` ::: `, abook several
+    /// emails separated by commas.
+    private static func values(_ cell: String, _ kind: EntryKind, _ dialect: CSVDialect) -> [String] {
+        if dialect == .abook, kind == .email {
+            return cell.components(separatedBy: ",").map(VCardText.trimmed).filter { !$0.isEmpty }
+        }
         guard dialect == .google, cell.contains(":::") else { return [cell] }
         return cell.components(separatedBy: ":::").map(VCardText.trimmed).filter { !$0.isEmpty }
     }

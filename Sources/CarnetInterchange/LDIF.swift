@@ -16,27 +16,42 @@ import Foundation
 /// | `title`, `ou`, `o` | title, department, organization |
 /// | `mozillaWorkUrl` (`workurl`), `mozillaHomeUrl` (`homeurl`) | URLs `work`, `home` |
 /// | `birthyear`, `birthmonth`, `birthday` | the birthday |
+/// | `anniversary` (abook's) | the anniversary |
 /// | `description` | note |
+/// | `uid` | the contact's UID, so a re-import updates the contact instead of adding it again |
+///
+/// abook's LDIF names its one address and its mobile as Netscape did (`streetaddress`,
+/// `streetaddress2`, `locality`, `countryname`, `cellphone`): read as the `work` address and
+/// the `cell` phone, as `st` and `postalcode` beside them are.
 ///
 /// `dn` is made again from the name and first email on export, and `objectclass` from the kind
 /// of entry, so neither is kept. Any other attribute, and a value Carnet's rules refuse, is
 /// kept as an extras line `X-LDIF;X-ATTRIBUTE=custom1:value` (with a note), and written back
 /// under its own name.
 enum LDIFAttributes {
+    /// Each phone attribute, as written, and the label of its phone.
     static let phones: [(attribute: String, label: String)] = [
-        ("telephonenumber", "work"), ("homephone", "home"), ("mobile", "cell"), ("facsimiletelephonenumber", "fax"),
+        ("telephoneNumber", "work"), ("homePhone", "home"), ("mobile", "cell"), ("facsimileTelephoneNumber", "fax"),
         ("pager", "pager"),
     ]
-    static let workAddress = ["street", "mozillaworkstreet2", "l", "st", "postalcode", "c"]
-    static let homeAddress = [
-        "mozillahomestreet", "mozillahomestreet2", "mozillahomelocalityname", "mozillahomestate", "mozillahomepostalcode",
-        "mozillahomecountryname",
+    /// The parts of an address, in the order each block of ``addresses`` names them.
+    static let addressParts: [WritableKeyPath<PostalAddress, String> & Sendable] = [
+        \.street, \.extended, \.locality, \.region, \.postalCode, \.country,
     ]
-    /// Older Thunderbird names for the same attributes.
+    /// The two address blocks: the same parts under other attribute names.
+    static let addresses: [(label: String, attributes: [String])] = [
+        ("work", ["street", "mozillaWorkStreet2", "l", "st", "postalCode", "c"]),
+        ("home", [
+            "mozillaHomeStreet", "mozillaHomeStreet2", "mozillaHomeLocalityName", "mozillaHomeState", "mozillaHomePostalCode",
+            "mozillaHomeCountryName",
+        ]),
+    ]
+    /// Older Thunderbird names, and abook's, for the same attributes (all in lower case).
     static let aliases: [String: String] = [
         "xmozillanickname": "mozillanickname", "xmozillasecondemail": "mozillasecondemail", "workurl": "mozillaworkurl",
         "homeurl": "mozillahomeurl", "fax": "facsimiletelephonenumber", "mozillaworkstreet": "street",
-        "homepostaladdress": "mozillahomestreet", "postofficebox": "street",
+        "homepostaladdress": "mozillahomestreet", "postofficebox": "street", "cellphone": "mobile", "streetaddress": "street",
+        "streetaddress2": "mozillaworkstreet2", "locality": "l", "countryname": "c",
     ]
     static let extraPrefix = "X-LDIF;X-ATTRIBUTE="
 }
@@ -125,8 +140,11 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
     static func record(_ attributes: [(name: String, value: String, line: Int)], line: Int) -> InterchangeRecord {
         var draft = ContactDraft()
         var notes: [InterchangeNote] = []
-        var work: [String: String] = [:]
-        var home: [String: String] = [:]
+        var uid: String?
+        /// Each address block's parts read so far, by attribute (lower case).
+        var blocks = Array(repeating: [String: String](), count: LDIFAttributes.addresses.count)
+        /// The blocks in the order the entry first names them, so the addresses keep their order.
+        var blockOrder: [Int] = []
         var birth: [String: String] = [:]
         var birthLines: [(String, String, Int)] = []
 
@@ -159,6 +177,20 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
             switch name {
             case "dn", "objectclass":
                 continue
+            case "uid":
+                // Kept as it came, as a vCard's UID is: it names the contact across exports.
+                let trimmed = VCardText.trimmed(value)
+                if uid == nil, UIDRule.issues(trimmed).isEmpty { uid = trimmed } else {
+                    keep(original, value, at, because: uid == nil ? "the UID is not usable" : "only the first uid is modelled")
+                }
+            case "anniversary":
+                if let parsed = VCardDate.parse(VCardText.trimmed(value)),
+                   case let date = ContactDate(label: ContactDate.anniversary, year: parsed.year, month: parsed.month, day: parsed.day),
+                   ValueRules.date(date), !draft.dates.contains(where: { $0.label == ContactDate.anniversary }) {
+                    draft.dates.append(date)
+                } else {
+                    keep(original, value, at, because: "it is not a date like 1815-12-10 or --12-10, or not the first")
+                }
             case "cn": text(\.name, .name, original, value, at)
             case "givenname": text(\.nameParts.given, .given, original, value, at)
             case "sn": text(\.nameParts.family, .family, original, value, at)
@@ -174,25 +206,26 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
                 if birth[name] == nil { birth[name] = value } else { keep(original, value, at) }
                 birthLines.append((original, value, at))
             default:
-                if let phone = LDIFAttributes.phones.first(where: { $0.attribute == name }) {
+                if let phone = LDIFAttributes.phones.first(where: { $0.attribute.lowercased() == name }) {
                     entry(\.phones, .phone, phone.label, original, value, at)
-                } else if LDIFAttributes.workAddress.contains(name), work[name] == nil {
-                    work[name] = value
-                } else if LDIFAttributes.homeAddress.contains(name), home[name] == nil {
-                    home[name] = value
+                } else if let block = LDIFAttributes.addresses.firstIndex(where: { $0.attributes.contains { $0.lowercased() == name } }),
+                          blocks[block][name] == nil {
+                    if blocks[block].isEmpty { blockOrder.append(block) }
+                    blocks[block][name] = value
                 } else {
                     keep(original, value, at)
                 }
             }
         }
-        for (parts, names, label) in [(work, LDIFAttributes.workAddress, "work"), (home, LDIFAttributes.homeAddress, "home")] where !parts.isEmpty {
-            let part = { (i: Int) in parts[names[i]] ?? "" }
-            let address = PostalAddress(
-                label: label, extended: part(1), street: part(0), locality: part(2), region: part(3), postalCode: part(4),
-                country: part(5))
+        for block in blockOrder {
+            let (label, names) = LDIFAttributes.addresses[block]
+            let parts = blocks[block]
+            var address = PostalAddress(label: label)
+            for (keyPath, name) in zip(LDIFAttributes.addressParts, names) { address[keyPath: keyPath] = parts[name.lowercased()] ?? "" }
             if ValueRules.address(address) { draft.addresses.append(address) } else {
-                for (index, name) in names.enumerated() where !part(index).isEmpty {
-                    keep(name, part(index), line, because: "the address breaks Carnet's rules (each part is one line)")
+                for name in names {
+                    guard let value = parts[name.lowercased()] else { continue }
+                    keep(name, value, line, because: "the address breaks Carnet's rules (each part is one line)")
                 }
             }
         }
@@ -212,21 +245,24 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
             draft.name = [draft.nameParts.displayName, draft.organization, draft.emails.first?.value ?? "", draft.phones.first?.value ?? ""]
                 .map(Rules.trimmed).first { !$0.isEmpty } ?? ""
         }
-        return InterchangeRecord(draft: draft, line: line, notes: notes)
+        return InterchangeRecord(uid: uid, draft: draft, line: line, notes: notes)
     }
 }
 
 /// Writes contacts as LDIF entries Thunderbird imports (`mozillaAbPersonAlpha`), which
 /// ``LDIFReader`` reads back to the same contact where LDIF has room for it: the first phone of
 /// each of `work`, `home`, `cell`, `fax`, `pager`, the first `work` and `home` address, two
-/// emails (more as further `mail` values), and the `X-LDIF` lines kept from an LDIF import.
+/// emails (more as further `mail` values), the birthday and the first anniversary, the UID, and
+/// the `X-LDIF` lines kept from an LDIF import.
 /// What has no attribute (other phones and addresses, handles, other dates, categories, the
 /// photo, vCard lines) is listed by ``left(_:)``.
 public enum LDIFWriter {
     /// `version: 1` and a blank line, before the entries.
     public static let header = "version: 1\n\n"
 
-    public static func entry(_ draft: ContactDraft) -> String {
+    /// The entry of a contact; `uid` is written as the `uid` attribute, which ``LDIFReader`` reads
+    /// back as the UID, so importing the file again updates the contacts instead of adding them.
+    public static func entry(_ draft: ContactDraft, uid: String? = nil) -> String {
         var out = ""
         func add(_ name: String, _ value: String) {
             guard !value.isEmpty else { return }
@@ -237,40 +273,38 @@ public enum LDIFWriter {
         for objectClass in ["top", "person", "organizationalPerson", "inetOrgPerson", "mozillaAbPersonAlpha"] {
             add("objectclass", objectClass)
         }
+        add("uid", uid ?? "")
         add("givenName", draft.nameParts.given)
         add("sn", draft.nameParts.family)
         add("cn", draft.name)
         add("mozillaNickname", draft.nickname)
         for (index, email) in draft.emails.enumerated() { add(index == 1 ? "mozillaSecondEmail" : "mail", email.value) }
-        for (attribute, label) in LDIFAttributes.phones {
-            if let phone = draft.phones.first(where: { $0.label == label }) { add(attribute == "telephonenumber" ? "telephoneNumber" : attribute == "homephone" ? "homePhone" : attribute == "facsimiletelephonenumber" ? "facsimileTelephoneNumber" : attribute, phone.value) }
+        // The first phone, address and URL of each kind, in the contact's order, so they read
+        // back in it.
+        var written: Set<String> = []
+        for phone in draft.phones {
+            guard let attribute = LDIFAttributes.phones.first(where: { $0.label == phone.label })?.attribute,
+                  written.insert(attribute).inserted else { continue }
+            add(attribute, phone.value)
         }
-        if let address = draft.addresses.first(where: { $0.label == "work" }) {
-            add("street", address.street)
-            add("mozillaWorkStreet2", address.extended)
-            add("l", address.locality)
-            add("st", address.region)
-            add("postalCode", address.postalCode)
-            add("c", address.country)
-        }
-        if let address = draft.addresses.first(where: { $0.label == "home" }) {
-            add("mozillaHomeStreet", address.street)
-            add("mozillaHomeStreet2", address.extended)
-            add("mozillaHomeLocalityName", address.locality)
-            add("mozillaHomeState", address.region)
-            add("mozillaHomePostalCode", address.postalCode)
-            add("mozillaHomeCountryName", address.country)
+        for address in draft.addresses {
+            guard let names = LDIFAttributes.addresses.first(where: { $0.label == address.label })?.attributes,
+                  written.insert("address " + address.label).inserted else { continue }
+            for (keyPath, name) in zip(LDIFAttributes.addressParts, names) { add(name, address[keyPath: keyPath]) }
         }
         add("title", draft.title)
         add("ou", draft.department)
         add("o", draft.organization)
-        if let url = draft.urls.first(where: { $0.label == "work" }) { add("mozillaWorkUrl", url.value) }
-        if let url = draft.urls.first(where: { $0.label == "home" }) { add("mozillaHomeUrl", url.value) }
+        for url in draft.urls {
+            guard let attribute = ["work": "mozillaWorkUrl", "home": "mozillaHomeUrl"][url.label], written.insert(attribute).inserted else { continue }
+            add(attribute, url.value)
+        }
         if let birthday = draft.dates.first(where: { $0.label == ContactDate.birthday }) {
             if let year = birthday.year { add("birthyear", String(year)) }
             add("birthmonth", String(format: "%02d", birthday.month))
             add("birthday", String(format: "%02d", birthday.day))
         }
+        if let anniversary = draft.dates.first(where: { $0.label == ContactDate.anniversary }) { add("anniversary", anniversary.dateText) }
         add("description", draft.note)
         for extra in draft.extras where extra.hasPrefix(LDIFAttributes.extraPrefix) {
             guard let property = try? VCardProperty(Array(extra.utf8), line: 1), let name = property.first("X-ATTRIBUTE") else { continue }
@@ -288,8 +322,12 @@ public enum LDIFWriter {
             left.append("phone \(phone.value.shownBriefly)")
         }
         var addresses: Set<String> = []
-        for address in draft.addresses where !(["work", "home"].contains(address.label) && addresses.insert(address.label).inserted) {
-            left.append("address \(address.street.shownBriefly)")
+        for address in draft.addresses {
+            if ["work", "home"].contains(address.label), addresses.insert(address.label).inserted {
+                if !address.poBox.isEmpty { left.append("PO box \(address.poBox.shownBriefly)") }
+            } else {
+                left.append("address \(address.street.shownBriefly)")
+            }
         }
         var urls: Set<String> = []
         for url in draft.urls where !(["work", "home"].contains(url.label) && urls.insert(url.label).inserted) {
@@ -297,8 +335,8 @@ public enum LDIFWriter {
         }
         if draft.emails.contains(where: { !$0.label.isEmpty }) { left.append("email labels") }
         left += draft.handles.map { "handle \($0.value.shownBriefly)" }
-        var birthday = false
-        for date in draft.dates where !(date.label == ContactDate.birthday && !birthday && { birthday = true; return true }()) {
+        var dates: Set<String> = []
+        for date in draft.dates where !([ContactDate.birthday, ContactDate.anniversary].contains(date.label) && dates.insert(date.label).inserted) {
             left.append("date \(date.dateText)")
         }
         if !draft.nameParts.prefix.isEmpty || !draft.nameParts.additional.isEmpty || !draft.nameParts.suffix.isEmpty { left.append("name prefix, middle name or suffix") }

@@ -422,6 +422,12 @@ extension StateController {
         try storage.repair()
     }
 
+    /// Makes the search index anew from the contacts; returns how many it indexed. Lists that
+    /// search see the same contacts afterwards, so nothing is re-read.
+    public func reindexSearch() throws(CarnetError) -> Int {
+        try storage.reindexSearch()
+    }
+
     /// An online copy of the database into a new file, itself a valid Carnet database.
     public func backup(to path: String) throws(CarnetError) {
         try storage.backup(to: path)

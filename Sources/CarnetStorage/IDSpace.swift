@@ -64,7 +64,7 @@ enum IDSpace {
             try db.execute(sql: "UPDATE sqlite_sequence SET seq = ? WHERE name = ?", arguments: [largest, table])
             done.append("the \(table) id counter is back at \(largest)")
             if table == "contacts", !holders.isEmpty, try db.tableExists("contact_search") {
-                try db.execute(sql: "INSERT INTO contact_search (contact_search) VALUES ('rebuild')")
+                try SearchIndex.rebuild(db)
             }
         }
         return done

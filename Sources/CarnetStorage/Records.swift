@@ -169,7 +169,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         _ db: Database, id: Int64, uid: String, expecting version: Int, with draft: ContactDraft, replacing stored: ContactDraft,
         updatedAt: String
     ) throws -> Bool {
-        try SearchIndex.replace(db, id: id, with: draft) {
+        try SearchIndex.replace(db, id: id, from: stored, to: draft) {
             try db.cachedStatement(sql: updateSQL).execute(arguments: updateArguments(draft, updatedAt: updatedAt, id: id, uid: uid, version: version))
             guard db.changesCount == 1 else { return false }
             try ContactChildTable.write(db, contactID: id, draft, replacing: stored)

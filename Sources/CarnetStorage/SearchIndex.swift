@@ -3,18 +3,18 @@ import CarnetModels
 import Foundation
 import GRDB
 
-/// The full-text index of schema 6 (`migrations/0006_search.sql`), in the two columns of schema 8
-/// (`migrations/0008_search_two_columns.sql`): `contact_search`, an FTS5 table over the view
-/// `contact_search_source` (as schema 10 writes phones, `migrations/0010_search_national_number_once.sql`).
+/// The full-text index, `contact_search`: an FTS5 table that keeps no copy of its text
+/// (`content = ''`, schema 16) and whose documents are made in one place, ``CarnetModels/SearchDocument``.
 ///
-/// Triggers on `contacts` and its child tables keep it in step for anyone who writes with them
-/// on (sqlite3, another program). Carnet's own connections run
-/// with triggers off and index each contact once, after writing its rows: the triggers take a
-/// document out and put it back for every row, and even held back by a condition they cost an
-/// import as much as the import itself (each turns its statement into one with a statement
-/// journal). A migration runs with triggers on (``withTriggers(_:_:)``), so a later migration
-/// that changes contacts keeps the index as sqlite3 would.
+/// Carnet indexes each contact as it writes it, on connections that run with triggers off. A
+/// write by another program (sqlite3) to a contact or a searched list fires a trigger that marks
+/// the index out of date (`contact_search_outdated`); Carnet then rebuilds it from the contacts
+/// before its next write (``catchUp(_:)``), so a document is never taken out with text other than
+/// what was put in. A migration runs with triggers on (``withTriggers(_:_:)``), so one that
+/// changes contacts marks the index out of date as sqlite3 would.
 enum SearchIndex {
+    /// The schema that keeps no text in the index and marks it out of date on others' writes.
+    static let outdatedMarkSchema = 16
     static let columns = SearchDocument.columns.joined(separator: ", ")
     /// One row of VALUES, never `INSERT … SELECT`: a statement that may write several rows opens
     /// a statement journal, and FTS5 writes its pending data to disk at each such savepoint.
@@ -23,7 +23,6 @@ enum SearchIndex {
         INSERT INTO contact_search (contact_search, rowid, \(columns))
         VALUES ('delete', ?, \(databaseQuestionMarks(count: SearchDocument.columns.count)))
         """
-    static let sourceSQL = "SELECT \(columns) FROM contact_search_source WHERE id = ?"
 
     // MARK: Triggers
 
@@ -51,31 +50,27 @@ enum SearchIndex {
 
     // MARK: Carnet's writes
 
-    /// Indexes a contact whose rows were just written from `draft`. The document is made in
-    /// Swift (``CarnetModels/SearchDocument``, which a test holds to the view's row for the same
-    /// values): reading it back from the view cost an import half its time again.
+    /// Indexes a contact whose rows were just written from `draft`.
     static func add(_ db: Database, id: Int64, _ draft: ContactDraft) throws {
         try db.cachedStatement(sql: addSQL).execute(arguments: arguments(id, SearchDocument(draft).texts))
     }
 
-    /// Runs `write`, which changes contact `id`'s rows to `draft`, and replaces its document when
-    /// its texts changed (an edit of a photo or a date leaves the index alone). What the index
-    /// holds is read from the view before the write, whoever wrote it last.
-    static func replace(_ db: Database, id: Int64, with draft: ContactDraft, _ write: () throws -> Bool) throws -> Bool {
-        let before = try document(db, id: id)
+    /// Runs `write`, which changes contact `id`'s rows from `stored` to `draft`, and replaces its
+    /// document when its texts changed (an edit of a photo or a date leaves the index alone).
+    static func replace(_ db: Database, id: Int64, from stored: ContactDraft, to draft: ContactDraft, _ write: () throws -> Bool) throws -> Bool {
         guard try write() else { return false }
+        let before = SearchDocument(stored).texts
         let after = SearchDocument(draft).texts
         if before != after {
-            if let before { try db.cachedStatement(sql: removeSQL).execute(arguments: arguments(id, before)) }
+            try db.cachedStatement(sql: removeSQL).execute(arguments: arguments(id, before))
             try db.cachedStatement(sql: addSQL).execute(arguments: arguments(id, after))
         }
         return true
     }
 
-    /// Puts contact `id`'s document in the index as its rows are now (read from the view), after
-    /// writes made past Carnet's own indexing (an undo or redo applied as a changeset) and after
-    /// ``remove(_:id:)`` took the old one out. Does nothing if there is no such contact.
-    /// Returns whether the contact exists.
+    /// Puts contact `id`'s document in the index as its rows are now, after writes made past
+    /// Carnet's own indexing (an undo or redo applied as a changeset) and after
+    /// ``remove(_:id:document:)`` took the old one out. Returns whether the contact exists.
     @discardableResult
     static func reindex(_ db: Database, id: Int64) throws -> Bool {
         guard let document = try document(db, id: id) else { return false }
@@ -83,7 +78,7 @@ enum SearchIndex {
         return true
     }
 
-    /// Takes contact `id` out of the index, before its row is deleted.
+    /// Takes contact `id` out of the index, before its rows are deleted.
     static func remove(_ db: Database, id: Int64) throws {
         guard let before = try document(db, id: id) else { return }
         try remove(db, id: id, document: before)
@@ -95,10 +90,42 @@ enum SearchIndex {
         try db.cachedStatement(sql: removeSQL).execute(arguments: arguments(id, document))
     }
 
-    /// What the index holds for contact `id`, column by column (nil: no such contact).
+    /// Contact `id`'s document as its rows are now, column by column (nil: no such contact).
+    /// While the index is up to date, that is what it holds.
     static func document(_ db: Database, id: Int64) throws -> [String]? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: sourceSQL), arguments: [id]) else { return nil }
-        return (0..<row.count).map { row[$0] as String? ?? "" }
+        try StorageController.fetchContact(db, id: id).map { SearchDocument($0.draft).texts }
+    }
+
+    // MARK: Writes by other programs
+
+    /// Whether another program wrote to the contacts since Carnet last indexed them.
+    static func isOutdated(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM contact_search_outdated)")) ?? false
+    }
+
+    /// Rebuilds the index if another program wrote to the contacts since it was last built:
+    /// called at the start of every write transaction, before anything is taken out of it.
+    static func catchUp(_ db: Database) throws {
+        if try isOutdated(db) { try rebuild(db) }
+    }
+
+    /// Makes the whole index anew from the contacts, a thousand at a time. Returns how many
+    /// documents it holds.
+    @discardableResult
+    static func rebuild(_ db: Database) throws -> Int {
+        try db.execute(sql: "INSERT INTO contact_search (contact_search) VALUES ('delete-all')")
+        let page = "SELECT \(StorageController.contactColumns) FROM contacts WHERE id > ? ORDER BY id LIMIT 1000"
+        var last: Int64 = .min
+        var count = 0
+        while true {
+            let contacts = try StorageController.fetchContacts(db, sql: page, arguments: [last], capacity: 1000)
+            guard let end = contacts.last else { break }
+            for contact in contacts { try add(db, id: contact.id, contact.draft) }
+            count += contacts.count
+            last = end.id
+        }
+        try db.execute(sql: "DELETE FROM contact_search_outdated")
+        return count
     }
 
     /// How many documents the index holds. Since schema 8 it keeps no row per document

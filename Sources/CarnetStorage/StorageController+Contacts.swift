@@ -247,6 +247,7 @@ extension StorageController {
 
     private func page(key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery) throws(CarnetError) -> ContactPage {
         let page = try Self.pageClause(key: key, forward: forward, limit: limit, query: query)
+        try catchUpBeforeSearching(query)
         guard limit > 0 else { return ContactPage(contacts: [], hasMore: false) }
         let sql = "SELECT \(Self.contactColumns) FROM \(page.source) \(page.clause)"
         return try read { db in
@@ -298,6 +299,7 @@ extension StorageController {
     ) throws(CarnetError) -> (summaries: [(summary: ContactSummary, key: ContactSortKey)], hasMore: Bool) {
         let page = try Self.pageClause(key: key, forward: true, limit: limit, query: query)
         guard limit > 0 else { return ([], false) }
+        try catchUpBeforeSearching(query)
         let rank = page.ranked ? "search_rank" : "0"
         let sql = "SELECT \(Self.summaryColumns), \(Self.sortColumn(query.order)) AS sort_key, \(rank) AS sort_rank FROM \(page.source) \(page.clause)"
         return try read { db in
@@ -351,6 +353,7 @@ extension StorageController {
     /// How many contacts `query` lists.
     public func contactCount(query: ContactQuery) throws(CarnetError) -> Int {
         let filter = try Self.filter(query)
+        try catchUpBeforeSearching(query)
         let whereClause = filter.conditions.isEmpty ? "" : " WHERE " + filter.conditions.joined(separator: " AND ")
         return try read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts" + whereClause, arguments: filter.arguments) ?? 0

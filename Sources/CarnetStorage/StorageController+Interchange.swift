@@ -22,7 +22,7 @@ extension StorageController {
         next: @escaping () throws(InterchangeError) -> InterchangeRecord?
     ) throws(CarnetError) -> ImportReport {
         do {
-            return try writer.writeWithoutTransaction { db in try Self.immediateTransaction(db) {
+            return try writer.writeWithoutTransaction { db in try Self.immediateTransaction(db, indexing: indexesOtherWriters) {
             try HistoryRecorder.record(db, enabled: !options.dryRun) { history in
                 var report = ImportReport()
                 report.dryRun = options.dryRun

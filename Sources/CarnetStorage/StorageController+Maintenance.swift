@@ -39,6 +39,8 @@ extension StorageController {
     /// rules (what only `PRAGMA ignore_check_constraints` can have let in). Returns `["ok"]`
     /// when all is well, otherwise one line per problem.
     public func integrityCheck() throws(CarnetError) -> [String] {
+        // What another program wrote is indexed first, as Carnet's next write would.
+        try catchUpSearchIndex()
         let expected = try StorageController(inMemoryWith: options, migrations: migrations)
             .read { db in try Self.schemaEntries(db) }
         return try read { db in
@@ -68,18 +70,27 @@ extension StorageController {
         }
     }
 
-    /// The search index (schema 6) out of step with the contacts: a document count that is not
-    /// the contact count (a trigger dropped, or rows written with triggers off by another program).
+    /// The search index out of step with the contacts: a document count that is not the contact
+    /// count, or writes by another program not indexed yet (a file this process may not write).
     static func searchIndexProblems(_ db: Database) throws -> [String] {
         guard try db.tableExists("contact_search_data") else { return [] }
-        let rebuild = "INSERT INTO contact_search (contact_search) VALUES ('rebuild')"
         var problems: [String] = []
+        if try SearchIndex.isOutdated(db) {
+            problems.append("the search index does not have the changes another program made to the contacts; bring it up to date with: carnet db reindex")
+        }
         let documents = try SearchIndex.documentCount(db)
         let contacts = try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0
         if documents != contacts {
-            problems.append("the search index holds \(documents) contacts of \(contacts); rebuild it with: \(rebuild)")
+            problems.append("the search index holds \(documents) contacts of \(contacts); rebuild it with: carnet db reindex")
         }
         return problems
+    }
+
+    /// Makes the search index anew from the contacts (`carnet db reindex`): after a write with
+    /// sqlite3 the next write does it anyway; this is the way to do it on demand, or to repair an
+    /// index that `integrityCheck()` finds out of step. Returns how many contacts it indexed.
+    public func reindexSearch() throws(CarnetError) -> Int {
+        try write(indexing: false) { db in try SearchIndex.rebuild(db) }
     }
 
     /// Repairs what `integrityCheck()` names as `carnet db repair`'s: an id counter past the

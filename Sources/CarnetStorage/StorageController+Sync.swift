@@ -140,7 +140,7 @@ extension StorageController {
         let outcome = Outcome<T>()
         do {
             return try writer.writeWithoutTransaction { db in
-                let transaction = try SyncTransaction(db, account: account, dryRun: dryRun)
+                let transaction = try SyncTransaction(db, account: account, dryRun: dryRun, indexing: indexesOtherWriters)
                 do {
                     let result = try body(transaction)
                     if dryRun {
@@ -173,11 +173,12 @@ public final class SyncTransaction {
     /// Whether a commit has made some of this sync durable (then a failure is not "nothing changed").
     public private(set) var committed = false
 
-    fileprivate init(_ db: Database, account: SyncAccount, dryRun: Bool) throws {
+    fileprivate init(_ db: Database, account: SyncAccount, dryRun: Bool, indexing: Bool) throws {
         self.db = db
         self.account = account
         self.dryRun = dryRun
         try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+        if indexing { try SearchIndex.catchUp(db) }
         history = try HistoryRecorder.start(db, enabled: !dryRun)
     }
 

@@ -114,6 +114,7 @@ public final class StorageController: Sendable {
             throw ErrorMapping.map(error, path: path)
         }
         try migrate()
+        try catchUpSearchIndex()
     }
 
     init(inMemoryWith options: StorageOptions, migrations: [Migration]) throws(CarnetError) {
@@ -126,6 +127,7 @@ public final class StorageController: Sendable {
             throw ErrorMapping.map(error, path: path)
         }
         try migrate()
+        try catchUpSearchIndex()
     }
 
     /// The page cache of each connection, in KiB (SQLite's default is 2,000). A page of the
@@ -185,21 +187,25 @@ public final class StorageController: Sendable {
 
     // MARK: - Running statements
 
-    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`); any error rolls it back.
-    func write<T>(_ body: @escaping (Database) throws -> T) throws(CarnetError) -> T {
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`); any error rolls it back. The
+    /// search index is brought up to date first if another program wrote to the contacts
+    /// (`indexing: false` only for the migrations, before the schema has the index's marker).
+    func write<T>(indexing: Bool = true, _ body: @escaping (Database) throws -> T) throws(CarnetError) -> T {
         do {
             // GRDB's `write` would parse BEGIN and COMMIT anew for every transaction; these two
             // statements are prepared once per connection.
-            return try writer.writeWithoutTransaction { db in try Self.immediateTransaction(db) { try body(db) } }
+            let indexing = indexing && indexesOtherWriters
+            return try writer.writeWithoutTransaction { db in try Self.immediateTransaction(db, indexing: indexing) { try body(db) } }
         } catch {
             throw ErrorMapping.map(error, path: path)
         }
     }
 
     /// `body` between `BEGIN IMMEDIATE` and `COMMIT`; any error rolls it back and is rethrown as is.
-    static func immediateTransaction<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+    static func immediateTransaction<T>(_ db: Database, indexing: Bool = true, _ body: () throws -> T) throws -> T {
         try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
         do {
+            if indexing { try SearchIndex.catchUp(db) }
             let result = try body()
             try db.cachedStatement(sql: "COMMIT").execute()
             return result
@@ -245,7 +251,7 @@ public final class StorageController: Sendable {
             // Nothing to do is the usual case, and needs no write (the file may be read-only).
             let pending = try read { db in try Self.pendingMigrations(db, migrations, path: path) }
             guard !pending.isEmpty else { return }
-            let isNewFile = try write { db in try Self.prepareMigrator(db, migrations, path: path) }
+            let isNewFile = try write(indexing: false) { db in try Self.prepareMigrator(db, migrations, path: path) }
             do {
                 // Then round again: the read above finds nothing pending, or refuses a file that
                 // a newer Carnet migrated further meanwhile.
@@ -256,11 +262,32 @@ public final class StorageController: Sendable {
             } catch {
                 // GRDB creates `grdb_migrations` before the first migration, outside its
                 // transaction: a new file whose first migration failed is left with no table.
-                if isNewFile { _ = try? write { db in try Self.dropEmptyMigratorTable(db) } }
+                if isNewFile { _ = try? write(indexing: false) { db in try Self.dropEmptyMigratorTable(db) } }
                 throw ErrorMapping.map(error, path: path)
             }
         }
         throw CarnetError.busy(path: path)
+    }
+
+    /// Whether this controller's schema marks the search index out of date on writes by other
+    /// programs (schema 16 on); before it, the schema's triggers kept the index in step.
+    var indexesOtherWriters: Bool { (migrations.last?.version ?? 0) >= SearchIndex.outdatedMarkSchema }
+
+    /// Rebuilds the search index if another program (sqlite3) wrote to the contacts since Carnet
+    /// last indexed them, so a search finds what it wrote: at open, and before a search. A file
+    /// this process may not write keeps its index as it is until someone who may opens it.
+    func catchUpSearchIndex() throws(CarnetError) {
+        guard indexesOtherWriters, try read({ db in try SearchIndex.isOutdated(db) }) else { return }
+        do {
+            try write { _ in }
+        } catch {
+            guard case .readOnly = error else { throw error }
+        }
+    }
+
+    /// ``catchUpSearchIndex()`` before a read that searches; nothing for one that does not.
+    func catchUpBeforeSearching(_ query: ContactQuery) throws(CarnetError) {
+        if !query.search.isEmpty { try catchUpSearchIndex() }
     }
 
     /// Thrown inside a migration that another process applied since this one decided to run it.

@@ -72,6 +72,11 @@ public final class DatabaseViewModel {
         try state.repair()
     }
 
+    /// Rebuilds the search index from the contacts; returns how many contacts it holds.
+    public func reindex() throws(CarnetError) -> Int {
+        try state.reindexSearch()
+    }
+
     public func backup(to path: String) throws(CarnetError) {
         try state.backup(to: path)
     }

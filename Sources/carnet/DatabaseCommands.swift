@@ -17,7 +17,7 @@ struct DatabaseCommand: ParsableCommand {
               carnet db backup ~/carnet-backup.sqlite
               sqlite3 "$(carnet db path)" 'SELECT name, email FROM contacts'
             """,
-        subcommands: [DatabasePath.self, DatabaseInfoCommand.self, DatabaseCheck.self, DatabaseRepair.self, DatabaseBackup.self])
+        subcommands: [DatabasePath.self, DatabaseInfoCommand.self, DatabaseCheck.self, DatabaseRepair.self, DatabaseReindex.self, DatabaseBackup.self])
 }
 
 struct DatabasePath: DatabasePathCommand {
@@ -104,6 +104,25 @@ struct DatabaseRepair: StateCommand {
         } else {
             for change in changes { terminal.print("repaired: \(change)") }
         }
+    }
+}
+
+struct DatabaseReindex: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reindex",
+        abstract: "Rebuild the search index from the contacts.",
+        discussion: """
+            Carnet indexes what it writes. When another program (sqlite3) changes a contact, the \
+            file notes that the index is out of date, and the next carnet that may write to the \
+            file rebuilds it before anything else. This command does the same on demand, and \
+            repairs an index that carnet db check finds out of step with the contacts.
+            """)
+
+    @OptionGroup var database: DatabaseOption
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let count = try DatabaseViewModel(state: state).reindex()
+        terminal.print("saved search index: \(count) contact\(count == 1 ? "" : "s")")
     }
 }
 

@@ -170,7 +170,7 @@ struct ImportNoteTally {
 struct ImportCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import contacts from a vCard, CSV or JSON file, or a vdir directory, all or nothing.",
+        abstract: "Import contacts from a vCard, CSV, JSON or LDIF file, or a vdir directory, all or nothing.",
         discussion: """
             The format comes from the file's extension (.vcf/.vcard, .csv, .json, .ldif) unless --format \
             says; - reads standard input; a directory is read as a vdir (khard's and vdirsyncer's \
@@ -187,8 +187,10 @@ struct ImportCommand: StateCommand {
             ROLE, EMAIL, TEL, ADR, URL, IMPP, BDAY, ANNIVERSARY, NOTE, CATEGORIES, PHOTO, with their \
             types and labels); every other property, and a value Carnet's rules refuse, is kept \
             verbatim and written back on export, never dropped. CSV: Carnet's columns (carnet export \
-            --format csv), or Google's, Outlook's and Gmail's exports (the dialect read is said). \
-            JSON: the schema carnet list --json prints.
+            --format csv), or Google's, Outlook's, Gmail's, Thunderbird's and abook's exports (the \
+            dialect read is said; abook's csv has no header row). JSON: the schema carnet list --json \
+            prints. LDIF: Thunderbird's, Evolution's and abook's address books; an entry's uid is its \
+            UID.
 
             Standard error says, per file, how many properties were kept verbatim and how many were \
             converted, and names the first 20 values Carnet's rules refused with their file and \
@@ -206,7 +208,7 @@ struct ImportCommand: StateCommand {
     var writes: Bool { !dryRun }
     @Argument(help: ArgumentHelp("The file or vdir directory to read, or - for standard input.", valueName: "file"))
     var file: String
-    @Option(help: "vcf, csv, json or vdir (default: from the file's extension; vdir for a directory).")
+    @Option(help: "vcf, csv, json, ldif or vdir (default: from the file's extension; vdir for a directory).")
     var format: InterchangeFormat?
     @Flag(help: "Report what would be added, updated and skipped; write nothing.") var dryRun = false
     @Flag(help: "Skip records that break a rule or conflict, and list them.") var skipInvalid = false
@@ -281,7 +283,7 @@ struct ImportCommand: StateCommand {
     func openStream(terminal: Terminal) throws -> RecordStream {
         if file == "-" {
             guard let format, format != .vdir else {
-                throw CLIError.usage("reading standard input needs --format vcf, csv or json")
+                throw CLIError.usage("reading standard input needs --format vcf, csv, json or ldif")
             }
             return RecordStream(handle: try terminal.console.inputHandle(), format: format)
         }
@@ -330,7 +332,7 @@ struct ImportCommand: StateCommand {
 struct ExportCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export contacts as vCard, CSV or JSON, or into a vdir directory.",
+        abstract: "Export contacts as vCard, CSV, JSON or LDIF, or into a vdir directory.",
         discussion: """
             Writes to standard output, or to --output FILE (written whole or not at all). The format \
             comes from --format, else the output file's extension, else vCard 4.0. Contacts are \
@@ -345,6 +347,11 @@ struct ExportCommand: StateCommand {
             and only when its bytes change. Other .vcf files in DIR (a contact deleted since the \
             last export, or cards Carnet did not write) are left alone and counted; --delete removes \
             them, so that DIR holds exactly the exported contacts.
+
+            --format ldif writes the LDIF Thunderbird imports (mozillaAbPersonAlpha), each contact's \
+            UID as its uid, so importing the file again updates the contacts. What LDIF has no \
+            attribute for (a third phone of one kind, handles, categories, the photo, ...) is counted \
+            on standard error; --verbose names each.
 
             EXAMPLES:
               carnet export > contacts.vcf
@@ -386,6 +393,7 @@ struct ExportCommand: StateCommand {
         if format == .json { try sink.write("[\n") }
         if format == .ldif { try sink.write(LDIFWriter.header) }
         var count = 0
+        var notWritten = 0
         try Self.forEachContact(state: state, favoritesOnly: favorites) { contact, isFavorite in
             switch format {
             case .vcf, .vdir:
@@ -393,18 +401,24 @@ struct ExportCommand: StateCommand {
                 try sink.write(VCardWriter.card(contact: contact, version: vcardVersion))
             case .csv: try sink.write(CSVWriter.row(contact: contact))
             case .ldif:
+                let left = LDIFWriter.left(contact.draft)
+                notWritten += left.count
                 if verbose {
-                    for what in LDIFWriter.left(contact.draft) {
+                    for what in left {
                         terminal.console.writeError("carnet: \(TextRules.escapedForDisplay(contact.draft.name)) (\(TextRules.escapedForDisplay(contact.uid))): \(what) not written: LDIF has no attribute for it\n")
                     }
                 }
-                try sink.write(LDIFWriter.entry(contact.draft))
+                try sink.write(LDIFWriter.entry(contact.draft, uid: contact.uid))
             case .json: try sink.write((count == 0 ? "" : ",\n") + JSONOutput.line(ContactJSON(contact: contact, favorite: isFavorite)))
             }
             count += 1
         }
         if format == .json { try sink.write(count == 0 ? "]\n" : "\n]\n") }
         try sink.commit()
+        // What LDIF has no room for is said even without --verbose: it is not in the file.
+        if notWritten > 0, !verbose {
+            terminal.console.writeError("carnet: \(notWritten) \(notWritten == 1 ? "value" : "values") not written: LDIF has no attribute for \(notWritten == 1 ? "it" : "them") (--verbose names each)\n")
+        }
         // Confirmations go to stdout, unless stdout carries the data (then there is none).
         if let output { terminal.print("saved export: \(count) contacts to \(output)") }
     }

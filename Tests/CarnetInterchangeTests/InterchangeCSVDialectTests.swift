@@ -197,7 +197,7 @@ import Testing
         _ = old.feed(text: "uid,name,position,email,phone,photo,updated_at\r\n")
         #expect(old.dialect == .carnet)
         #expect(CSVDialect.allCases.map(\.displayName) == [
-            "Carnet CSV", "Google Contacts CSV", "Outlook CSV", "Gmail CSV (first format)", "Thunderbird CSV",
+            "Carnet CSV", "Google Contacts CSV", "Outlook CSV", "Gmail CSV (first format)", "Thunderbird CSV", "abook CSV",
         ])
     }
 

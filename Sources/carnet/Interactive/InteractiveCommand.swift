@@ -1,0 +1,33 @@
+import ArgumentParser
+import CarnetState
+import CarnetViewModels
+
+struct InteractiveCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "interactive",
+        abstract: "A keyboard-driven session: contacts and favorites tabs, detail, edit, quote.",
+        discussion: """
+            Reads one command per line from standard input, so it can be scripted too:
+              printf 'open 3\\nfav\\nfavorites\\nquit\\n' | carnet interactive
+
+            Every screen re-reads the address book when it appears, so changes made meanwhile by \
+            another carnet show up. Type help for the commands of the current screen.
+
+            The edit screen shows every field, list entries numbered from 1. A list takes an \
+            entry to add, written as for the flags ([label[,pref]:]value), and -N to remove \
+            entry N; move LIST N M, set LIST N ENTRY and pref LIST N do the rest:
+              printf 'open 2\\nedit\\nemail home:ty@x.org\\nsave\\nq\\n' | carnet interactive
+
+            An edit screen with unsaved changes is never left silently: on a terminal, back, \
+            another tab, quit and Ctrl-D ask first; from a script, back and tab switches are \
+            refused until you save or cancel, and quit or the end of input says the draft was \
+            discarded. delete asks on a terminal; from a script it needs delete --yes.
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        try InteractiveSession(app: AppCoordinator(state: state, pageSize: 20), terminal: terminal).run()
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// What the README and the guides in docs/ show is what carnet prints, and every link in them
+/// leads somewhere.
+@Suite struct GuideTests {
+    let box = Sandbox()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static var guides: [URL] {
+        let docs = root.appendingPathComponent("docs")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? []
+        return [root.appendingPathComponent("README.md")]
+            + names.filter { $0.hasSuffix(".md") }.sorted().map { docs.appendingPathComponent($0) }
+    }
+
+    @Test func theListJSONExampleHasTheShapeCarnetPrints() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("docs/cli.md"), encoding: .utf8)
+        let start = try #require(text.range(of: "$ carnet list --json\n"))
+        let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))
+        let example = String(text[start.upperBound..<end.lowerBound])
+
+        box.carnetInProcess([
+            "add", "--name", "Madison Thompson", "--title", "Sales", "--organization", "Gale Foods",
+            "--email", "work,pref:madison@example.com", "--email", "home:madison@home.example", "--phone", "cell:555 0101",
+            "--address", "work:200 Harbor Way; Seattle; WA; 98104; USA", "--date", "birthday:1988-03-14", "--category", "work",
+        ])
+        box.carnetInProcess(["favorite", "1"])
+        let printed = box.carnetInProcess(["list", "--json"]).stdout.trimmingCharacters(in: .newlines)
+        // The same lines, once the values that differ on every run are masked.
+        let mask = { (json: String) in
+            json.replacingOccurrences(of: #""(createdAt|updatedAt|uid)":"[^"]*""#, with: "\"$1\":\"…\"", options: .regularExpression)
+        }
+        #expect(mask(example) == mask(printed), "docs/cli.md:\n\(example)\ncarnet:\n\(printed)")
+    }
+
+    /// A newcomer reads the README first: it stays a short guide, and sends them on to docs/.
+    @Test func theReadmeIsShortAndStartsWithTheTwoCommands() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(text.split(separator: "\n", omittingEmptySubsequences: false).count < 200)
+        let lines = text.split(separator: "\n").map(String.init)
+        let fence = try #require(lines.firstIndex(of: "```sh"))
+        #expect(lines[fence + 1].hasPrefix("make run"))
+        #expect(lines[fence + 2].hasPrefix("make test"))
+    }
+
+    /// Every relative link (and the heading it points at) exists.
+    @Test(arguments: guides.map(\.lastPathComponent)) func everyLinkResolves(_ name: String) throws {
+        let file = try #require(Self.guides.first { $0.lastPathComponent == name })
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let links = try Regex(#"\]\(([^)\s]+)\)"#)
+        for match in text.matches(of: links) {
+            let target = String(text[match.range]).dropFirst(2).dropLast()
+            guard !target.hasPrefix("http://"), !target.hasPrefix("https://"), !target.hasPrefix("mailto:") else { continue }
+            let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let path = parts[0].isEmpty ? file : file.deletingLastPathComponent().appendingPathComponent(parts[0]).standardizedFileURL
+            #expect(FileManager.default.fileExists(atPath: path.path), "\(name): \(target) does not exist")
+            if parts.count == 2, path.pathExtension == "md", let linked = try? String(contentsOf: path, encoding: .utf8) {
+                #expect(Self.anchors(of: linked).contains(parts[1]), "\(name): \(target) names no heading there")
+            }
+        }
+    }
+
+    /// GitHub's anchors: a heading lowercased, punctuation dropped, spaces made hyphens.
+    static func anchors(of markdown: String) -> Set<String> {
+        var anchors: Set<String> = []
+        var inFence = false
+        for line in markdown.split(separator: "\n") {
+            if line.hasPrefix("```") { inFence.toggle() }
+            guard !inFence, line.hasPrefix("#") else { continue }
+            let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+            let anchor = String(title.lowercased().compactMap { character -> Character? in
+                if character == " " { return "-" }
+                return character.isLetter || character.isNumber || character == "-" || character == "_" ? character : nil
+            })
+            anchors.insert(anchor)
+        }
+        return anchors
+    }
+}
