@@ -60,17 +60,14 @@ deps:
 			exit 1; }; \
 	done
 	@missing=; \
-	for tool in sqlite3 openssl curl radicale xandikos vdirsyncer khard; do \
+	for tool in sqlite3 openssl curl radicale xandikos vdirsyncer khard abook; do \
 		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; \
 	done; \
 	python3 -c 'import vobject' 2>/dev/null || missing="$$missing python3-vobject"; \
 	if [ -n "$$missing" ]; then \
 		echo "make deps: not installed:$$missing (the build does not need them; the tests and the benchmark that"; \
-		echo "  start them do: e.g. brew install sqlite curl openssl, pip3 install radicale xandikos vdirsyncer khard vobject)"; \
+		echo "  start them do: e.g. brew install sqlite curl openssl abook, pip3 install radicale xandikos vdirsyncer khard vobject)"; \
 	fi
-
-bench-deps: deps
-	@command -v abook >/dev/null 2>&1 || echo "make bench-deps: abook not installed (its row is skipped; e.g. brew install abook)"
 endif
 
 # What only the benchmark needs. abook, the C address book `carnet query` is measured against,
