@@ -3,7 +3,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN = .build/$(CONFIG)/carnet
 
-.PHONY: all deps bench-deps build run test release bench bench-import-baseline stress clean
+.PHONY: all deps bench-deps build run test release bench bench-import-baseline stress docs clean
 
 all: build
 
@@ -14,7 +14,12 @@ all: build
 # the other client a sync test drives, abook, which reads Carnet's LDIF in a test, and openssl, which makes the self-signed certificate of the sync's TLS test, and the curl command,
 # which a sync test uses as another CardDAV client). libcurl itself is loaded by `carnet sync` at
 # run time: no header is needed to build.
-# Installed only when missing.
+# Installed only when missing, with apt-get on Linux (Debian, Ubuntu: CI installs everything this
+# way). Elsewhere (macOS, a Linux without apt-get) nothing is installed: `deps` names what is
+# missing and goes on, and stops only when a header the build needs cannot be found.
+APT_GET := $(shell [ "$$(uname -s)" = Linux ] && command -v apt-get 2>/dev/null)
+
+ifneq ($(APT_GET),)
 deps:
 	@if ! command -v sqlite3 >/dev/null 2>&1 || [ ! -f /usr/include/sqlite3.h ]; then \
 		echo "Installing libsqlite3-dev and sqlite3..."; \
@@ -46,6 +51,24 @@ deps:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq abook; \
 	fi
+else
+# The headers are looked for where the C compiler looks (on macOS, in the SDK, which has both).
+deps:
+	@for header in sqlite3.h editline/readline.h; do \
+		printf '#include <%s>\n' $$header | $${CC:-cc} -E -x c - >/dev/null 2>&1 || { \
+			echo "make deps: <$$header> not found: install SQLite's and libedit's headers (Homebrew: brew install sqlite libedit)"; \
+			exit 1; }; \
+	done
+	@missing=; \
+	for tool in sqlite3 openssl curl radicale xandikos vdirsyncer khard abook; do \
+		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; \
+	done; \
+	python3 -c 'import vobject' 2>/dev/null || missing="$$missing python3-vobject"; \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: not installed:$$missing (the build does not need them; the tests and the benchmark that"; \
+		echo "  start them do: e.g. brew install sqlite curl openssl abook, pip3 install radicale xandikos vdirsyncer khard vobject)"; \
+	fi
+endif
 
 # What only the benchmark needs. abook, the C address book `carnet query` is measured against,
 # is installed by deps (a test reads Carnet's LDIF with it).
@@ -74,8 +97,7 @@ test: deps
 # Release builds link the Swift runtime in (starts in 10 ms instead of 16 and runs on a machine
 # without Swift) into a position-dependent executable: a PIE of this size (97 MB, Foundation and
 # ICU inside) has 87,000 relative relocations for the loader to apply at every start, dirtying
-# 220 more pages; without them `carnet --version` starts about 0.5 ms (10%) sooner (issue 16,
-# README "Start-up"). The shared libraries (libsqlite3, libedit, libc) are still placed at random.
+# 220 more pages; without them `carnet --version` starts sooner (docs/performance.md). The shared libraries (libsqlite3, libedit, libc) are still placed at random.
 # RELEASE_FLAGS="--static-swift-stdlib" builds a PIE again.
 RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie
 
@@ -90,7 +112,7 @@ bench: bench-deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product Hello
 	.build/release/CarnetBenchmarks --carnet .build/release/carnet --hello .build/release/Hello $(BENCH_ARGS)
 
-# Issue 14's row: `carnet import FILE.vcf` of this tree against the `carnet` of IMPORT_BASE (the
+# The import-against-the-release-before row: `carnet import FILE.vcf` of this tree against the `carnet` of IMPORT_BASE (the
 # last commit before lossless interchange), both release builds with the same flags, the same
 # file, alternating in one run. The baseline's source is unpacked from git into .build-baseline/.
 IMPORT_BASE ?= d94a2b9
@@ -103,12 +125,24 @@ bench-import-baseline: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product carnet
 	.build/release/CarnetBenchmarks --import-baseline .build-baseline/src/.build/release/carnet --carnet .build/release/carnet --n $(IMPORT_N)
 
-# The long reliability run quoted in the README: 1,000 SIGKILLs, then 8 processes x 200 edits.
+# The long reliability run (docs/database.md, durability): 1,000 SIGKILLs, then 8 processes x 200 edits.
 stress: deps
 	$(SWIFT) build --product carnet
 	$(SWIFT) build --product carnet-stress
 	.build/debug/carnet-stress crash --carnet .build/debug/carnet --kills 1000
 	.build/debug/carnet-stress concurrent --carnet .build/debug/carnet --processes 8 --edits 200
+
+# The DocC documentation of the library modules (each module's catalog in Sources/<Module>/*.docc,
+# and the Embedding article in CarnetViewModels'), one archive in .build/docs/Carnet.doccarchive;
+# a warning fails it. The swift-docc-plugin is a dependency only when CARNET_DOCS is set, so the
+# build and the tests neither fetch nor resolve it.
+DOC_TARGETS = CarnetModels CarnetInterchange CarnetStorage CarnetSync CarnetState CarnetViewModels
+docs:
+	mkdir -p .build/docs && rm -rf .build/docs/Carnet.doccarchive
+	CARNET_DOCS=1 $(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \
+		$(foreach target,$(DOC_TARGETS),--target $(target)) --enable-experimental-combined-documentation \
+		--warnings-as-errors --output-path .build/docs/Carnet.doccarchive
+	@test -d .build/docs/Carnet.doccarchive  # the plugin reports success even when the merge fails
 
 clean:
 	rm -rf .build

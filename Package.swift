@@ -86,12 +86,16 @@ let package = Package(
                 "CarnetInterchange", "CarnetSync", "RadicaleServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/CarnetBenchmarks"),
         // `make stress`: SIGKILLed writers and concurrent processes against one file (issue 5).
         .executableTarget(
             name: "carnet-stress",
-            dependencies: ["SeededRandom", "CarnetModels", "CarnetStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "SeededRandom", "CarnetModels", "CarnetStorage", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Stress"),
         // The startup floor `carnet quote` is compared with: a Swift "hello, world".
         .executableTarget(name: "Hello", path: "Benchmarks/Hello"),
@@ -128,3 +132,9 @@ let package = Package(
         .testTarget(name: "ArchitectureTests"),
     ]
 )
+
+// `make docs`: the DocC catalogs of the library modules. The plugin is a dependency only then, so
+// the build and the tests neither fetch nor resolve it.
+if Context.environment["CARNET_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

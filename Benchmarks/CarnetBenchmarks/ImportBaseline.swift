@@ -2,7 +2,7 @@ import CarnetModels
 import CarnetStorage
 import Foundation
 
-/// Issue 14's row: `carnet import FILE.vcf` of this build against the `carnet` of an earlier
+/// The import-against-an-earlier-release row: `carnet import FILE.vcf` of this build against the `carnet` of an earlier
 /// commit (the baseline, built by `make bench-import-baseline`), whole processes, the same vCard
 /// file, alternating in the same run. The file is the benchmark's N contacts exported by the
 /// baseline, so both sides read what the baseline itself writes.

@@ -5,7 +5,7 @@ import CarnetSync
 import Foundation
 import RadicaleServer
 
-/// Issue 17's rows, with a real Radicale on loopback (the server's own time is in them, and is
+/// The sync rows, with a real Radicale on loopback (the server's own time is in them, and is
 /// most of it; Carnet's own CPU time is in the notes). No raw side: the rows are absolute.
 ///
 /// - first sync down: another client put N cards (one whole-collection PUT, Radicale's import);

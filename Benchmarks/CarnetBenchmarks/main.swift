@@ -4,146 +4,167 @@
 //
 // Prints the machine, then one table: workload, N, Carnet median, raw median, Carnet/raw,
 // target, ✓/✗. Progress goes to stderr. Temporary databases live in a fresh directory under
-// $TMPDIR that is removed at the end.
+// $TMPDIR that is removed at the end. Each workload is a file of its own (ImportBenchmark.swift,
+// ReadsBenchmark.swift, …); Benchmark.swift runs them and prints the report.
+import ArgumentParser
 import Foundation
 
-let usage = """
-    usage: CarnetBenchmarks [--quick] [--only PART] [--sizes N,N...] [--carnet PATH] [--hello PATH]
-           CarnetBenchmarks --profile WORKLOAD [--n N] [--reps R] [--raw | --both] [--book PATH]
-           CarnetBenchmarks --sync [--n N]
-           CarnetBenchmarks --books
-           CarnetBenchmarks --import-baseline PATH [--carnet PATH] [--n N] [--reps R]
+extension Benchmark.Part: ExpressibleByArgument {}
 
-      --quick         N = 10k and 100k only, fewer repetitions (for development)
-      --only PART     only one part: search (issue 16's rows: import with and without the index, file
-                      size, the first 20 search results, carnet --version, carnet query against abook),
-                      history (issue 15's: import and edit/save with the history, undo of one edit)
-                      or history-edits (its edit/save and undo rows)
-      --sizes N,N     these numbers of contacts instead of 10k, 100k and 1M (e.g. --sizes 1000000)
-      --carnet PATH   the release `carnet` binary, for the CLI workload (default: next to this binary)
-      --hello PATH    the release `Hello` binary, the startup floor (default: next to this binary)
-      --profile W     only workload W (import, load, page, first, edit, undo) on one side, repeated, for a
-                      profiler such as `perf record -g`; N contacts (default 100000), R times (default 3),
-                      Carnet's side unless --raw (--both: alternate, compare medians); --book PATH makes
-                      the book there once and reuses it; unindexed --raw is the raw import on a file
-                      without the search index (against import --raw: what the index costs)
-      --sync          only the sync rows (issue 17): first sync of N contacts (default 10000) up and
-                      down, and incremental syncs of one change, with Radicale on loopback
-      --import-baseline PATH
-                      only issue 14's rows: `carnet import FILE.vcf` of N cards (default 100000) by
-                      --carnet against the baseline `carnet` at PATH, R times each (default 3)
-                      (`make bench-import-baseline` builds the baseline and runs this)
-    """
+struct BenchmarkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "CarnetBenchmarks",
+        abstract: "Carnet's layers against the raw SQLite C API, in the same run, on the same data.",
+        usage: """
+            CarnetBenchmarks [--quick] [--only <part>] [--sizes <n,n...>] [--carnet <path>] [--hello <path>]
+            CarnetBenchmarks --profile <workload> [--n <n>] [--reps <r>] [--raw | --both] [--book <path>]
+            CarnetBenchmarks --sync [--n <n>]
+            CarnetBenchmarks --books
+            CarnetBenchmarks --duplicates <n,n...>
+            CarnetBenchmarks --import-baseline <path> [--carnet <path>] [--n <n>] [--reps <r>]
+            """)
 
-enum Mode {
-    case benchmark(Plan, only: Benchmark.Part?, carnet: String?, hello: String?)
-    case profile(String, n: Int, reps: Int, raw: Bool, both: Bool, book: String?)
-    case sync(n: Int)
-    case importBaseline(String, carnet: String?, n: Int, reps: Int)
-    case carnetChild(String)
-    case rawChild(String)
-    case help
-}
-
-func parseArguments(_ arguments: [String]) throws -> Mode {
+    @Flag(help: "N = 10k and 100k only, fewer repetitions (for development).")
     var quick = false
-    let sibling = { (name: String) -> String? in
+
+    @Option(
+        help: ArgumentHelp(
+            "Only one part of the benchmark.",
+            discussion: """
+                search: import with and without the index, file size, the first 20 search results, \
+                carnet --version, carnet query against abook; history: import and edit/save with the \
+                history, undo of one edit; history-edits: its edit/save and undo rows.
+                """,
+            valueName: "part"))
+    var only: Benchmark.Part?
+
+    @Option(
+        help: ArgumentHelp(
+            "These numbers of contacts instead of 10k, 100k and 1M (e.g. --sizes 1000000).", valueName: "n,n..."),
+        transform: Self.parseSizes)
+    var sizes: [Int]?
+
+    @Option(help: ArgumentHelp("The release `carnet` binary, for the CLI workloads (default: next to this binary).", valueName: "path"))
+    var carnet: String?
+
+    @Option(help: ArgumentHelp("The release `Hello` binary, the startup floor (default: next to this binary).", valueName: "path"))
+    var hello: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Only this workload on one side, repeated, for a profiler such as `perf record -g`.",
+            discussion: """
+                import, load, page, first, edit or undo; Carnet's side unless --raw (--both: alternate, \
+                compare medians). `unindexed --raw` is the raw import on a file without the search index.
+                """,
+            valueName: "workload"))
+    var profile: String?
+
+    @Option(help: "Contacts for --profile (default 100000), --sync (default 10000) and --import-baseline (default 100000).")
+    var n: Int?
+
+    @Option(help: "Repetitions for --profile and --import-baseline.")
+    var reps = 3
+
+    @Flag(help: "With --profile: the raw SQLite side.")
+    var raw = false
+
+    @Flag(help: "With --profile: alternate both sides and compare medians.")
+    var both = false
+
+    @Option(help: ArgumentHelp("With --profile: make the book there once and reuse it.", valueName: "path"))
+    var book: String?
+
+    @Flag(help: "Only the sync rows: first sync of N contacts up and down, and incremental syncs of one change, with Radicale on loopback.")
+    var sync = false
+
+    @Option(
+        name: .customLong("import-baseline"),
+        help: ArgumentHelp(
+            "Only the rows of `carnet import FILE.vcf` of N cards by --carnet against the baseline `carnet` at this path.",
+            discussion: "`make bench-import-baseline` builds the baseline and runs this.",
+            valueName: "path"))
+    var importBaseline: String?
+
+    // The memory workload starts this binary again as the process whose peak it measures.
+    @Flag(help: "Only the address-book rows: one book of 10k in a file of 10 books of 10k, against a file of one book.")
+    var books = false
+
+    @Option(help: ArgumentHelp(
+        "Only the duplicates row: carnet duplicates on files of these numbers of contacts, against every pair.", valueName: "n,n..."))
+    var duplicates: String?
+
+    @Option(name: .customLong(String(PageWalkChild.carnetFlag.dropFirst(2))), help: .hidden)
+    var pageWalkChild: String?
+
+    @Option(name: .customLong(String(PageWalkChild.rawFlag.dropFirst(2))), help: .hidden)
+    var pageWalkChildRaw: String?
+
+    static func parseSizes(_ list: String) throws -> [Int] {
+        let parsed = list.split(separator: ",").compactMap { Int($0) }
+        guard !parsed.isEmpty, parsed.count == list.split(separator: ",").count, parsed.allSatisfy({ $0 >= 1_000 }) else {
+            throw ValidationError("--sizes wants numbers of contacts of at least 1000, separated by commas (got \(list))")
+        }
+        return parsed
+    }
+
+    /// An executable beside this one, e.g. the `carnet` that `make bench` builds with it.
+    static func sibling(_ name: String) -> String? {
         let path = URL(fileURLWithPath: selfExecutablePath()).deletingLastPathComponent().appendingPathComponent(name).path
         return access(path, X_OK) == 0 ? path : nil
     }
-    var carnet: String?
-    var hello: String?
-    var profile: String?
-    var n = 100_000
-    var reps = 3
-    var raw = false
-    var both = false
-    var book: String?
-    var sync = false
-    var baseline: String?
-    var only: Benchmark.Part?
-    var sizes: [Int]?
-    var rest = arguments[...]
-    func value(for flag: String) throws -> String {
-        guard let value = rest.popFirst() else { throw BenchError("\(flag) needs a value\n\(usage)") }
-        return value
-    }
-    while let argument = rest.popFirst() {
-        switch argument {
-        case "--quick": quick = true
-        case "--carnet": carnet = try value(for: argument)
-        case "--hello": hello = try value(for: argument)
-        case PageWalkChild.carnetFlag: return .carnetChild(try value(for: argument))
-        case PageWalkChild.rawFlag: return .rawChild(try value(for: argument))
-        case "--profile": profile = try value(for: argument)
-        case "--n": n = Int(try value(for: argument)) ?? n
-        case "--reps": reps = Int(try value(for: argument)) ?? reps
-        case "--raw": raw = true
-        case "--both": both = true
-        case "--book": book = try value(for: argument)
-        case "--sync": sync = true
-        case DuplicatesBenchmark.flag: try DuplicatesBenchmark.main(Array(rest)); exit(0)
-        case "--import-baseline": baseline = try value(for: argument)
-        case "--only":
-            let part = try value(for: argument)
-            guard let known = Benchmark.Part(rawValue: part) else { throw BenchError("--only \(part): not a part (\(Benchmark.Part.allCases.map(\.rawValue).joined(separator: ", ")))\n\(usage)") }
-            only = known
-        case "--sizes":
-            let list = try value(for: argument)
-            let parsed = list.split(separator: ",").compactMap { Int($0) }
-            guard !parsed.isEmpty, parsed.count == list.split(separator: ",").count, parsed.allSatisfy({ $0 >= 1_000 }) else {
-                throw BenchError("--sizes wants numbers of contacts of at least 1000, separated by commas (got \(list))\n\(usage)")
-            }
-            sizes = parsed
-        case "-h", "--help": return .help
-        default: throw BenchError("unknown argument \(argument)\n\(usage)")
+
+    func run() throws {
+        do {
+            // The view models and the state controller are @MainActor; `main()` runs on the main thread.
+            try MainActor.assumeIsolated { try runOnMain() }
+        } catch {
+            progress("CarnetBenchmarks: \(error)")
+            throw ExitCode.failure
         }
     }
-    if sync { return .sync(n: arguments.contains("--n") ? n : 10_000) }
-    if let baseline { return .importBaseline(baseline, carnet: carnet ?? sibling("carnet"), n: n, reps: reps) }
-    if let profile { return .profile(profile, n: n, reps: reps, raw: raw, both: both, book: book) }
-    // Checked now rather than after minutes of other workloads.
-    for case let path? in [carnet, hello] where access(path, X_OK) != 0 {
-        throw BenchError("\(path) is not an executable file (build it first: swift build -c release --product ...)")
-    }
-    return .benchmark(Plan(quick: quick, chosenSizes: sizes), only: only, carnet: carnet ?? sibling("carnet"), hello: hello ?? sibling("Hello"))
-}
 
-// The view models and the state controller are @MainActor; top-level code runs on the main thread.
-if CommandLine.arguments.dropFirst().first == "--books" { exit(MainActor.assumeIsolated { BooksBenchmark.main() }) }
-let status: Int32 = MainActor.assumeIsolated {
-    do {
-        switch try parseArguments(Array(CommandLine.arguments.dropFirst())) {
-        case let .benchmark(plan, only, carnet, hello):
-            try SyncCounter.install()  // before any connection opens
-            try Benchmark(plan: plan, only: only, carnetBinary: carnet, helloBinary: hello).run()
-        case let .profile(workload, n, reps, raw, both, book):
-            try Profile.run(workload: workload, n: n, reps: reps, raw: raw, both: both, book: book)
-        case let .sync(n):
+    @MainActor
+    func runOnMain() throws {
+        if let pageWalkChild { return try PageWalkChild.carnet(path: pageWalkChild) }
+        if let pageWalkChildRaw { return try PageWalkChild.raw(path: pageWalkChildRaw) }
+        if sync {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-bench-sync-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let result = try SyncBench.run(n: n, in: directory)
+            let result = try SyncBench.run(n: n ?? 10_000, in: directory)
             print(renderTable(result.rows))
             for note in result.notes { print("  - \(note)") }
-        case let .importBaseline(baseline, carnet, n, reps):
-            guard let carnet else { throw BenchError("no carnet binary: pass --carnet PATH") }
+            return
+        }
+        if books {
+            let status = BooksBenchmark.main()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        if let duplicates { return try DuplicatesBenchmark.main([duplicates]) }
+        if let importBaseline {
+            guard let carnet = carnet ?? Self.sibling("carnet") else { throw BenchError("no carnet binary: pass --carnet PATH") }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-bench-import-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            print("Issue 14: carnet import FILE.vcf, \(carnet) against the baseline \(baseline) (the \"raw\" column)")
-            print(renderTable(try ImportBaseline.run(n: n, reps: reps, carnet: carnet, baseline: baseline, in: directory)))
-        case let .carnetChild(path):
-            try PageWalkChild.carnet(path: path)
-        case let .rawChild(path):
-            try PageWalkChild.raw(path: path)
-        case .help:
-            print(usage)
+            print("carnet import FILE.vcf, \(carnet) against the baseline \(importBaseline) (the \"raw\" column)")
+            print(renderTable(try ImportBaseline.run(n: n ?? 100_000, reps: reps, carnet: carnet, baseline: importBaseline, in: directory)))
+            return
         }
-        return 0
-    } catch {
-        progress("CarnetBenchmarks: \(error)")
-        return 1
+        if let profile {
+            return try Profile.run(workload: profile, n: n ?? 100_000, reps: reps, raw: raw, both: both, book: book)
+        }
+        // Checked now rather than after minutes of other workloads.
+        for case let path? in [carnet, hello] where access(path, X_OK) != 0 {
+            throw BenchError("\(path) is not an executable file (build it first: swift build -c release --product ...)")
+        }
+        try SyncCounter.install()  // before any connection opens
+        try Benchmark(
+            plan: Plan(quick: quick, chosenSizes: sizes), only: only,
+            carnetBinary: carnet ?? Self.sibling("carnet"), helloBinary: hello ?? Self.sibling("Hello")
+        ).run()
     }
 }
-exit(status)
+
+BenchmarkCommand.main()

@@ -2,7 +2,7 @@ import CarnetModels
 import Foundation
 
 /// The columns Carnet's CSV files have, in the order ``CSVWriter`` writes them: `uid`, then each
-/// of ``ContactFields/all`` under its key, then `updated_at`.
+/// of `ContactFields.all` under its key, then `updated_at`.
 public enum CSVColumn: Sendable, Equatable {
     case uid
     case field(Field)
@@ -37,12 +37,12 @@ public enum CSVColumn: Sendable, Equatable {
 
 /// Reads RFC 4180 CSV with a header row, one line at a time, handing back each contact as soon as
 /// its row is complete; a quoted field may hold commas, `""` and line breaks, so a row can span
-/// lines, and the record's ``InterchangeRecord/line`` is where the row starts.
+/// lines, and the record's `InterchangeRecord.line` is where the row starts.
 ///
 /// The header names the columns (see ``CSVColumn``), in any order and any case; `name` (or, for
 /// a name made from its parts, `given` or `family`) is required, unknown columns are ignored, so
 /// a spreadsheet with extra columns imports as is. Carnet's columns are `uid`, then the key of
-/// every field of ``ContactFields`` (`name`, `prefix` … `suffix`, `nickname`, `organization`,
+/// every field of `ContactFields` (`name`, `prefix` … `suffix`, `nickname`, `organization`,
 /// `department`, `title`, `role`, `emails`, `phones`, `addresses`, `urls`, `handles`, `dates`,
 /// `note`, `categories`, `photo`, `extras`), then `updated_at`:
 ///
@@ -66,8 +66,8 @@ public enum CSVColumn: Sendable, Equatable {
 /// Every row must have as many fields as the header: a ragged row is an error rather than a
 /// guess at which column moved.
 ///
-/// Feed it lines with ``feed(line:)`` or chunks of bytes with `feed(_:)`, then call
-/// ``finish()``; do not mix the two ways on one reader. After an error in a row, reading goes
+/// Feed it lines with `feed(line:)` or chunks of bytes with `feed(_:)`, then call
+/// `finish()`; do not mix the two ways on one reader. After an error in a row, reading goes
 /// on with the next row (an error in the header makes the rest unreadable).
 public struct CSVReader: InterchangeReader, LineConsumingReader {
     private var lineNumber = 0

@@ -52,8 +52,8 @@ import Foundation
 /// | `createdAt`, `updatedAt` | string | ISO 8601 in UTC with milliseconds |
 /// | `version` | integer | starts at 1, grows by one with every saved edit |
 ///
-/// The keys of the contact's fields are their ``ContactFieldSpec/key``s, so the list is
-/// ``ContactFields/all`` in order; every key is always written (`null` for no photo, `""` and `[]`
+/// The keys of the contact's fields are their `ContactFieldSpec.key`s, so the list is
+/// `ContactFields.all` in order; every key is always written (`null` for no photo, `""` and `[]`
 /// for empty fields), sorted. On input only a name is required (`name`, or a `given` or
 /// `family` to make it from): a file written by hand may leave out the rest, and so may an entry
 /// (`{"value": "ada@example.com"}` has no label and is not preferred). `id`, `favorite`,
@@ -65,7 +65,7 @@ import Foundation
 public struct ContactJSON: Codable, Sendable, Equatable {
     public var id: Int64?
     public var uid: String?
-    /// The editable fields, each under its ``ContactFieldSpec/key`` (see ``ContactFields``).
+    /// The editable fields, each under its `ContactFieldSpec.key` (see `ContactFields`).
     public var draft: ContactDraft
     public var favorite: Bool?
     public var createdAt: Date?
@@ -96,7 +96,7 @@ public struct ContactJSON: Codable, Sendable, Equatable {
 
     public var name: String { draft.name }
 
-    /// The fields an import uses, with ``InterchangeRecord/line`` 1 (``ContactJSONCoding/decode(_:)``
+    /// The fields an import uses, with `InterchangeRecord.line` 1 (``ContactJSONCoding/decode(_:)``
     /// sets the real line).
     public var record: InterchangeRecord { record(line: 1) }
 

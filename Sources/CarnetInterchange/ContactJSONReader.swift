@@ -4,7 +4,7 @@ import Foundation
 /// Reads a JSON array of contacts (or one contact object) as it arrives, one element at a
 /// time, so a JSON file is read in the memory of one contact, like a vCard or CSV file, and an
 /// endless or broken stream (`/dev/zero`, an unclosed string) is refused after at most
-/// ``InterchangeLimits/recordBytes`` of it rather than read until memory runs out.
+/// `InterchangeLimits.recordBytes` of it rather than read until memory runs out.
 ///
 /// Each element is decoded on its own by ``ContactJSONCoding/decode(_:)`` (its errors keep their
 /// lines in the file); the reader itself checks only what lies between elements. After a syntax

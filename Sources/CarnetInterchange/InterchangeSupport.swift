@@ -288,7 +288,7 @@ struct LineSplitter: Sendable {
                 continue
             }
             // Copied in one go from the chunk's bytes: appending a slice of the buffer grew the
-            // array byte by byte (2% of a vCard import).
+            // array byte by byte, a visible part of a vCard import.
             let bytes = UnsafeRawBufferPointer(rebasing: chunk[start..<i])
             if partial.isEmpty {
                 lines.append(Array(bytes))

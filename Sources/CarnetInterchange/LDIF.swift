@@ -58,7 +58,7 @@ enum LDIFAttributes {
 
 /// Reads LDIF (RFC 2849): entries separated by blank lines, `name: value`, `name:: base64`,
 /// continuation lines starting with a space, `#` comments, an optional `version: 1`. Each entry
-/// becomes a record (see ``LDIFAttributes`` for what maps).
+/// becomes a record (see `LDIFAttributes` for what maps).
 public struct LDIFReader: InterchangeReader, LineConsumingReader {
     var splitter = LineSplitter()
     private var lineNumber = 0

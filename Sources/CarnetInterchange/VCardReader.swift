@@ -5,14 +5,14 @@ import Foundation
 /// time and hands back each contact as soon as its `END:VCARD` arrives, so importing a file of
 /// a million cards holds one card in memory, not the file.
 ///
-/// Feed it lines with ``feed(line:)`` or chunks of bytes with `feed(_:)`, then call
-/// ``finish()``; do not mix the two ways on one reader. `parse(_:)` does all of it for
+/// Feed it lines with `feed(line:)` or chunks of bytes with `feed(_:)`, then call
+/// `finish()`; do not mix the two ways on one reader. `parse(_:)` does all of it for
 /// text that is already in memory.
 ///
 /// Nothing a card holds is lost: a property is either mapped onto the draft, or kept in
-/// ``ContactDraft/extras`` as its unfolded content line, verbatim, with its group and parameters
+/// `ContactDraft.extras` as its unfolded content line, verbatim, with its group and parameters
 /// (`item1.X-ABRELATEDNAMES;type=pref:Jenny`). Only `VERSION`, `PRODID` and `REV` are not kept
-/// (`REV` becomes ``InterchangeRecord/updatedAt``). A mapped property is written back in
+/// (`REV` becomes `InterchangeRecord.updatedAt`). A mapped property is written back in
 /// Carnet's form, without what carries nothing Carnet keeps: `TYPE=INTERNET` of an email (the
 /// default), a `tel:` or `mailto:` prefix, `VALUE`, `CHARSET` and `ENCODING`, an `IMPP`'s
 /// `X-SERVICE-TYPE` (written again from its scheme), `TYPE=pref` on a date, and the rank of a
@@ -21,7 +21,7 @@ import Foundation
 /// or name with leading or trailing spaces; a birthday with a time or Apple's
 /// `X-APPLE-OMIT-YEAR`; a vendor's anniversary such as `X-MS-ANNIVERSARY`) also keeps that line
 /// as `X-CARNET-FORM:…` in extras, and goes back out in it while the value is unchanged (see
-/// ``VCardForms``). What maps:
+/// `VCardForms`). What maps:
 ///
 /// | vCard | Carnet |
 /// |---|---|
@@ -30,7 +30,7 @@ import Foundation
 /// | `NICKNAME`, `TITLE`, `ROLE`, `NOTE` | the fields of the same name (the note may have line breaks) |
 /// | `ORG` | organization; department (an ORG of more than two units: the further units joined with `;`, written back as one unit, and the report says so) |
 /// | `EMAIL`, `TEL`, `ADR`, `URL` | emails, phones, addresses (seven parts), URLs, in order |
-/// | `IMPP` | handles: `IMPP:skype:ada` → `skype:ada` (schemes in ``VCardLabels/messagingSchemes``) |
+/// | `IMPP` | handles: `IMPP:skype:ada` → `skype:ada` (schemes in `VCardLabels.messagingSchemes`) |
 /// | `X-SOCIALPROFILE;TYPE=mastodon` | handles: `mastodon:…` |
 /// | `BDAY`, `ANNIVERSARY` (and `X-ANNIVERSARY`, `X-EVOLUTION-ANNIVERSARY`, `X-MS-ANNIVERSARY`) | dates `birthday`, `anniversary`, with or without a year (`--MMDD`, Apple's `X-APPLE-OMIT-YEAR`) |
 /// | `itemN.X-ABDATE` + `itemN.X-ABLabel` | a date with that label |
@@ -40,11 +40,11 @@ import Foundation
 ///
 /// Labels come from `TYPE` (`TYPE=CELL`, `TYPE=WORK,VOICE`, `TYPE=work;TYPE=fax`, bare 2.1
 /// `TEL;CELL`) or from the `X-ABLabel` of the property's `itemN.` group, which then goes with it;
-/// see ``VCardLabels``. The most preferred entry of each list (`PREF=1`, or `TYPE=pref` as 3.0 and
+/// see `VCardLabels`. The most preferred entry of each list (`PREF=1`, or `TYPE=pref` as 3.0 and
 /// 2.1 write it; the first of equals) is marked preferred.
 ///
 /// A property Carnet models but cannot take as it is stays in extras too, and the record's
-/// ``InterchangeRecord/notes`` say why, with its line: a value that breaks Carnet's rules (a phone
+/// `InterchangeRecord.notes` say why, with its line: a value that breaks Carnet's rules (a phone
 /// `BusinessPhone`, a street on three lines), a second `NOTE`, a parameter Carnet does not model
 /// (`ALTID`, `LANGUAGE` on a list entry), a photo given as a link or with broken base64. So a card
 /// is never refused for its values, only for its syntax.

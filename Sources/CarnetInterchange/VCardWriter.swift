@@ -45,11 +45,11 @@ public enum VCardVersion: String, Sendable, CaseIterable {
 /// | note | `NOTE` (line breaks as `\n`) | the same | quoted-printable, line breaks as `=0D=0A` |
 /// | categories | `CATEGORIES:a,b` | the same | the same |
 /// | photo | `PHOTO:data:image/jpeg;base64,…` | `PHOTO;ENCODING=b;TYPE=JPEG:…` | `PHOTO;ENCODING=BASE64;TYPE=JPEG:…` and a blank line |
-/// | extras | each line as it is, in 3.0 and 4.0 syntax (see ``extra(_:version:)``) | the same | as it came; quoted-printable broken with soft line breaks |
+/// | extras | each line as it is, in 3.0 and 4.0 syntax (see `extra(_:version:)`) | the same | as it came; quoted-printable broken with soft line breaks |
 /// | updated at | `REV:20261123T085507Z` (to the second) | the same | the same |
 ///
 /// A label made of vCard types is written as `TYPE=` (bare in 2.1); any other label puts the
-/// property in an `itemN.` group with an `itemN.X-ABLabel` (see ``VCardLabels``). Group numbers
+/// property in an `itemN.` group with an `itemN.X-ABLabel` (see `VCardLabels`). Group numbers
 /// skip the groups the extras use, so a kept `item1.X-ABLabel` never labels a different property.
 ///
 /// 2.1 has no escapes but `\;` and no UTF-8 by default: a value with a character outside ASCII,

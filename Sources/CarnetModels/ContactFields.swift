@@ -515,7 +515,7 @@ public enum ContactFields {
     public static let lists: [(spec: ContactFieldSpec, list: EntryList<ContactDraft>)] =
         all.compactMap { spec in spec.list.map { (spec, $0) } }
 
-    /// The field whose ``ContactFieldSpec/key`` or ``ContactFieldSpec/flag`` is `key`, ignoring case.
+    /// The field whose `ContactFieldSpec.key` or `ContactFieldSpec.flag` is `key`, ignoring case.
     public static func named(_ key: String) -> ContactFieldSpec? {
         let wanted = key.lowercased()
         return all.first { $0.key == wanted || $0.flag == wanted }
@@ -548,7 +548,7 @@ public protocol EditableDraft: Sendable, Equatable {
 extension EditableDraft {
     /// The fields whose values differ between two drafts, in ``fields`` order. (Inlinable, so
     /// that a caller's concrete draft type is known: applied generically, each key path looked
-    /// its types up by name, 4 µs a call for a contact.)
+    /// its types up by name on every call.)
     @inlinable
     public func differences(from other: Self) -> [Field] {
         Self.fields.filter { $0.differs(self, other) }.map(\.field)

@@ -4,7 +4,7 @@
 /// mine there (theirs with `preferTheirs`), and the screen asks which to keep. A sync merges a
 /// contact changed on both sides the same way, against the card as last synced.
 ///
-/// A list merges entry by entry (see ``ListMerge``): entries either side added are all kept, so
+/// A list merges entry by entry (see `ListMerge`): entries either side added are all kept, so
 /// two people adding an email each to one contact is no clash.
 public enum DraftMerge {
     public static func merge<Draft: EditableDraft>(

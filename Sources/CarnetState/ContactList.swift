@@ -19,7 +19,7 @@ public final class ContactList {
     public private(set) var hasEarlier = false
     /// Which contacts, in which order.
     public let query: ContactQuery
-    /// Only contacts matching this (see ``CarnetModels/SearchQuery``).
+    /// Only contacts matching this (see `SearchQuery`).
     public var search: String { query.search }
     public let pageSize: Int
     public let maxRows: Int

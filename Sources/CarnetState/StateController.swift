@@ -27,8 +27,8 @@ public final class StateController {
     }
     /// The ids of ``favorites``, for cheap `isFavorite` checks on every row.
     public private(set) var favoriteIDs: Set<Int64> = []
-    /// How many contacts there are. Counted on first use (a scan of the name index: about 25 ms
-    /// at a million contacts, so a command that never shows it never pays it), then kept up to
+    /// How many contacts there are. Counted on first use (a scan of the name index, long in a
+    /// large book, so a command that never shows it never pays it), then kept up to
     /// date by this controller's own changes and recounted after ``refresh()`` sees others'.
     public var contactCount: Int {
         _ = contactCountRevision  // what observers of the count track
@@ -140,8 +140,8 @@ public final class StateController {
     }
 
     /// Saves `draft` over `base`. If someone else saved the contact since `base` was read, throws
-    /// ``CarnetModels/CarnetError/conflict(_:)`` with both versions, unless `force`; if it was
-    /// deleted, ``CarnetModels/CarnetError/deleted(_:id:)`` (and every screen stops showing it).
+    /// `CarnetError.conflict(_:)` with both versions, unless `force`; if it was
+    /// deleted, `CarnetError.deleted(_:id:)` (and every screen stops showing it).
     @discardableResult
     public func updateContact(_ base: Contact, with draft: ContactDraft, force: Bool = false) throws(CarnetError) -> Contact {
         let contact = try forgettingIfDeleted { () throws(CarnetError) in try storage.updateContact(base, with: draft, force: force) }
@@ -160,7 +160,7 @@ public final class StateController {
     }
 
     /// Deletes `contact`, as a screen showed it: if it was deleted meanwhile, throws
-    /// ``CarnetModels/CarnetError/deleted(_:id:)`` and deletes nothing else.
+    /// `CarnetError.deleted(_:id:)` and deletes nothing else.
     public func deleteContact(_ contact: Contact) throws(CarnetError) {
         try forgettingIfDeleted { () throws(CarnetError) in try storage.deleteContact(contact) }
         didDelete(contact.id, person: contact.kind == .individual)
@@ -223,7 +223,7 @@ public final class StateController {
     }
 
     /// How many contacts match `search` (all of them when empty); a search longer than
-    /// ``CarnetModels/Limits/searchLength`` throws ``CarnetModels/CarnetError/invalidSearch(_:)``.
+    /// `Limits.searchLength` throws `CarnetError.invalidSearch(_:)`.
     public func contactCount(matching search: String) throws(CarnetError) -> Int {
         search.isEmpty ? contactCount : try storage.contactCount(matching: search)
     }
@@ -301,7 +301,7 @@ public final class StateController {
         return quote
     }
 
-    /// Saves `draft` over `base`; a stale `base` is a ``CarnetModels/CarnetError/conflict(_:)``
+    /// Saves `draft` over `base`; a stale `base` is a `CarnetError.conflict(_:)`
     /// unless `force`.
     @discardableResult
     public func updateQuote(_ base: Quote, with draft: QuoteDraft, force: Bool = false) throws(CarnetError) -> Quote {
@@ -332,7 +332,7 @@ public final class StateController {
 extension StateController {
     /// Undoes the newest action, whichever process made it, then re-reads every list and record
     /// as after any change. A row it would restore that was changed outside the history since is
-    /// a ``CarnetModels/CarnetError/historyConflict(_:)``, and nothing is written.
+    /// a `CarnetError.historyConflict(_:)`, and nothing is written.
     @discardableResult
     public func undo() throws(CarnetError) -> HistoryStep {
         try afterHistoryStep(try storage.undo())

@@ -223,7 +223,7 @@ extension ContactRecord {
     }
 
     /// Decodes a row whose columns were found beforehand (see ``ColumnIndexes``): the contact
-    /// list's fast path. (Looking each column up by name on every row measured about 30% slower.)
+    /// list's fast path. (Looking each column up by name on every row is measurably slower.)
     init(row: Row, at column: ColumnIndexes) throws {
         id = try row.decode(Int64.self, atIndex: column.id)
         uid = try row.decode(String.self, atIndex: column.uid)

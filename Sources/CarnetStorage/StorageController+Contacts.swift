@@ -76,9 +76,9 @@ extension StorageController {
     /// Saves `draft` over the contact the caller read as `base`.
     ///
     /// If the stored contact's version is no longer `base.version`, someone else saved it
-    /// meanwhile: this throws ``CarnetModels/CarnetError/conflict(_:)`` with both versions and
+    /// meanwhile: this throws `CarnetError.conflict(_:)` with both versions and
     /// writes nothing, unless `force` is true (overwrite: last writer wins, knowingly). If it was
-    /// deleted, this throws ``CarnetModels/CarnetError/deleted(_:id:)``, even with `force`: the
+    /// deleted, this throws `CarnetError.deleted(_:id:)`, even with `force`: the
     /// `UPDATE` names the row by id *and* uid, and ids are never reused, so an edit can only ever
     /// land on the contact it was read from. Saving a draft equal to the stored fields writes
     /// nothing and returns the stored contact.
@@ -136,7 +136,7 @@ extension StorageController {
     }
 
     /// Deletes `contact`, the one a screen showed: the `DELETE` names it by id and uid, so if it
-    /// was deleted meanwhile this throws ``CarnetModels/CarnetError/deleted(_:id:)`` and deletes
+    /// was deleted meanwhile this throws `CarnetError.deleted(_:id:)` and deletes
     /// nothing else. Its favorite goes with it (ON DELETE CASCADE).
     public func deleteContact(_ contact: Contact) throws(CarnetError) {
         try recordedWrite { db, history in
@@ -177,7 +177,7 @@ extension StorageController {
 
     // MARK: Reads
 
-    /// The contact with that id, or ``CarnetModels/CarnetError/notFound(_:id:)``.
+    /// The contact with that id, or `CarnetError.notFound(_:id:)`.
     public func contact(id: Int64) throws(CarnetError) -> Contact {
         try read { db in
             guard let contact = try Self.fetchContact(db, id: id) else { throw CarnetError.notFound(.contact, id: id) }
@@ -191,9 +191,9 @@ extension StorageController {
     }
 
     /// Up to `limit` contacts in name order that come after `key` (from the start when nil),
-    /// optionally only those matching `search` (see ``CarnetModels/SearchQuery``). A search
-    /// longer than ``CarnetModels/Limits/searchLength``, or with no letter or digit, throws
-    /// ``CarnetModels/CarnetError/invalidSearch(_:)``.
+    /// optionally only those matching `search` (see `SearchQuery`). A search
+    /// longer than `Limits.searchLength`, or with no letter or digit, throws
+    /// `CarnetError.invalidSearch(_:)`.
     ///
     /// Keyset pagination: the index `contacts_by_name` seeks straight to `key`, so every page
     /// costs the same whatever its depth and the table's size.
@@ -206,7 +206,7 @@ extension StorageController {
         try page(key: key, forward: false, limit: limit, query: ContactQuery(search: search))
     }
 
-    /// Up to `limit` contacts of `query`, in its order, after `key` (a ``CarnetModels/Contact/sortKey(_:)``
+    /// Up to `limit` contacts of `query`, in its order, after `key` (a `Contact.sortKey(_:)`
     /// in the same order), from the start when nil. Each order has its index
     /// (`contacts_by_name`, `contacts_by_given`, `contacts_by_family`), so pages cost the same at
     /// any depth.

@@ -12,10 +12,10 @@ extension StorageController {
     /// sits in memory whole. A record whose UID matches a contact updates it (bumping its
     /// version) instead of adding a duplicate; if that contact was changed after the record's
     /// `updatedAt`, that is a conflict, as for edits. A record that breaks a rule, a conflict or
-    /// a syntax error stops the import with ``CarnetModels/CarnetError/importFailed(source:line:reason:)``,
-    /// unless ``CarnetModels/ImportOptions/skipInvalid`` skips and lists it. A syntax error always
+    /// a syntax error stops the import with `CarnetError.importFailed(source:line:reason:)`,
+    /// unless `ImportOptions.skipInvalid` skips and lists it. A syntax error always
     /// stops it, but in a record of a directory import (one card per file, the error names its
-    /// ``CarnetModels/InterchangeError/file``), which --skip-invalid skips like any broken card.
+    /// `InterchangeError.file`), which --skip-invalid skips like any broken card.
     /// A Carnet JSON export also restores ids (when free), creation dates, versions and favorites.
     public func importContacts(
         source: String, options: ImportOptions = ImportOptions(), progress: ((Int) -> Void)? = nil,

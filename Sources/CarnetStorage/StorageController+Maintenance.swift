@@ -94,7 +94,7 @@ extension StorageController {
     }
 
     /// Repairs what `integrityCheck()` names as `carnet db repair`'s: an id counter past the
-    /// ids a file may carry (see ``IDSpace``). One line per change; empty when there was nothing
+    /// ids a file may carry (see `IDSpace`). One line per change; empty when there was nothing
     /// to repair.
     public func repair() throws(CarnetError) -> [String] {
         try write { db in try IDSpace.repair(db) }

@@ -43,8 +43,8 @@ extension StorageController {
     }
 
     /// Saves `draft` over the quote read as `base`; a stale `base` is a
-    /// ``CarnetModels/CarnetError/conflict(_:)`` unless `force`, and a deleted one is
-    /// ``CarnetModels/CarnetError/deleted(_:id:)`` (quote ids are never reused).
+    /// `CarnetError.conflict(_:)` unless `force`, and a deleted one is
+    /// `CarnetError.deleted(_:id:)` (quote ids are never reused).
     @discardableResult
     public func updateQuote(_ base: Quote, with draft: QuoteDraft, force: Bool = false) throws(CarnetError) -> Quote {
         let draft = try draft.validated()

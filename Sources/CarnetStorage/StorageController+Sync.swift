@@ -387,7 +387,7 @@ public final class SyncTransaction {
         try db.cachedStatement(sql: "DELETE FROM sync_contacts WHERE account_id = ? AND contact_id = ?").execute(arguments: [account.id, contactID])
     }
 
-    /// Keeps the losing side of a same-field clash (see ``SyncClash``).
+    /// Keeps the losing side of a same-field clash (see `SyncClash`).
     public func recordClash(_ clash: SyncClash) throws {
         try db.cachedStatement(sql: "INSERT INTO sync_conflicts (account_id, time, uid, name, fields, kept, lost_card) VALUES (?, ?, ?, ?, ?, ?, ?)")
             .execute(arguments: [

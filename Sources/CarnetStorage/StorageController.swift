@@ -10,7 +10,7 @@ import Synchronization
 /// Every write is one `BEGIN IMMEDIATE` transaction: it takes the write lock up front, so
 /// several processes on one file queue behind each other (within ``StorageOptions/busyTimeout``)
 /// instead of failing half-way. Every value is a bound argument. A write that fails changes
-/// nothing and throws a ``CarnetModels/CarnetError``.
+/// nothing and throws a `CarnetError`.
 ///
 /// There is no shared instance: make one at your composition root and hand it to the
 /// `StateController`.
@@ -35,11 +35,14 @@ public final class StorageController: Sendable {
     /// FIFO, device or socket) and, as ssh does with keys, a file or -wal/-shm/-journal file that
     /// another user owns (other than root) or that group or others may write.
     ///
-    /// - Parameter onLockWait: called once per wait, on the thread that writes, when a write
-    ///   has waited about a second for another process's write lock. The write keeps waiting, up
-    ///   to ``StorageOptions/busyTimeout`` in all: say so to the person waiting (the `carnet`
-    ///   command prints a line on a terminal), don't block.
-    /// - Throws: ``CarnetModels/CarnetError/notADatabase(path:)``, `.notCarnetDatabase`,
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - options: how the file is opened (see ``StorageOptions``).
+    ///   - onLockWait: called once per wait, on the thread that writes, when a write
+    ///     has waited about a second for another process's write lock. The write keeps waiting, up
+    ///     to ``StorageOptions/busyTimeout`` in all: say so to the person waiting (the `carnet`
+    ///     command prints a line on a terminal), don't block.
+    /// - Throws: `CarnetError.notADatabase(path:)`, `.notCarnetDatabase`,
     ///   `.corrupt`, `.newerSchema` and `.schemaRecordChanged` (the file is left untouched),
     ///   `.readOnly`, `.cannotOpen`, `.noDatabase`, `.unsafeFile` (nothing was opened or created),
     ///   `.migrationFailed` (the file is left as it was).
@@ -129,10 +132,10 @@ public final class StorageController: Sendable {
 
     /// The page cache of each connection, in KiB (SQLite's default is 2,000). A page of the
     /// contact list reads its 50 contacts and their rows in eight child tables: in a book of a
-    /// million contacts that is about 2 MiB of pages scattered over the file, just over SQLite's
-    /// default, so every first page was read again from the OS (2.7 times the time it takes at
-    /// 10,000 contacts). 8 MiB holds that with room for larger pages; the memory is taken only as
-    /// pages are read (a walk through a million contacts peaks at about 30 MiB in all).
+    /// million contacts that is a few MiB of pages scattered over the file, more than SQLite's
+    /// default holds, so every first page was read again from the OS. 8 MiB holds that with room
+    /// for larger pages; the memory is taken only as pages are read (docs/performance.md has
+    /// the page walk's peak memory).
     public static let pageCacheKiB = 8_192
 
     static func configuration(_ options: StorageOptions, onLockWait: (@Sendable () -> Void)? = nil) -> Configuration {

@@ -28,14 +28,14 @@ public struct StorageOptions: Sendable, Equatable {
     /// Default ``Durability/full``: an address book is small and people's data is not.
     public var durability: Durability
     /// How long a write waits for another process's write to finish before failing with
-    /// ``CarnetModels/CarnetError/busy(path:)``. Default 10 seconds. To hear when a wait
+    /// `CarnetError.busy(path:)`. Default 10 seconds. To hear when a wait
     /// passes a second, pass `onLockWait` to ``StorageController/init(path:options:onLockWait:)``.
     public var busyTimeout: TimeInterval
     /// Default ``Connections/pool``. Either way the file is in WAL mode, every write is one
     /// `BEGIN IMMEDIATE` transaction and other processes see the same file.
     public var connections: Connections
     /// Whether a missing file is created (with its directory). Default `true`. With `false`, a
-    /// missing file throws ``CarnetModels/CarnetError/noDatabase(path:)`` and nothing is created:
+    /// missing file throws `CarnetError.noDatabase(path:)` and nothing is created:
     /// for a program that only reads, so a mistyped path is an error instead of a new, empty book.
     public var createIfMissing: Bool
 

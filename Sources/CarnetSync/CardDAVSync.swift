@@ -7,7 +7,7 @@ import Foundation
 ///
 /// A sync first brings the server's changes here, in one write transaction recorded as one
 /// action of the history ("synced with dav.example.com: 3 down, 0 up"), committed before its
-/// first request that writes to the server: so a merge's losing values (``SyncClash``) are in
+/// first request that writes to the server: so a merge's losing values (`SyncClash`) are in
 /// the file before the merged card goes up, however the sync ends afterwards. Then it sends this side's deletions and
 /// changes, committing as it goes and again before sending any merge it had to make meanwhile.
 /// A sync stopped while sending leaves the server with some of the uploads; the next sync finds

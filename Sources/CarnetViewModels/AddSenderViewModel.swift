@@ -20,7 +20,7 @@ public final class AddSenderViewModel {
 
     /// The contact that has the sender's address already (ignoring case), if any.
     ///
-    /// Throws ``CarnetModels/CarnetError/invalid(_:)`` for an address longer than any email
+    /// Throws `CarnetError.invalid(_:)` for an address longer than any email
     /// Carnet keeps: no contact can have it, and it cannot be added (it is the message's data
     /// that is wrong, not a search the person made).
     public func existingContact() throws(CarnetError) -> Contact? {

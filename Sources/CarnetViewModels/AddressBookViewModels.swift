@@ -34,7 +34,7 @@ public final class InterchangeViewModel {
         self.state = state
     }
 
-    /// Imports `next`'s records from `source` (see ``ImportOptions``); the report says what was
+    /// Imports `next`'s records from `source` (see `ImportOptions`); the report says what was
     /// added, updated, unchanged and skipped.
     public func importContacts(
         source: String, options: ImportOptions = ImportOptions(), progress: ((Int) -> Void)? = nil,

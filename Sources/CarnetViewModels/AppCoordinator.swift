@@ -2,7 +2,7 @@ import CarnetModels
 import CarnetState
 import Observation
 
-/// Builds the screens, injects the one shared ``CarnetState/StateController`` into each, and
+/// Builds the screens, injects the one shared `StateController` into each, and
 /// moves between them, so no view model knows which screen came before it.
 ///
 /// Tabs: contacts, favorites, quote. Each tab has a stack: list → detail → edit contact, and

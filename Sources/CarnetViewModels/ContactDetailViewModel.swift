@@ -23,7 +23,9 @@ public final class ContactDetailViewModel {
     @ObservationIgnored private let state: StateController
     private var shown: Contact
 
-    /// - Parameter contact: passed forward by the screen that opens this one.
+    /// - Parameters:
+    ///   - state: the state shared by every screen.
+    ///   - contact: passed forward by the screen that opens this one.
     public init(state: StateController, contact: Contact) {
         self.state = state
         shown = contact
@@ -77,7 +79,7 @@ public final class ContactDetailViewModel {
     }
 
     /// Deletes the contact this screen shows. If it was deleted meanwhile, throws
-    /// ``CarnetModels/CarnetError/deleted(_:id:)``: never another contact.
+    /// `CarnetError.deleted(_:id:)`: never another contact.
     public func delete() throws(CarnetError) {
         do {
             try state.deleteContact(shown)

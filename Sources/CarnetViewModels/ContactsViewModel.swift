@@ -29,7 +29,7 @@ public struct ContactSummaryRow: Sendable, Equatable, Identifiable {
 }
 
 /// The contacts tab, or with `favoritesOnly` the favorites tab. Two of them sharing one
-/// ``CarnetState/StateController`` stay in step: favorite a row in one, the other shows it at once.
+/// `StateController` stay in step: favorite a row in one, the other shows it at once.
 @MainActor
 @Observable
 public final class ContactsViewModel {
@@ -37,7 +37,7 @@ public final class ContactsViewModel {
     /// Which rows, in which order: search text, category and sort. Setting any of them (with
     /// ``setSearch(_:)``, ``setCategory(_:)``, ``setOrder(_:)``) starts the list over.
     public private(set) var query = ContactQuery()
-    /// Filters rows as the search index finds them (see ``CarnetModels/SearchQuery``): every
+    /// Filters rows as the search index finds them (see `SearchQuery`): every
     /// word, in any order, starts a word of the contact's texts, ignoring case and accents.
     public var search: String { query.search }
     /// The contact last changed through a detail screen opened from this list, to scroll to
@@ -52,8 +52,11 @@ public final class ContactsViewModel {
     public let book: AddressBook?
 
     /// - Parameters:
+    ///   - state: the state shared by every screen.
+    ///   - favoritesOnly: the favorites tab's list rather than every contact.
     ///   - book: only this address book's contacts (nil: every book's).
-    ///   - pageSize: rows read per page; `maxRows`: at most this many rows are held.
+    ///   - pageSize: rows read per page.
+    ///   - maxRows: at most this many rows are held.
     public init(state: StateController, favoritesOnly: Bool = false, book: AddressBook? = nil, pageSize: Int = 50, maxRows: Int = 500) {
         self.state = state
         self.favoritesOnly = favoritesOnly
@@ -165,8 +168,8 @@ public final class ContactsViewModel {
     }
 
     /// Shows only contacts matching `text`, from the first page; empty shows every contact. Text
-    /// longer than ``CarnetModels/Limits/searchLength``, or with no letter or digit, throws
-    /// ``CarnetModels/CarnetError/invalidSearch(_:)`` and leaves the list as it was. With
+    /// longer than `Limits.searchLength`, or with no letter or digit, throws
+    /// `CarnetError.invalidSearch(_:)` and leaves the list as it was. With
     /// ``setOrder(_:)`` `.relevance`, the best matches come first.
     public func setSearch(_ text: String) throws(CarnetError) {
         _ = try SearchQuery(text)

@@ -5,7 +5,7 @@ import CarnetModels
 public struct DetailRow: Sendable, Equatable, Hashable {
     /// The field the value belongs to.
     public let field: Field
-    /// What the field is called (``CarnetModels/DraftField/label``): `Title`, `Emails`.
+    /// What the field is called (`DraftField.label`): `Title`, `Emails`.
     public let label: String
     /// The value as shown: the text (a note keeps its line breaks), a list entry's value, or for
     /// a photo its kind and size (`JPEG, 2048 bytes`).
@@ -47,7 +47,7 @@ public struct DetailRow: Sendable, Equatable, Hashable {
 }
 
 /// A group of a detail screen (`Name`, `Work`, `Contact`, …), in the order and with the fields
-/// the field description (``CarnetModels/ContactFields``, ``CarnetModels/FieldSection``) gives,
+/// the field description (`ContactFields`, `FieldSection`) gives,
 /// so a screen that shows a contact needs no list of fields of its own.
 public struct DetailSection: Sendable, Equatable, Hashable, Identifiable {
     public let section: FieldSection
@@ -63,7 +63,7 @@ public struct DetailSection: Sendable, Equatable, Hashable, Identifiable {
     public var title: String { section.rawValue }
     public var id: FieldSection { section }
 
-    /// The sections of `draft` that have a value, in ``CarnetModels/FieldSection`` order. The
+    /// The sections of `draft` that have a value, in `FieldSection` order. The
     /// fields in `omitting` are left out (a detail screen shows the display name as its title).
     public static func sections<Draft: EditableDraft>(of draft: Draft, omitting: Set<Field> = []) -> [DetailSection] {
         FieldSection.allCases.compactMap { section in

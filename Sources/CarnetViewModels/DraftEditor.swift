@@ -112,8 +112,8 @@ public final class DraftEditor<Record: DraftSaving> {
 
     // `draft` and `original` are observed through a small non-generic object rather than by the
     // macro: in a generic class the macro's `\.draft` builds a new key path on every read and
-    // write (about 2 µs each, a tenth of an edit's save), while a non-generic key path is built
-    // once per process. Observers see the same thing: a read registers, a write notifies.
+    // write (a measurable part of every save), while a non-generic key path is built once per
+    // process. Observers see the same thing: a read registers, a write notifies.
     @ObservationIgnored private var storedDraft: Record.Draft
     @ObservationIgnored private var storedOriginal: Record?
     @ObservationIgnored private let changes = EditorChanges()
@@ -132,7 +132,9 @@ public final class DraftEditor<Record: DraftSaving> {
 
     @ObservationIgnored private let state: StateController
 
-    /// - Parameter record: the record to edit, passed forward; nil to add a new one.
+    /// - Parameters:
+    ///   - state: the state shared by every screen.
+    ///   - record: the record to edit, passed forward; nil to add a new one.
     public init(state: StateController, editing record: Record?) {
         self.state = state
         storedOriginal = record
@@ -254,7 +256,9 @@ public typealias EditContactViewModel = DraftEditor<Contact>
 public typealias EditQuoteViewModel = DraftEditor<Quote>
 
 extension DraftEditor where Record == Contact {
-    /// - Parameter contact: the contact to edit, passed forward; nil to add a new one.
+    /// - Parameters:
+    ///   - state: the state shared by every screen.
+    ///   - contact: the contact to edit, passed forward; nil to add a new one.
     public convenience init(state: StateController, contact: Contact? = nil) {
         self.init(state: state, editing: contact)
     }

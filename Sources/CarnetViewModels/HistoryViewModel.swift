@@ -31,8 +31,8 @@ public final class HistoryViewModel {
         entries = try state.history(limit: limit)
     }
 
-    /// Undoes the newest action. Throws ``CarnetModels/CarnetError/history(_:)`` when there is
-    /// none and ``CarnetModels/CarnetError/historyConflict(_:)`` when a row it touched was changed
+    /// Undoes the newest action. Throws `CarnetError.history(_:)` when there is
+    /// none and `CarnetError.historyConflict(_:)` when a row it touched was changed
     /// outside the history (nothing written).
     @discardableResult
     public func undo() throws(CarnetError) -> HistoryStep {

@@ -16,7 +16,7 @@ public struct UpcomingDate: Sendable, Equatable {
 }
 
 /// The coming birthdays and anniversaries (`carnet birthdays`): the dates labelled
-/// ``CarnetModels/ContactDate/birthday`` or ``CarnetModels/ContactDate/anniversary`` that fall
+/// `ContactDate.birthday` or `ContactDate.anniversary` that fall
 /// within a number of days of today, soonest first.
 @MainActor
 @Observable

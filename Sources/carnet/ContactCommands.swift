@@ -52,7 +52,7 @@ struct ListCommand: StateCommand {
     var sort: ContactOrder?
     // `.unconditional`: `--limit -3` reaches the range check instead of reading as a missing value.
     @Option(parsing: .unconditional, help: "At most this many contacts.") var limit: Int?
-    @Flag(help: "Print a JSON array of whole contacts (see the README for the schema).") var json = false
+    @Flag(help: "Print a JSON array of whole contacts (docs/cli.md describes its keys).") var json = false
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more (got \(limit))") }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CarnetModels
 
-/// The documented exit codes (also in `carnet --help` and the README).
+/// The documented exit codes (also in `carnet --help` and docs/cli.md).
 extension ExitCode {
     /// Something else went wrong, or the user answered no.
     static let other = ExitCode(1)

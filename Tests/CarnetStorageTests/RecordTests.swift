@@ -75,4 +75,39 @@ import Testing
         let rowOnly = Contact(id: ada.id, uid: ada.uid, draft: row, createdAt: ada.createdAt, updatedAt: ada.updatedAt, version: ada.version)
         #expect(try storage.read { db in try ContactRecord.fetchOne(db, key: ada.id)?.contact } == rowOnly)
     }
+
+    /// The contact list decodes rows by column offset, found once per statement
+    /// (``ContactRecord/ColumnIndexes``), in place of GRDB's lookup by name in every row: both
+    /// must read the same values from every column, whatever the order of the SELECT.
+    @Test func theOffsetReadsDecodeAsGRDBsReadsByName() throws {
+        let storage = try StorageController.inMemory()
+        var rich = ContactStorageTests.rich
+        rich.photo = pngBytes
+        let stored = [
+            try storage.insertContact(rich),
+            try storage.insertContact(ContactDraft(name: "Grace Hopper", email: "grace@example.com")),
+            try storage.insertContact(ContactDraft(name: "Zoë \u{1F642}", nickname: "z", note: "line\nbreak")),
+        ]
+        let columns = ContactRecord.Columns.allCases.map(\.rawValue)
+        for order in [columns, columns.reversed(), ["'x' AS extra"] + columns.shuffled()] {
+            try storage.read { db in
+                let statement = try db.makeStatement(sql: "SELECT \(order.joined(separator: ", ")) FROM contacts ORDER BY id")
+                let indexes = try ContactRecord.ColumnIndexes(statement)
+                let rows = try Row.fetchAll(statement)
+                #expect(rows.count == stored.count)
+                for row in rows {
+                    let fast = try ContactRecord(row: row, at: indexes)
+                    #expect(fast.id == row["id"])
+                    #expect(fast.uid == row["uid"])
+                    for (column, keyPath) in ContactRecord.textColumns {
+                        #expect(fast.draft[keyPath: keyPath] == row[column.rawValue] as String?, "\(column.rawValue)")
+                    }
+                    #expect(fast.draft.photo == row["photo"] as Data?)
+                    #expect(fast.createdAt == row["created_at"])
+                    #expect(fast.updatedAt == row["updated_at"])
+                    #expect(fast.version == row["version"])
+                }
+            }
+        }
+    }
 }

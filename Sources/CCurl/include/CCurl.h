@@ -3,7 +3,7 @@
 //
 // Linking libcurl (as Foundation's URLSession does) makes the dynamic loader map it and its
 // thirty-odd libraries (TLS, Kerberos, LDAP, IDN, …) at every start of every `carnet` command:
-// `carnet --version` took 14 ms instead of 6. Only `carnet sync` needs HTTP, so only it loads
+// `carnet --version` took more than twice as long. Only `carnet sync` needs HTTP, so only it loads
 // libcurl. No libcurl header is needed to build: the few option numbers used are part of
 // libcurl's stable ABI and are written out in carnet_curl.c.
 #ifndef CARNET_CURL_H

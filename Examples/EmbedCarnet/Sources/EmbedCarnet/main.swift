@@ -40,6 +40,12 @@ func run(databasePath: String) throws {
             "\(row.label) \(row.value)" + (row.entryLabel.isEmpty ? "" : " (\(row.entryLabel))")
         }.joined(separator: "; "))
     }
+
+    // Undo the last edit, as an Edit menu would; the next process to open the file could too.
+    let history = HistoryViewModel(state: state)
+    print(history.undoTitle ?? "Nothing to undo")
+    try history.undo()
+    print("Emails after undo: \(try state.contact(id: ada.id).draft.emails.map(\.value).joined(separator: ", "))")
     try storage.close()
 }
 
