@@ -96,7 +96,7 @@ public struct ContactJSON: Codable, Sendable, Equatable {
 
     public var name: String { draft.name }
 
-    /// The fields an import uses, with `InterchangeRecord.line` 1 (``ContactJSONCoding/decode(_:)``
+    /// The fields an import uses, with `InterchangeRecord.line` 1 (`ContactJSONCoding/decode(_:)`
     /// sets the real line).
     public var record: InterchangeRecord { record(line: 1) }
 

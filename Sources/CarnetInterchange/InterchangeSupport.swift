@@ -13,7 +13,7 @@ enum InterchangeLimits {
 /// millisecond-precise `Date` (as `Contact` holds) survives a write and a read unchanged.
 enum InterchangeDate {
     /// `2026-11-23T08:55:07.123Z`: ISO 8601 extended, milliseconds, UTC; the same text (and the
-    /// same rounding) as the database's ``Timestamp``.
+    /// same rounding) as the database's `Timestamp`.
     static func extended(_ date: Date) -> String {
         Timestamp.string(date)
     }
@@ -250,7 +250,7 @@ enum InterchangeText {
 /// of CRs and the LF after it are one line break, so none of them makes a blank line that would
 /// cut a folded property in two.
 ///
-/// A line longer than ``InterchangeLimits/recordBytes`` is handed on cut to one byte past that
+/// A line longer than `InterchangeLimits/recordBytes` is handed on cut to one byte past that
 /// length (for the reader to refuse) and the rest of it is skipped as it arrives, so an endless
 /// line (`/dev/zero`) holds no more than that in memory.
 struct LineSplitter: Sendable {

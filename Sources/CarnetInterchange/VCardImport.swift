@@ -1,8 +1,8 @@
 import CarnetModels
 import Foundation
 
-/// Maps the properties of one card onto a ``ContactDraft``. What maps, and how, is documented on
-/// ``VCardReader``; everything else is kept in ``ContactDraft/extras`` as its unfolded line.
+/// Maps the properties of one card onto a `ContactDraft`. What maps, and how, is documented on
+/// `VCardReader`; everything else is kept in `ContactDraft/extras` as its unfolded line.
 struct VCardImport {
     let properties: [VCardProperty]
     /// Where the card begins.
@@ -58,7 +58,7 @@ struct VCardImport {
             return (VCardLabels.label(types: property.values("TYPE"), kind: kind).label, rank, nil)
         }
 
-        /// Appends an entry to a list when the field's rules take it (`valid`, as ``ValueRules``
+        /// Appends an entry to a list when the field's rules take it (`valid`, as `ValueRules`
         /// judges it); the reason when they don't.
         func add<E>(
             _ entry: E, to keyPath: WritableKeyPath<ContactDraft, [E]>, _ field: Field, _ kind: EntryKind, rank: Int,
@@ -77,7 +77,7 @@ struct VCardImport {
         }
 
         /// A one-line entry (email, phone, URL, handle): refused for a parameter or `VALUE` it does
-        /// not model (see ``unknownEntryParameter(_:values:understood:)``), else added as ``add``
+        /// not model (see `unknownEntryParameter(_:values:understood:)`), else added as `add`
         /// adds it.
         func addText(
             _ property: VCardProperty, _ entry: LabeledValue, to keyPath: WritableKeyPath<ContactDraft, [LabeledValue]>,
@@ -449,7 +449,7 @@ struct VCardImport {
         ContactFields.all.map { ($0.field, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// What the field's rules say of the value in `scratch` (a draft holding only it) once it is
-    /// normalized as a save would: the message of a value ``ValueRules`` refused.
+    /// normalized as a save would: the message of a value `ValueRules` refused.
     private static func problem(_ field: Field, _ scratch: ContactDraft) -> String {
         guard let spec = specs[field] else { return "\(field) breaks a rule" }
         var draft = scratch
@@ -460,7 +460,7 @@ struct VCardImport {
     }
 }
 
-/// The rules of ``ContactFields`` for one value, checked without a draft: building a scratch
+/// The rules of `ContactFields` for one value, checked without a draft: building a scratch
 /// draft for every value would cost more than reading the rest of the card. They are the
 /// field description's rules (the same checks, the same limits, on the value trimmed as a save
 /// trims it); the tests hold the two together, and the message of a refused value still comes

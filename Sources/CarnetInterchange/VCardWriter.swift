@@ -20,7 +20,7 @@ public enum VCardVersion: String, Sendable, CaseIterable {
     }
 }
 
-/// Writes contacts as vCards that other address books import, and that ``VCardReader`` reads
+/// Writes contacts as vCards that other address books import, and that `VCardReader` reads
 /// back to the same draft, so export → import → export gives the same bytes.
 ///
 /// Output is deterministic: always the same properties in the same order, CRLF line endings,
@@ -185,7 +185,7 @@ public enum VCardWriter {
         return String(decoding: card.bytes, as: UTF8.self)
     }
 
-    /// One vCard for a record, as ``card(uid:draft:updatedAt:version:)``.
+    /// One vCard for a record, as `card(uid:draft:updatedAt:version:)`.
     public static func card(_ record: InterchangeRecord, version: VCardVersion = .v4) -> String {
         card(uid: record.uid, draft: record.draft, updatedAt: record.updatedAt, version: version)
     }
@@ -217,7 +217,7 @@ public enum VCardWriter {
         return placed.map { $0.line + "\r\n" }.joined()
     }
 
-    /// What ``card(uid:draft:updatedAt:version:)`` writes of `draft`'s kept lines in another form
+    /// What `card(uid:draft:updatedAt:version:)` writes of `draft`'s kept lines in another form
     /// than they are kept in, one printable sentence each, for `export --verbose`: a line
     /// re-encoded for the version, a name made valid, a `PROFILE` left out. Empty when every
     /// kept line goes out as it is.
@@ -240,7 +240,7 @@ public enum VCardWriter {
         return TextRules.escapedForDisplay(text)
     }
 
-    /// A line kept verbatim in ``ContactDraft/extras``, in the syntax of `version`.
+    /// A line kept verbatim in `ContactDraft/extras`, in the syntax of `version`.
     ///
     /// Kept lines are stored as the source wrote them, so a card imported from 2.1 goes back out
     /// as 2.1 the way it came. Written as 3.0 or 4.0, a line in 2.1's syntax is re-encoded, the
@@ -506,7 +506,7 @@ private struct CardText {
         case components(Int)
     }
 
-    /// Writes the kept form of a field (see ``VCardForms``) when one among `names` still says
+    /// Writes the kept form of a field (see `VCardForms`) when one among `names` still says
     /// the field's value; false when there is none. A text form keeps its name and parameters
     /// (`LANGUAGE`) and its text; the text is escaped for this version, as Carnet writes text (a
     /// 2.1 `,` is not a list separator in 3.0).
@@ -544,7 +544,7 @@ private struct CardText {
         return true
     }
 
-    /// A line kept verbatim (see ``VCardWriter/extra(_:version:)``); in 2.1, a quoted-printable
+    /// A line kept verbatim (see `VCardWriter/extra(_:version:)`); in 2.1, a quoted-printable
     /// value is broken with soft line breaks, never folded after a `=`.
     mutating func extra(_ text: String) {
         if VCardWriter.isProfileLine(text) || text.hasPrefix(VCardForms.prefix) { return }

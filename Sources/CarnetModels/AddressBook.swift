@@ -2,7 +2,7 @@ import Foundation
 
 /// A named address book of the file. Every contact belongs to exactly one; the file always has
 /// its default book (the one contacts go to when no book is named), which can be renamed but not
-/// deleted. Identity is ``id``; the name is what people type, unique ignoring A-Z case.
+/// deleted. Identity is `id`; the name is what people type, unique ignoring A-Z case.
 public struct AddressBook: Sendable, Equatable, Hashable, Identifiable, Codable {
     /// The default book of every file (made by the schema step that brought books).
     public static let defaultID: Int64 = 1
@@ -23,7 +23,7 @@ public struct AddressBook: Sendable, Equatable, Hashable, Identifiable, Codable 
         self.contactCount = contactCount
     }
 
-    /// `name` trimmed, if it can name a book: one line of 1 to ``maxNameLength`` characters.
+    /// `name` trimmed, if it can name a book: one line of 1 to `maxNameLength` characters.
     public static func validName(_ name: String) throws(CarnetError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { throw .refused("an address book needs a name") }

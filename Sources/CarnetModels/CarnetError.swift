@@ -16,7 +16,7 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalid([FieldIssue])
     /// Someone else saved the contact or quote after the edit started; nothing was written.
     case conflict(RecordConflict)
-    /// A search the address book cannot run (longer than ``Limits/searchLength``); a usage error.
+    /// A search the address book cannot run (longer than `Limits/searchLength`); a usage error.
     case invalidSearch(String)
     /// The operation would break a rule of the address book (e.g. deleting the only quote).
     case refused(String)
@@ -43,7 +43,7 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     /// not made one by a command that should not write.
     case emptyFile(path: String)
     /// The database file, or its `-wal` or `-shm` file, could have been planted or changed by
-    /// someone else; it was not opened. See ``UnsafeFileReason``.
+    /// someone else; it was not opened. See `UnsafeFileReason`.
     case unsafeFile(path: String, reason: UnsafeFileReason)
     /// The disk (or the database's size limit) is full; the write was rolled back.
     case diskFull(path: String)
@@ -53,11 +53,11 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case migrationFailed(path: String, migration: String, detail: String)
     /// An import stopped at a record: nothing was imported.
     case importFailed(source: String, line: Int, reason: String)
-    /// Undo or redo found nothing to do, or no such action (see ``HistoryRefusal``); nothing was written.
+    /// Undo or redo found nothing to do, or no such action (see `HistoryRefusal`); nothing was written.
     case history(HistoryRefusal)
     /// Undo or redo would overwrite a change made outside the history since; nothing was written.
     case historyConflict(HistoryConflict)
-    /// A sync could not be set up or run (see ``SyncFailure``); nothing was changed locally.
+    /// A sync could not be set up or run (see `SyncFailure`); nothing was changed locally.
     case sync(SyncFailure)
     /// No address book of the file has that name; nothing was written.
     case unknownBook(String)
@@ -181,8 +181,8 @@ public struct Conflict<Record: EditableRecord>: Sendable, Equatable, CustomStrin
     public var description: String { summary + "; reload it, or overwrite with --force" }
 }
 
-/// A conflict on a contact or on a quote: the one error case (``CarnetError/conflict(_:)``)
-/// for both kinds of record, each carrying its ``Conflict``.
+/// A conflict on a contact or on a quote: the one error case (`CarnetError/conflict(_:)`)
+/// for both kinds of record, each carrying its `Conflict`.
 public enum RecordConflict: Sendable, Equatable, CustomStringConvertible {
     case contact(ContactConflict)
     case quote(QuoteConflict)

@@ -4,7 +4,7 @@ import Foundation
 /// contact keeps its favorite, its history and everyone's references to it.
 ///
 /// Values are immutable snapshots of a row and its child rows: to change a contact, edit a
-/// ``ContactDraft`` and save it through the state controller, which checks ``version`` so no one's
+/// `ContactDraft` and save it through the state controller, which checks `version` so no one's
 /// edit is silently lost. Every field of the draft reads straight off the contact
 /// (`contact.name`, `contact.emails`, `contact.email` for the preferred one).
 @dynamicMemberLookup
@@ -18,7 +18,7 @@ public struct Contact: Sendable, Codable, Equatable, Hashable, Identifiable {
     public let updatedAt: Date
     /// Starts at 1 and grows by one with every saved edit.
     public let version: Int
-    /// The address book it belongs to (``AddressBook/id``).
+    /// The address book it belongs to (`AddressBook/id`).
     public let bookID: Int64
 
     public init(
@@ -57,7 +57,7 @@ public struct Contact: Sendable, Codable, Equatable, Hashable, Identifiable {
     }
 
     /// Whether the contact matches `search` as the search index would find it (see
-    /// ``SearchQuery``): every word, in any order, starts a word of one of its texts, ignoring
+    /// `SearchQuery`): every word, in any order, starts a word of one of its texts, ignoring
     /// case and accents. A search that cannot be read (too long, nothing to look for) matches nothing.
     public func matches(search: String) -> Bool {
         guard let query = try? SearchQuery(search) else { return false }
@@ -79,8 +79,8 @@ public enum ContactOrder: String, Sendable, CaseIterable, Codable {
     case given
     /// By family name, then given name: "Ada Lovelace" under L.
     case family
-    /// Best matches of the search first (see ``SearchQuery/rank(_:)``), then by display name.
-    /// Without a search, the same as ``name``.
+    /// Best matches of the search first (see `SearchQuery/rank(_:)`), then by display name.
+    /// Without a search, the same as `name`.
     case relevance
 }
 
@@ -89,8 +89,8 @@ public enum ContactOrder: String, Sendable, CaseIterable, Codable {
 public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
     /// The display name (vCard `FN`).
     public var name: String
-    /// The structured name (vCard `N`). Filled from ``name`` when only that is given and it can
-    /// be read without guessing; ``name`` is made from it when only it is given.
+    /// The structured name (vCard `N`). Filled from `name` when only that is given and it can
+    /// be read without guessing; `name` is made from it when only it is given.
     public var nameParts: PersonName
     public var nickname: String
     public var organization: String
@@ -108,12 +108,12 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
     public var note: String
     /// The person's groups, in the order given; no two the same (ignoring case).
     public var categories: [String]
-    /// Image bytes (JPEG, PNG, GIF or WebP), at most ``Limits/photoBytes``.
+    /// Image bytes (JPEG, PNG, GIF or WebP), at most `Limits/photoBytes`.
     public var photo: Data?
     /// Properties Carnet does not model, kept verbatim as unfolded vCard content lines
     /// (`X-ABLabel:…`, `GEO:…`), so an import and export lose nothing.
     public var extras: [String]
-    /// A person (or organization), or a group card (see ``ContactKind``).
+    /// A person (or organization), or a group card (see `ContactKind`).
     public var kind: ContactKind = .individual
     /// The form a group card came in and goes out in; nil for a person, and for a group made
     /// here (it takes the form of the file or server it goes to).
@@ -194,7 +194,7 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
         set { Self.setPreferred(&emails, newValue) }
     }
 
-    /// The preferred phone number (or the first), or "", set like ``email``.
+    /// The preferred phone number (or the first), or "", set like `email`.
     public var phone: String {
         get { phones.preferredEntry?.value ?? "" }
         set { Self.setPreferred(&phones, newValue) }
@@ -268,7 +268,7 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
         normalized().issuesOfNormalized()
     }
 
-    /// The normalized draft, or ``CarnetError/invalid(_:)`` listing every broken rule.
+    /// The normalized draft, or `CarnetError/invalid(_:)` listing every broken rule.
     public func validated() throws(CarnetError) -> ContactDraft {
         let draft = normalized()
         let issues = draft.issuesOfNormalized()
@@ -276,7 +276,7 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
         return draft
     }
 
-    /// ``issues()`` of a draft that is already ``normalized()``: a bulk import normalizes once.
+    /// `issues()` of a draft that is already `normalized()`: a bulk import normalizes once.
     private func issuesOfNormalized() -> [FieldIssue] {
         var issues: [FieldIssue] = []
         if name.isEmpty { issues.append(FieldIssue(.name, "is required and must not be blank")) }

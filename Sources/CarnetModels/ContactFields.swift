@@ -1,10 +1,10 @@
 import Foundation
 
 /// One field of a draft that a person edits (a contact's or a quote's), described once. The lists
-/// ``ContactFields/all`` and ``QuoteFields/all`` drive every place that names those fields: the
-/// CSV columns and JSON keys (``key``), the CLI's flags (``flag``), the editor template and the
-/// interactive edit commands, prompts and detail screens (``label``), change summaries and
-/// conflicts (``EditableDraft/differences(from:)``), search (``searchColumn``), validation and
+/// `ContactFields/all` and `QuoteFields/all` drive every place that names those fields: the
+/// CSV columns and JSON keys (`key`), the CLI's flags (`flag`), the editor template and the
+/// interactive edit commands, prompts and detail screens (`label`), change summaries and
+/// conflicts (`EditableDraft/differences(from:)`), search (`searchColumn`), validation and
 /// merges. Adding a field means the model, a migration and one entry in its list.
 public final class DraftField<Draft>: Sendable {
     /// How the field's value is held in the draft.
@@ -40,7 +40,7 @@ public final class DraftField<Draft>: Sendable {
     public var searchable: Bool { searchColumn != nil }
     /// The group a detail screen shows it in.
     public let section: FieldSection
-    /// Where a text field's value is in the draft (see ``storedValue(of:_:at:)``).
+    /// Where a text field's value is in the draft (see `storedValue(of:_:at:)`).
     @usableFromInline let textOffset: Int?
 
     public init(
@@ -80,7 +80,7 @@ public final class DraftField<Draft>: Sendable {
         return nil
     }
 
-    /// Sets this field of `merged` to the three-way merge of its values (see ``DraftMerge``);
+    /// Sets this field of `merged` to the three-way merge of its values (see `DraftMerge`);
     /// whether both sides changed it differently.
     public func merge(base: Draft, theirs: Draft, mine: Draft, preferTheirs: Bool, into merged: inout Draft) -> Bool {
         if case let .list(list) = value { return list.merge(base, theirs, mine, preferTheirs, &merged) }
@@ -193,7 +193,7 @@ public final class EntryList<Draft>: Sendable {
     @usableFromInline let differs: @Sendable (Draft, Draft) -> Bool
     let copy: @Sendable (Draft, inout Draft) -> Void
     /// Merges the list of `base`, `theirs` and `mine` entry by entry into the draft (see
-    /// ``ListMerge``); whether an entry clashed.
+    /// `ListMerge`); whether an entry clashed.
     let merge: @Sendable (_ base: Draft, _ theirs: Draft, _ mine: Draft, _ preferTheirs: Bool, _ into: inout Draft) -> Bool
     let normalize: @Sendable (inout Draft) -> Void
     let check: @Sendable (Draft, Field, Int, inout [FieldIssue]) -> Void
@@ -361,7 +361,7 @@ public enum FieldSection: String, Sendable, CaseIterable {
     case other = "Other properties"
 }
 
-/// A JSON key: a field's ``DraftField/key`` or one of a record's own keys.
+/// A JSON key: a field's `DraftField/key` or one of a record's own keys.
 public struct FieldCodingKey: CodingKey, Sendable {
     public let stringValue: String
     public init(_ string: String) { stringValue = string }
@@ -383,7 +383,7 @@ public struct EntryCodec<E>: Sendable {
 }
 
 extension EntryCodec where E: ContactEntry {
-    /// The codec of a ``ContactEntry`` type; `setPreferred` for types with a preferred flag.
+    /// The codec of a `ContactEntry` type; `setPreferred` for types with a preferred flag.
     static func entry(setPreferred: (@Sendable (inout E, Bool) -> Void)? = nil) -> EntryCodec {
         EntryCodec(
             entryText: \.entryText, matchText: \.matchText, searchText: \.searchText, preferred: \.preferred,
@@ -398,7 +398,7 @@ extension EntryCodec where E: ContactEntry {
 }
 
 extension EntryCodec where E: PreferableEntry {
-    /// The codec of an entry type with a preferred flag, which ``EntryList/makePreferred`` sets.
+    /// The codec of an entry type with a preferred flag, which `EntryList/makePreferred` sets.
     static var preferable: EntryCodec { .entry { $0.preferred = $1 } }
 }
 
@@ -534,7 +534,7 @@ public enum QuoteFields {
 }
 
 /// A draft edited on a screen and saved with a version check: a contact's or a quote's. Its
-/// fields are described once (``fields``), so differences, merges and prompts need no list of
+/// fields are described once (`fields`), so differences, merges and prompts need no list of
 /// their own.
 public protocol EditableDraft: Sendable, Equatable {
     init()
@@ -546,7 +546,7 @@ public protocol EditableDraft: Sendable, Equatable {
 }
 
 extension EditableDraft {
-    /// The fields whose values differ between two drafts, in ``fields`` order. (Inlinable, so
+    /// The fields whose values differ between two drafts, in `fields` order. (Inlinable, so
     /// that a caller's concrete draft type is known: applied generically, each key path looked
     /// its types up by name on every call.)
     @inlinable

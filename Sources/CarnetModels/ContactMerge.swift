@@ -27,13 +27,13 @@ public struct MergeQuestion: Sendable, Equatable {
 /// Merges several contacts' drafts into the first's: what `carnet merge` saves.
 ///
 /// - A list is the union of the lists: an entry found twice (known by its text as search compares
-///   it, ignoring case, as ``ListMerge`` knows entries) is kept once, where it first appears, with
+///   it, ignoring case, as `ListMerge` knows entries) is kept once, where it first appears, with
 ///   the types of both (`work` and `cell` → `work,cell`); one entry stays preferred, the first
 ///   contact's.
 /// - A one-valued field takes the first contact's value, or the first non-empty one when it is
-///   empty. Where two contacts hold different non-empty values (not only in case), it is a ``MergeQuestion``: its
+///   empty. Where two contacts hold different non-empty values (not only in case), it is a `MergeQuestion`: its
 ///   value is the first contact's unless `taking` names another contact for the field.
-/// - The properties Carnet does not model (``ContactDraft/extras``) of every side are kept.
+/// - The properties Carnet does not model (`ContactDraft/extras`) of every side are kept.
 public enum ContactMerge {
     public static func merge(_ drafts: [ContactDraft], taking: [Field: Int] = [:]) -> (draft: ContactDraft, questions: [MergeQuestion]) {
         guard var merged = drafts.first else { return (ContactDraft(), []) }

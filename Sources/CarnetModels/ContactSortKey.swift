@@ -4,7 +4,7 @@
 /// Keyset pages start after a key instead of at an offset, so reading page 20,000 costs what
 /// reading page 1 does, and a contact added meanwhile never shifts a row onto the wrong page.
 public struct ContactSortKey: Sendable, Codable, Hashable, Comparable, CustomStringConvertible {
-    /// 0 except in a list sorted by ``ContactOrder/relevance`` (see ``SearchQuery/rank(_:)``).
+    /// 0 except in a list sorted by `ContactOrder/relevance` (see `SearchQuery/rank(_:)`).
     public let rank: Int
     public let name: String
     public let id: Int64
@@ -68,12 +68,12 @@ public struct ContactPage: Sendable, Equatable {
 /// category picker and the sort menu in one value, so storage, the paged list and the screen
 /// agree on what belongs.
 public struct ContactQuery: Sendable, Equatable, Hashable {
-    /// Only contacts matching this search text (see ``SearchQuery``).
+    /// Only contacts matching this search text (see `SearchQuery`).
     public var search: String
     /// Only contacts in this category (ignoring A-Z case); empty for all.
     public var category: String
     public var order: ContactOrder
-    /// Only contacts of this address book (``AddressBook/id``); nil for every book.
+    /// Only contacts of this address book (`AddressBook/id`); nil for every book.
     public var bookID: Int64?
 
     public init(search: String = "", category: String = "", order: ContactOrder = .name, bookID: Int64? = nil) {
@@ -88,8 +88,8 @@ public struct ContactQuery: Sendable, Equatable, Hashable {
         (bookID == nil || contact.bookID == bookID) && contact.matches(search: search) && (category.isEmpty || contact.isIn(category: category))
     }
 
-    /// Where `contact` stands in this query's order: with ``ContactOrder/relevance``, its
-    /// ``SearchQuery/rank(_:)`` first.
+    /// Where `contact` stands in this query's order: with `ContactOrder/relevance`, its
+    /// `SearchQuery/rank(_:)` first.
     public func sortKey(of contact: Contact) -> ContactSortKey {
         guard order == .relevance else { return contact.sortKey(order) }
         let rank = (try? SearchQuery(search))?.rank(contact.draft) ?? 0

@@ -1,7 +1,7 @@
 /// What a one-line listing shows of a contact: its id, name, position and preferred email and
 /// phone. `carnet list` and a plain list screen need no more, and reading only this skips every
 /// child table but two: a listing of a large book costs a fraction of reading whole contacts.
-/// Not a draft: to edit, read the whole ``Contact`` by ``id``.
+/// Not a draft: to edit, read the whole `Contact` by `id`.
 public struct ContactSummary: Sendable, Equatable, Identifiable {
     public let id: Int64
     public let name: String
@@ -11,7 +11,7 @@ public struct ContactSummary: Sendable, Equatable, Identifiable {
     public let email: String
     /// The preferred phone number (or the first), or "".
     public let phone: String
-    /// Its address book (``AddressBook/id``).
+    /// Its address book (`AddressBook/id`).
     public let bookID: Int64
 
     public init(
@@ -33,6 +33,6 @@ public struct ContactSummary: Sendable, Equatable, Identifiable {
             email: contact.email, phone: contact.phone, bookID: contact.bookID)
     }
 
-    /// "Title, Organization", as ``ContactDraft/position`` shows it.
+    /// "Title, Organization", as `ContactDraft/position` shows it.
     public var position: String { ContactDraft.position(title: title, organization: organization) }
 }

@@ -9,7 +9,7 @@ public struct DatabaseInfo: Sendable, Equatable, Codable {
     public let supportedSchemaVersion: Int
     /// The migrations applied, oldest first, e.g. `0001_initial`.
     public let migrations: [String]
-    /// People (and organizations); group cards are counted in ``groups``.
+    /// People (and organizations); group cards are counted in `groups`.
     public let contacts: Int
     /// Group cards (vCard 4.0 `KIND:group`, Apple's group cards).
     public var groups: Int = 0

@@ -70,7 +70,7 @@ public struct DuplicateCandidate: Sendable, Equatable {
     public var family: String
     public var emails: [String]
     public var phones: [String]
-    /// Each address as its parts joined (``PostalAddress/matchText``).
+    /// Each address as its parts joined (`PostalAddress/matchText`).
     public var addresses: [String]
 
     public init(
@@ -195,7 +195,7 @@ public enum DuplicateKeys {
         return domain.isEmpty ? nil : String(domain)
     }
 
-    /// Whether two names (their ``nameWords(_:)``, not equal) are near: every word of the shorter
+    /// Whether two names (their `nameWords(_:)`, not equal) are near: every word of the shorter
     /// one is a word of the other, its initial ("A. Lovelace"), or one letter away from it
     /// ("Jon"/"John"); and at least one is a whole word of three letters or more.
     public static func areNear(_ a: [String], _ b: [String]) -> Bool {

@@ -55,7 +55,7 @@ public enum Limits {
     /// refuses a LIKE pattern past 50,000 bytes as "too complex".
     public static let searchLength = 1000
 
-    /// Refuses a search longer than ``searchLength`` (empty is no filter, and always fine).
+    /// Refuses a search longer than `searchLength` (empty is no filter, and always fine).
     public static func checkSearch(_ text: String) throws(CarnetError) {
         guard text.utf8.count > searchLength else { return }  // never more scalars than bytes
         let length = text.unicodeScalars.count
@@ -189,7 +189,7 @@ package enum Rules {
     }
 
     /// Strips leading and trailing white space (any Unicode white space, line breaks included)
-    /// and zero-width characters (see ``TextRules/isTrimmed(_:)``).
+    /// and zero-width characters (see `TextRules/isTrimmed(_:)`).
     package static func trimmed(_ value: String) -> String {
         // Both ends printable, non-space ASCII: nothing to strip, and no copy. (A UTF-8 byte
         // below 0x80 is a whole scalar, so the first and last bytes are the end scalars.)

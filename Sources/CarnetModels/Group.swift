@@ -25,7 +25,7 @@ public enum GroupForm: String, Sendable, Codable, CaseIterable {
 
 /// A group as the screens and commands show it: its card, and its members resolved by UID.
 public struct ContactGroup: Sendable, Equatable, Identifiable {
-    /// The group's card (``ContactDraft/kind`` is ``ContactKind/group``).
+    /// The group's card (`ContactDraft/kind` is `ContactKind/group`).
     public let contact: Contact
     /// The members found in the file, in the group's order.
     public let members: [Contact]
@@ -64,7 +64,7 @@ public enum GroupMember {
 }
 
 /// What a mail client's query shows of one contact: its name, organization and emails, in the
-/// person's order (``ContactDraft/emails``), read without the rest of the contact.
+/// person's order (`ContactDraft/emails`), read without the rest of the contact.
 public struct MailEntry: Sendable, Equatable {
     public let id: Int64
     public let name: String

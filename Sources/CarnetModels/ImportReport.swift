@@ -24,12 +24,12 @@ public struct ImportReport: Sendable, Equatable {
     /// Records whose UID matched a contact with the same values.
     public var unchanged = 0
     public var skipped: [Skipped] = []
-    /// Contacts a record matched but, with ``ImportOptions/keepsExisting``, did not change
+    /// Contacts a record matched but, with `ImportOptions/keepsExisting`, did not change
     /// because their values differ from the record's (someone edited them): their ids.
     public var kept: [Int64] = []
     /// True when nothing was written (`--dry-run`).
     public var dryRun = false
-    /// Group cards added and updated, counted apart from the people in ``added`` and ``updated``.
+    /// Group cards added and updated, counted apart from the people in `added` and `updated`.
     public var groupsAdded = 0
     public var groupsUpdated = 0
 
@@ -56,10 +56,10 @@ public struct ImportOptions: Sendable, Equatable {
     /// Overwrite contacts changed after the record's REV / updated_at (as `edit --force`).
     public var force: Bool
     /// Only add: a record whose UID is already in the address book never changes that contact,
-    /// and one whose values differ is listed in ``ImportReport/kept``. For data Carnet itself
+    /// and one whose values differ is listed in `ImportReport/kept`. For data Carnet itself
     /// supplies (`carnet sample`), which must never undo what the user made of it.
     public var keepsExisting: Bool
-    /// The address book new contacts go to (``AddressBook/id``); nil for the default book. A
+    /// The address book new contacts go to (`AddressBook/id`); nil for the default book. A
     /// record whose UID is already in the file updates that contact in its own book.
     public var bookID: Int64?
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The CardDAV address book a Carnet file syncs with (`carnet sync setup`). The password is
-/// never part of it: ``passwordCommand`` prints it, or `CARNET_SYNC_PASSWORD` holds it.
+/// never part of it: `passwordCommand` prints it, or `CARNET_SYNC_PASSWORD` holds it.
 public struct SyncAccount: Sendable, Equatable, Codable {
     public var id: Int64
     /// The address book collection, ending in `/`.
@@ -17,7 +17,7 @@ public struct SyncAccount: Sendable, Equatable, Codable {
     /// The CA certificate(s), PEM, that the server's certificate is verified against instead of
     /// the system's (`carnet sync setup --ca-file`); nil: the system's.
     public var certificateAuthority: String?
-    /// The address book of the file it syncs (``AddressBook/id``): only its contacts go up, and
+    /// The address book of the file it syncs (`AddressBook/id`): only its contacts go up, and
     /// the collection's cards come down into it.
     public var bookID: Int64
     /// That book's name, as read with the account.
@@ -165,7 +165,7 @@ public struct SyncConflict: Sendable, Equatable {
     }
 }
 
-/// One clashing field of a ``SyncConflict``, both values as texts.
+/// One clashing field of a `SyncConflict`, both values as texts.
 public struct SyncConflictValue: Sendable, Equatable, Codable {
     public var field: Field
     /// What the contact holds now; nil when the contact was deleted.
@@ -344,8 +344,8 @@ public struct SyncProgress: Sendable, Equatable {
 }
 
 /// What `carnet sync setup` found: the collection remembered, and whether it had to be made.
-/// With several collections in the home set, ``links`` has one per book linked, and
-/// ``account`` is the first.
+/// With several collections in the home set, `links` has one per book linked, and
+/// `account` is the first.
 public struct SyncSetup: Sendable, Equatable {
     public var account: SyncAccount
     public var created: Bool
@@ -394,7 +394,7 @@ public protocol AddressBookSyncing: AnyObject {
     /// its home set) to the book named `book` (nil: the default book); with several in the home
     /// set, each to the book of its name (made when missing), or only the one named `book`.
     func setup(url: String, username: String, passwordCommand: String, certificateAuthority: String?, book: String?) throws(CarnetError) -> SyncSetup
-    /// One two-way sync of every linked book (see ``SyncOptions``): their reports added up, or
+    /// One two-way sync of every linked book (see `SyncOptions`): their reports added up, or
     /// the first book's failure once every book was tried.
     func sync(options: SyncOptions, progress: ((SyncProgress) -> Void)?) throws(CarnetError) -> SyncReport
     /// One two-way sync of every linked book (or only `book`), each on its own: a book's

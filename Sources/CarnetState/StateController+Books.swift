@@ -8,7 +8,7 @@ extension StateController {
         try storage.addressBooks(counting: counting)
     }
 
-    /// The book named `name` (ignoring A-Z case), or ``CarnetModels/CarnetError/unknownBook(_:)``.
+    /// The book named `name` (ignoring A-Z case), or `CarnetModels/CarnetError/unknownBook(_:)`.
     public func addressBook(named name: String) throws(CarnetError) -> AddressBook {
         try storage.addressBook(named: name)
     }

@@ -25,11 +25,11 @@ public final class StateController {
     public private(set) var favorites: [Favorite] = [] {
         didSet { favoriteIDs = Set(favorites.map(\.contact.id)) }
     }
-    /// The ids of ``favorites``, for cheap `isFavorite` checks on every row.
+    /// The ids of `favorites`, for cheap `isFavorite` checks on every row.
     public private(set) var favoriteIDs: Set<Int64> = []
     /// How many contacts there are. Counted on first use (a scan of the name index, long in a
     /// large book, so a command that never shows it never pays it), then kept up to
-    /// date by this controller's own changes and recounted after ``refresh()`` sees others'.
+    /// date by this controller's own changes and recounted after `refresh()` sees others'.
     public var contactCount: Int {
         _ = contactCountRevision  // what observers of the count track
         if let known = knownContactCount { return known }
@@ -66,13 +66,13 @@ public final class StateController {
     @ObservationIgnored let storage: StorageController
     @ObservationIgnored private var lists: [WeakContactList] = []
     @ObservationIgnored private var lastChangeToken: Int
-    /// The quote and favorites are not read yet (see ``init(storage:readsHomeState:)``).
+    /// The quote and favorites are not read yet (see `init(storage:readsHomeState:)`).
     @ObservationIgnored private var homeStateUnread = false
 
     /// Reads the home screen's state from `storage` (one read transaction). With
     /// `readsHomeState` false, for a one-shot command that shows neither the quote nor the
     /// favorites (`carnet query`, started at every completion), they are read by the first
-    /// ``refresh()`` instead.
+    /// `refresh()` instead.
     public init(storage: StorageController, readsHomeState: Bool = true) throws(CarnetError) {
         self.storage = storage
         lastChangeToken = try storage.externalChangeToken()
@@ -410,7 +410,7 @@ extension StateController {
     /// The contacts matching `search` (all of them when empty) in name order, at most `limit`,
     /// read by keyset pages of `pageSize` and handed to `body` as they are read. Only one page is
     /// ever held, whatever the table's size: for a screen that shows each contact once and moves
-    /// on (a listing written into a pipe), where a ``ContactList`` window would copy every row in
+    /// on (a listing written into a pipe), where a `ContactList` window would copy every row in
     /// and out again.
     public func forEachContact(
         matching search: String, limit: Int = .max, pageSize: Int = 500, _ body: (Contact) throws(CarnetError) -> Void
@@ -425,7 +425,7 @@ extension StateController {
         try storage.forEachContact(query: query, limit: limit, pageSize: pageSize, body)
     }
 
-    /// ``forEachContact(query:limit:pageSize:_:)`` for a listing that shows only summaries
+    /// `forEachContact(query:limit:pageSize:_:)` for a listing that shows only summaries
     /// (name, position, preferred email and phone): reads no other child table.
     public func forEachSummary(
         query: ContactQuery, limit: Int = .max, pageSize: Int = 500, _ body: (ContactSummary) throws(CarnetError) -> Void

@@ -60,7 +60,7 @@ enum Changeset {
         return text.map { String(cString: $0).split(separator: "\n").map(String.init) } ?? []
     }
 
-    /// The changeset that turns ``History/tables`` of the attached database `from` into those of
+    /// The changeset that turns `History/tables` of the attached database `from` into those of
     /// `main` (SQLite's sqlite3session_diff): what a recording of the writes between the two holds.
     static func difference(_ db: Database, from: String) throws -> Data {
         let names = History.tables.map { strdup($0) }
@@ -175,7 +175,7 @@ enum Changeset {
     /// every column in each), and turns `PRAGMA defer_foreign_keys` on and off around it, which
     /// makes every statement of the connection compile itself again on its next use.
     ///
-    /// Throws ``Conflict`` for the first row not as the changeset expects it (other than in its
+    /// Throws `Conflict` for the first row not as the changeset expects it (other than in its
     /// `bookkeeping` columns): a row to delete or update that is missing ("missing") or holds
     /// other values ("changed"), a row to insert whose key is taken ("present"), or a change a
     /// constraint refuses once every other change is made ("constraint", "foreign key").
@@ -236,7 +236,7 @@ enum Changeset {
     }
 
     /// Makes one change; returns the error of a constraint that refused it (to try again later),
-    /// throws ``Conflict`` for a row not as expected.
+    /// throws `Conflict` for a row not as expected.
     private static func applyOne(_ change: Change, _ table: TableShape, _ db: Database) throws -> DatabaseError? {
         // A change recorded before a migration added columns (ALTER TABLE … ADD COLUMN appends
         // them) names the first ones: the others keep their defaults, as they had then.

@@ -8,18 +8,18 @@ import GRDB
 /// contact (`ON DELETE CASCADE`).
 ///
 /// A class: every write of a contact walks all the tables, and copying this struct out of
-/// ``all`` retained its four closures and six strings each time (a measured part of an import).
+/// `all` retained its four closures and six strings each time (a measured part of an import).
 final class ContactChildTable: Sendable {
     /// The draft field whose list the table holds.
     let field: Field
     let name: String
     /// The value columns, after `contact_id` and `position`.
     let columns: [String]
-    /// Appends the entry held by `row`'s value columns, found at `at` (in ``columns`` order,
+    /// Appends the entry held by `row`'s value columns, found at `at` (in `columns` order,
     /// looked up by name once per statement: no read depends on a SELECT's column order).
     let read: @Sendable (Row, _ at: [Int], inout ContactDraft) throws -> Void
-    /// The arguments of ``insertSQL`` for each entry of the draft's list, in order, for the
-    /// contact with the id given: its id, the position (1 for the first) and ``columns``.
+    /// The arguments of `insertSQL` for each entry of the draft's list, in order, for the
+    /// contact with the id given: its id, the position (1 for the first) and `columns`.
     let rows: @Sendable (ContactDraft, Int64) -> [StatementArguments]
     let differs: @Sendable (ContactDraft, ContactDraft) -> Bool
     let isEmpty: @Sendable (ContactDraft) -> Bool
@@ -128,7 +128,7 @@ final class ContactChildTable: Sendable {
             differs: { list($0) != list($1) }, isEmpty: { list($0).isEmpty })
     }
 
-    /// Where each of ``columns`` is in `statement`'s rows.
+    /// Where each of `columns` is in `statement`'s rows.
     private func indexes(_ statement: Statement) throws -> [Int] {
         try columns.map { column in
             guard let index = statement.index(ofColumn: column) else {

@@ -22,7 +22,7 @@ enum History {
     /// address books come last: the contacts refer to them.
     static let tables: [String] = recorded.map(\.name)
 
-    /// ``tables`` with the columns of each one's primary key, by index: the recorder is told them
+    /// `tables` with the columns of each one's primary key, by index: the recorder is told them
     /// rather than asking SQLite in every transaction (HistoryTests holds them to the schema).
     static let recorded: [(name: String, key: [Int32])] =
         [("favorites", [0])] + ContactChildTable.all.map { ($0.name, [0, 1]) }

@@ -2,7 +2,7 @@ import CarnetModels
 import Foundation
 import GRDB
 
-/// Records one write transaction's changes as one action of the history (see ``History``).
+/// Records one write transaction's changes as one action of the history (see `History`).
 final class HistoryRecorder {
     private let db: Database
     private let keep: Int
@@ -32,14 +32,14 @@ final class HistoryRecorder {
     }
 
     /// Starts recording in the current transaction, for a write whose transactions are not one
-    /// scope (a sync commits between its steps); ``end()`` writes the action, before the commit.
+    /// scope (a sync commits between its steps); `end()` writes the action, before the commit.
     static func start(_ db: Database, enabled: Bool = true) throws -> HistoryRecorder {
         let recorder = HistoryRecorder(db, keep: enabled ? try keepSetting(db) : 0)
         if recorder.keep > 0 { recorder.session = try ChangeSession(db) }
         return recorder
     }
 
-    /// Writes the action recorded since ``start(_:enabled:)`` (none when nothing changed) and
+    /// Writes the action recorded since `start(_:enabled:)` (none when nothing changed) and
     /// stops recording.
     func end() throws {
         defer { discard() }
@@ -112,13 +112,13 @@ final class HistoryRecorder {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT keep FROM history_settings WHERE id = 1")) ?? History.defaultKeep
     }
 
-    /// How many actions over `keep` the file may hold before ``trim(_:keep:force:)`` removes them,
+    /// How many actions over `keep` the file may hold before `trim(_:keep:force:)` removes them,
     /// all at once: 1/64 of `keep` (15 at the default 1,000; none below 64). Removing the oldest
     /// action with every new one rewrote the oldest page of `history` in every transaction, one
     /// WAL frame more per edit; removed 15 at a time, that page is written once in 15 actions.
     static func slack(keep: Int) -> Int { keep / 64 }
 
-    /// Removes all but the newest `keep` actions, once there are more than `keep` + ``slack(keep:)``
+    /// Removes all but the newest `keep` actions, once there are more than `keep` + `slack(keep:)`
     /// (`force`: whenever there are more than `keep`, as when the setting changes).
     static func trim(_ db: Database, keep: Int, force: Bool = false) throws {
         guard keep > 0 else {

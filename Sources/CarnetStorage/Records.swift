@@ -7,7 +7,7 @@ import GRDB
 // depends on the order of a SELECT's columns.
 
 /// A row of `contacts`, exactly as stored (timestamps are the stored text). The lists a contact
-/// has live in child tables (see ``ContactChildTable``); ``draft`` holds this row's columns and
+/// has live in child tables (see `ContactChildTable`); `draft` holds this row's columns and
 /// empty lists.
 struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "contacts"
@@ -22,7 +22,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         case kind, groupForm = "group_form"
     }
 
-    /// The text columns and the draft fields they hold, in ``Columns`` order.
+    /// The text columns and the draft fields they hold, in `Columns` order.
     static let textColumns: [(column: Columns, keyPath: WritableKeyPath<ContactDraft, String> & Sendable)] = [
         (.name, \.name), (.namePrefix, \.nameParts.prefix), (.givenName, \.nameParts.given),
         (.additionalNames, \.nameParts.additional), (.familyName, \.nameParts.family), (.nameSuffix, \.nameParts.suffix),
@@ -30,7 +30,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         (.role, \.role), (.note, \.note),
     ]
 
-    /// The draft's values of ``textColumns``, in that order, read field by field: going through
+    /// The draft's values of `textColumns`, in that order, read field by field: going through
     /// the key paths costs a measured part of every insert and save. RecordTests checks that the
     /// two agree.
     static func textValues(_ d: ContactDraft) -> [(any DatabaseValueConvertible)?] {
@@ -49,8 +49,8 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     var version: Int
     var bookID: Int64 = AddressBook.defaultID
 
-    /// The model value: this row's fields and whatever lists ``draft`` holds (none unless
-    /// ``ContactChildTable/attach(_:to:)`` filled them in). A timestamp that does not parse (only a
+    /// The model value: this row's fields and whatever lists `draft` holds (none unless
+    /// `ContactChildTable/attach(_:to:)` filled them in). A timestamp that does not parse (only a
     /// hand edit with the CHECKs switched off can store one; `db check` names it) reads as the
     /// distant past.
     var contact: Contact {
@@ -73,7 +73,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         let id, uid, photo, createdAt, updatedAt, version, bookID: Int
         /// Nil in a read that selects only people's columns.
         let kind, groupForm: Int?
-        /// The indexes of ``ContactRecord/textColumns``, in that order.
+        /// The indexes of `ContactRecord/textColumns`, in that order.
         let text: [Int]
 
         init(_ statement: Statement) throws {
@@ -133,20 +133,20 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     /// defaults say "a person" (so a person's row is written the same at every schema since 5).
     static let personColumns = Columns.allCases.filter { $0 != .kind && $0 != .groupForm }
 
-    /// Every column of a person, in ``Columns`` order, then the two sort columns (schema 5 stores
+    /// Every column of a person, in `Columns` order, then the two sort columns (schema 5 stores
     /// them: see `migrations/0005_history.sql`); a nil id lets SQLite give the next one.
     static let insertSQL = """
         INSERT INTO contacts (\(personColumns.map(\.rawValue).joined(separator: ", ")), sort_given, sort_family)
         VALUES (\(databaseQuestionMarks(count: insertCount)))
         """
-    /// ``insertSQL`` for a group card: `kind` and `group_form` too.
+    /// `insertSQL` for a group card: `kind` and `group_form` too.
     static let insertGroupSQL = """
         INSERT INTO contacts (\(personColumns.map(\.rawValue).joined(separator: ", ")), sort_given, sort_family, kind, group_form)
         VALUES (\(databaseQuestionMarks(count: insertCount + 2)))
         """
     private static let insertCount = personColumns.count + 2
 
-    /// The values of ``insertSQL``, in its order (a test checks they agree with `encode(to:)`).
+    /// The values of `insertSQL`, in its order (a test checks they agree with `encode(to:)`).
     var insertArguments: StatementArguments {
         // One array of the final size: growing it by parts reallocated it twice per contact.
         var values: [(any DatabaseValueConvertible)?] = []
@@ -159,12 +159,12 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         return StatementArguments(values)
     }
 
-    /// The prepared ``insertSQL`` (or ``insertGroupSQL``), for a loop that inserts many rows.
+    /// The prepared `insertSQL` (or `insertGroupSQL`), for a loop that inserts many rows.
     static func insertStatement(_ db: Database, group: Bool = false) throws -> Statement {
         try db.cachedStatement(sql: group ? insertGroupSQL : insertSQL)
     }
 
-    /// Inserts the row with ``insertSQL``, then its child rows, indexes it for search, and
+    /// Inserts the row with `insertSQL`, then its child rows, indexes it for search, and
     /// returns its id. (GRDB's `insert(_:)`, which this record also has, builds its statement
     /// anew for every row, and knows nothing of the search index.)
     @discardableResult
@@ -181,14 +181,14 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
                             sort_given = ?, sort_family = ?, updated_at = ?, version = version + 1
         WHERE id = ? AND uid = ? AND version = ?
         """
-    /// ``updateSQL`` that also sets `kind` and `group_form`: for a group card (or a row that was one).
+    /// `updateSQL` that also sets `kind` and `group_form`: for a group card (or a row that was one).
     static let updateGroupSQL = """
         UPDATE contacts SET \(textColumns.map { "\($0.column.rawValue) = ?" }.joined(separator: ", ")), photo = ?,
                             sort_given = ?, sort_family = ?, updated_at = ?, version = version + 1, kind = ?, group_form = ?
         WHERE id = ? AND uid = ? AND version = ?
         """
 
-    /// The values of ``updateSQL`` (with `group`, of ``updateGroupSQL``), in order (a test checks they fit it).
+    /// The values of `updateSQL` (with `group`, of `updateGroupSQL`), in order (a test checks they fit it).
     static func updateArguments(
         _ draft: ContactDraft, updatedAt: String, id: Int64, uid: String, version: Int, group: Bool = false
     ) -> StatementArguments {
@@ -222,7 +222,7 @@ extension ContactRecord {
         try self.init(row: row, at: ColumnIndexes(row))
     }
 
-    /// Decodes a row whose columns were found beforehand (see ``ColumnIndexes``): the contact
+    /// Decodes a row whose columns were found beforehand (see `ColumnIndexes`): the contact
     /// list's fast path. (Looking each column up by name on every row is measurably slower.)
     init(row: Row, at column: ColumnIndexes) throws {
         id = try row.decode(Int64.self, atIndex: column.id)

@@ -16,7 +16,7 @@ extension StorageController {
         try Row.fetchAll(db, sql: booksSQL + " ORDER BY b.is_default DESC, b.name, b.id").map(book)
     }
 
-    /// The book named `name` (ignoring A-Z case), or ``CarnetModels/CarnetError/unknownBook(_:)``.
+    /// The book named `name` (ignoring A-Z case), or `CarnetModels/CarnetError/unknownBook(_:)`.
     static func fetchBook(_ db: Database, named name: String) throws -> AddressBook {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let row = try Row.fetchOne(db, sql: booksSQL + " WHERE b.name = ?", arguments: [trimmed]) else {
@@ -42,7 +42,7 @@ extension StorageController {
         return try read { db in try Self.fetchBooks(db) }
     }
 
-    /// The book named `name` (ignoring A-Z case); ``CarnetModels/CarnetError/unknownBook(_:)`` when none is.
+    /// The book named `name` (ignoring A-Z case); `CarnetModels/CarnetError/unknownBook(_:)` when none is.
     public func addressBook(named name: String) throws(CarnetError) -> AddressBook {
         try read { db in try Self.fetchBook(db, named: name) }
     }

@@ -118,7 +118,7 @@ extension StorageController {
             updatedAt: Timestamp.string(now))
     }
 
-    /// `stored` as it is after ``update(_:_:with:at:expecting:)`` wrote `draft` over it.
+    /// `stored` as it is after `update(_:_:with:at:expecting:)` wrote `draft` over it.
     private static func saved(_ stored: Contact, _ draft: ContactDraft, at now: Date) -> Contact {
         Contact(id: stored.id, uid: stored.uid, draft: draft, createdAt: stored.createdAt, updatedAt: now, version: stored.version + 1, bookID: stored.bookID)
     }
@@ -220,7 +220,7 @@ extension StorageController {
     }
 
     /// The column each order sorts by (with `id` after it): `name`, or the sort columns of
-    /// schema 4 and 5, which hold ``CarnetModels/ContactDraft/sortText(_:)``. (Relevance sorts by
+    /// schema 4 and 5, which hold `CarnetModels/ContactDraft/sortText(_:)`. (Relevance sorts by
     /// the search rank first, then by name.)
     static func sortColumn(_ order: ContactOrder) -> String {
         switch order {
@@ -339,8 +339,8 @@ extension StorageController {
         }
     }
 
-    /// The columns of a ``CarnetModels/ContactSummary``: the preferred entry is the one marked
-    /// preferred, else the first, as ``CarnetModels/ContactDraft/email`` reads it.
+    /// The columns of a `CarnetModels/ContactSummary`: the preferred entry is the one marked
+    /// preferred, else the first, as `CarnetModels/ContactDraft/email` reads it.
     static let summaryColumns = """
         id, name, title, organization, book_id,
         ifnull((SELECT e.value FROM contact_emails e WHERE e.contact_id = id ORDER BY e.preferred DESC, e.position LIMIT 1), '') AS email,
@@ -348,7 +348,7 @@ extension StorageController {
         """
 
     /// Every contact in name order. Holds the whole table in memory: for exports and
-    /// benchmarks; screens page with ``contacts(after:limit:matching:)``.
+    /// benchmarks; screens page with `contacts(after:limit:matching:)`.
     public func allContacts() throws(CarnetError) -> [Contact] {
         try read { db in
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0

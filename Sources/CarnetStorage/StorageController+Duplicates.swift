@@ -39,7 +39,7 @@ extension StorageController {
 
     // MARK: Finding
 
-    /// The groups of contacts likely to be one person (see ``CarnetModels/DuplicateFinder``),
+    /// The groups of contacts likely to be one person (see `CarnetModels/DuplicateFinder`),
     /// never two the user said are different people.
     public func duplicates(scope: DuplicateScope = DuplicateScope()) throws(CarnetError) -> DuplicateSearch {
         let (candidates, different) = try read { db in (try Self.duplicateCandidates(db, scope: scope), try Self.differentPeople(db)) }
@@ -110,8 +110,8 @@ extension StorageController {
     // MARK: Merging
 
     /// Merges `contacts` into the first, as one action of the history: the first is saved with
-    /// `draft` (see ``CarnetModels/ContactMerge``), the others are deleted and their UIDs stay
-    /// known as the first's (``contact(resolvingUID:)``). The first keeps its favorite place, or
+    /// `draft` (see `CarnetModels/ContactMerge`), the others are deleted and their UIDs stay
+    /// known as the first's (`contact(resolvingUID:)`). The first keeps its favorite place, or
     /// takes the best placed of the others'. Rows of other tables that belong to a merged-away
     /// contact move to the first unless it has one already. Each contact must be as the caller
     /// read it: a contact saved meanwhile is a conflict and nothing is written.
@@ -180,7 +180,7 @@ extension StorageController {
     /// The recorded tables whose rows belong to a contact (their key starts with its id) and
     /// that the merged draft does not already carry: a merged-away contact's rows there move to
     /// the survivor, unless it has the same row (`UPDATE OR IGNORE`; the rest go with the
-    /// contact). A table added to ``History/contactTables`` comes along without a change here.
+    /// contact). A table added to `History/contactTables` comes along without a change here.
     static var ownedTables: [String] {
         let carried = Set(ContactChildTable.all.map(\.name) + ["favorites", "contacts"])
         return History.contactTables.filter { !carried.contains($0) }

@@ -126,7 +126,7 @@ extension StorageController {
         try importNew(db, record, draft, uid: uid, options: options, issuedBefore: issuedBefore, into: &report)
     }
 
-    /// A record whose UID is a contact's: it updates the contact (see ``importContacts(source:options:progress:next:)``).
+    /// A record whose UID is a contact's: it updates the contact (see `importContacts(source:options:progress:next:)`).
     private static func importOver(
         _ db: Database, _ current: Contact, _ draft: ContactDraft, _ record: InterchangeRecord, options: ImportOptions,
         into report: inout ImportReport
@@ -225,7 +225,7 @@ extension StorageController {
         try forEachContact(query: ContactQuery(search: search), limit: limit, pageSize: pageSize, body)
     }
 
-    /// ``forEachContact(query:limit:pageSize:_:)`` for a listing: the contacts' summaries, read
+    /// `forEachContact(query:limit:pageSize:_:)` for a listing: the contacts' summaries, read
     /// without their other child tables.
     public func forEachSummary(
         query: ContactQuery, limit: Int = .max, pageSize: Int = 500, _ body: (ContactSummary) throws(CarnetError) -> Void

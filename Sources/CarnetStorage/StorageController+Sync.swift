@@ -54,7 +54,7 @@ extension StorageController {
         try read { db in try Self.fetchSyncAccounts(db) }
     }
 
-    /// Remembers `account` as the collection its book (``CarnetModels/SyncAccount/bookID``)
+    /// Remembers `account` as the collection its book (`CarnetModels/SyncAccount/bookID`)
     /// syncs with. The same collection of the same book keeps what it knows (links, tombstones,
     /// token) and takes the new login; another one replaces the book's link, and a collection
     /// linked to another book before starts afresh: each first sync matches contacts by UID.
@@ -87,7 +87,7 @@ extension StorageController {
         try read { db in try Self.fetchSyncAccount(db).map { account in try Self.syncStatus(db, account, clashes: clashes) } }
     }
 
-    /// ``syncStatus(clashes:)`` of every linked book.
+    /// `syncStatus(clashes:)` of every linked book.
     public func syncStatuses(clashes: Int = 10) throws(CarnetError) -> [SyncStatus] {
         try read { db in try Self.fetchSyncAccounts(db).map { account in try Self.syncStatus(db, account, clashes: clashes) } }
     }
@@ -166,7 +166,7 @@ extension StorageController {
     }
 
     /// Runs a sync in write transactions, each recorded as one action of the history. The sync
-    /// starts in one; ``SyncTransaction/commit(report:)`` makes what it did so far durable and
+    /// starts in one; `SyncTransaction/commit(report:)` makes what it did so far durable and
     /// goes on in a new one (before the sync sends anything to the server, so what a merge
     /// overrode is in the file however the sync ends). What `body` does after its last commit
     /// is kept only if it returns; a dry run keeps nothing (its commits are no-ops). The file
@@ -201,7 +201,7 @@ extension StorageController {
     }
 }
 
-/// What a sync reads and writes here, inside ``StorageController/withSyncTransaction(_:dryRun:_:)``
+/// What a sync reads and writes here, inside `StorageController/withSyncTransaction(_:dryRun:_:)`
 /// (the only place one exists): contacts, their links to the server, tombstones, conflicts.
 public final class SyncTransaction {
     private let db: Database

@@ -8,7 +8,7 @@ import Synchronization
 /// offers typed reads and writes. It is the only code in Carnet that speaks SQL.
 ///
 /// Every write is one `BEGIN IMMEDIATE` transaction: it takes the write lock up front, so
-/// several processes on one file queue behind each other (within ``StorageOptions/busyTimeout``)
+/// several processes on one file queue behind each other (within `StorageOptions/busyTimeout`)
 /// instead of failing half-way. Every value is a bound argument. A write that fails changes
 /// nothing and throws a `CarnetError`.
 ///
@@ -20,7 +20,7 @@ import Synchronization
 /// let contact = try storage.insertContact(ContactDraft(name: "Ada Lovelace"))
 /// ```
 public final class StorageController: Sendable {
-    /// The database file, or `:memory:` for ``inMemory(options:)``.
+    /// The database file, or `:memory:` for `inMemory(options:)`.
     public let path: String
     public let options: StorageOptions
     let writer: any DatabaseWriter
@@ -28,7 +28,7 @@ public final class StorageController: Sendable {
     private let isClosed = Mutex(false)
 
     /// Opens the Carnet database at `path`, creating it (and its directory, mode 0700; the file
-    /// mode 0600) when missing unless ``StorageOptions/createIfMissing`` is false, and brings its
+    /// mode 0600) when missing unless `StorageOptions/createIfMissing` is false, and brings its
     /// schema up to date in one transaction.
     ///
     /// Before SQLite opens anything it refuses a path that is not a regular file (a directory,
@@ -37,10 +37,10 @@ public final class StorageController: Sendable {
     ///
     /// - Parameters:
     ///   - path: the database file.
-    ///   - options: how the file is opened (see ``StorageOptions``).
+    ///   - options: how the file is opened (see `StorageOptions`).
     ///   - onLockWait: called once per wait, on the thread that writes, when a write
     ///     has waited about a second for another process's write lock. The write keeps waiting, up
-    ///     to ``StorageOptions/busyTimeout`` in all: say so to the person waiting (the `carnet`
+    ///     to `StorageOptions/busyTimeout` in all: say so to the person waiting (the `carnet`
     ///     command prints a line on a terminal), don't block.
     /// - Throws: `CarnetError.notADatabase(path:)`, `.notCarnetDatabase`,
     ///   `.corrupt`, `.newerSchema` and `.schemaRecordChanged` (the file is left untouched),
@@ -63,7 +63,7 @@ public final class StorageController: Sendable {
     /// `PRAGMA application_id` of a Carnet file ("Carn" in ASCII), set by migration 12.
     public static let applicationID: Int32 = 0x4361_726E
 
-    /// The first schema that sets ``applicationID``: a file past it without the mark is not Carnet's.
+    /// The first schema that sets `applicationID`: a file past it without the mark is not Carnet's.
     static let applicationIDSchema = 12
 
     init(path: String, options: StorageOptions, migrations: [Migration], onLockWait: (@Sendable () -> Void)? = nil) throws(CarnetError) {
@@ -216,7 +216,7 @@ public final class StorageController: Sendable {
     }
 
     /// Runs `body` in one write transaction, recording what it changes as one action of the
-    /// history in the same transaction (see ``History``): `body` names the action on the recorder.
+    /// history in the same transaction (see `History`): `body` names the action on the recorder.
     func recordedWrite<T>(_ body: @escaping (Database, HistoryRecorder) throws -> T) throws(CarnetError) -> T {
         try write { db in try HistoryRecorder.record(db) { recorder in try body(db, recorder) } }
     }
@@ -285,7 +285,7 @@ public final class StorageController: Sendable {
         }
     }
 
-    /// ``catchUpSearchIndex()`` before a read that searches; nothing for one that does not.
+    /// `catchUpSearchIndex()` before a read that searches; nothing for one that does not.
     func catchUpBeforeSearching(_ query: ContactQuery) throws(CarnetError) {
         if !query.search.isEmpty { try catchUpSearchIndex() }
     }

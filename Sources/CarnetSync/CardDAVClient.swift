@@ -32,7 +32,7 @@ enum DeleteOutcome {
     case refused(status: Int)
 }
 
-/// The CardDAV requests Carnet makes (RFC 6352, RFC 6578), over an ``HTTPTransport``.
+/// The CardDAV requests Carnet makes (RFC 6352, RFC 6578), over an `HTTPTransport`.
 ///
 /// Hrefs are kept as paths with percent-escapes decoded, so the server's way of escaping (one
 /// escapes `@`, another does not) never makes one card two; they are escaped again, the same

@@ -30,7 +30,7 @@ public final class AppCoordinator {
     public let contacts: ContactsViewModel
     public let favorites: ContactsViewModel
     public let quote: QuoteViewModel
-    /// The address books screen (``showBooks()``).
+    /// The address books screen (`showBooks()`).
     public let books: BooksViewModel
     /// Undo and redo, from any screen.
     public let history: HistoryViewModel
@@ -52,7 +52,7 @@ public final class AppCoordinator {
     }
 
     /// Undoes the newest action; the screen on top appears again with the result (a detail
-    /// whose contact the undo removed says so; see ``ContactDetailViewModel/isDeleted``).
+    /// whose contact the undo removed says so; see `ContactDetailViewModel/isDeleted`).
     @discardableResult
     public func undo() throws(CarnetError) -> HistoryStep {
         let step = try history.undo()
@@ -72,7 +72,7 @@ public final class AppCoordinator {
     public var current: Screen { stack.last ?? root(tab) }
 
     /// The edit screen whose draft holds changes not saved yet (or a conflict not settled), if
-    /// any. ``back()`` and ``select(_:)`` drop it, so a screen asks the user first.
+    /// any. `back()` and `select(_:)` drop it, so a screen asks the user first.
     public var unsavedEdit: Screen? {
         stack.first { screen in
             switch screen {
@@ -97,7 +97,7 @@ public final class AppCoordinator {
     }
 
     /// Switches tab; the tab's root screen appears. An edit screen open on the tab left is
-    /// dropped with its draft (see ``unsavedEdit``).
+    /// dropped with its draft (see `unsavedEdit`).
     public func select(_ tab: Tab) throws(CarnetError) {
         self.tab = tab
         stack = []
@@ -164,7 +164,7 @@ public final class AppCoordinator {
     }
 
     /// Pushes an edit screen that goes back on cancel, and on save once the editor's own
-    /// ``DraftEditor/onSave`` (set by the screen that opened it) has run.
+    /// `DraftEditor/onSave` (set by the screen that opened it) has run.
     private func pushEditor<Record>(_ edit: DraftEditor<Record>, as screen: (DraftEditor<Record>) -> Screen) throws(CarnetError) {
         let openerSaved = edit.onSave
         edit.onSave = { [weak self] saved in
@@ -176,7 +176,7 @@ public final class AppCoordinator {
     }
 
     /// Leaves the screen on top; the one below appears again. An edit screen left this way is
-    /// cancelled (its draft dropped: see ``unsavedEdit``).
+    /// cancelled (its draft dropped: see `unsavedEdit`).
     public func back() throws(CarnetError) {
         guard let top = stack.popLast() else { return }
         if case let .editContact(edit) = top, edit.isDirty { edit.onCancel = nil; edit.cancel() }

@@ -9,7 +9,7 @@ public final class BooksViewModel {
     /// What deleting a book did, or why it waits.
     public enum Deletion: Sendable, Equatable {
         case deleted(AddressBook)
-        /// The book holds contacts: the screen asks, then calls ``delete(_:confirmed:)`` again.
+        /// The book holds contacts: the screen asks, then calls `delete(_:confirmed:)` again.
         case needsConfirmation(AddressBook)
     }
 
@@ -54,7 +54,7 @@ public final class BooksViewModel {
         return .deleted(deleted)
     }
 
-    /// The book named `name` (ignoring A-Z case); ``CarnetModels/CarnetError/unknownBook(_:)`` when none is.
+    /// The book named `name` (ignoring A-Z case); `CarnetModels/CarnetError/unknownBook(_:)` when none is.
     public func book(named name: String) throws(CarnetError) -> AddressBook {
         try state.addressBook(named: name)
     }

@@ -17,7 +17,7 @@ public protocol ContactDetailViewModelDelegate: AnyObject {
 public final class ContactDetailViewModel {
     /// Told about saves and deletes; held weakly, so a list and its detail never keep each other.
     public weak var delegate: (any ContactDetailViewModelDelegate)?
-    /// Whether the contact was deleted (here or, after ``onAppear()``, elsewhere).
+    /// Whether the contact was deleted (here or, after `onAppear()`, elsewhere).
     public private(set) var isDeleted = false
 
     @ObservationIgnored private let state: StateController
@@ -39,7 +39,7 @@ public final class ContactDetailViewModel {
     /// Every field of the contact with a value, grouped as the field description groups them:
     /// the structured name and nickname, work, ways to reach them, dates, note, categories,
     /// photo and the properties Carnet does not model. The display name is not a row: it is the
-    /// screen's title (``contact``'s `name`).
+    /// screen's title (`contact`'s `name`).
     public var sections: [DetailSection] {
         DetailSection.sections(of: contact.draft, omitting: [.name])
     }

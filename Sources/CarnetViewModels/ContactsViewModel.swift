@@ -35,13 +35,13 @@ public struct ContactSummaryRow: Sendable, Equatable, Identifiable {
 public final class ContactsViewModel {
     public let favoritesOnly: Bool
     /// Which rows, in which order: search text, category and sort. Setting any of them (with
-    /// ``setSearch(_:)``, ``setCategory(_:)``, ``setOrder(_:)``) starts the list over.
+    /// `setSearch(_:)`, `setCategory(_:)`, `setOrder(_:)`) starts the list over.
     public private(set) var query = ContactQuery()
     /// Filters rows as the search index finds them (see `SearchQuery`): every
     /// word, in any order, starts a word of the contact's texts, ignoring case and accents.
     public var search: String { query.search }
     /// The contact last changed through a detail screen opened from this list, to scroll to
-    /// and highlight when the list appears again (set through ``ContactDetailViewModelDelegate``).
+    /// and highlight when the list appears again (set through `ContactDetailViewModelDelegate`).
     public private(set) var highlightedID: Int64?
 
     @ObservationIgnored private let state: StateController
@@ -82,14 +82,14 @@ public final class ContactsViewModel {
         return list.rows.map { ContactRow(contact: $0, isFavorite: positions[$0.id] != nil, favoritePosition: positions[$0.id]) }
     }
 
-    /// Whether more rows follow (call ``loadNextPage()``).
+    /// Whether more rows follow (call `loadNextPage()`).
     public var hasMore: Bool { favoritesOnly ? false : list.hasMore }
-    /// Whether rows were dropped from the top to bound memory (call ``loadPreviousPage()``).
+    /// Whether rows were dropped from the top to bound memory (call `loadPreviousPage()`).
     public var hasEarlier: Bool { favoritesOnly ? false : list.hasEarlier }
     /// How many contacts the tab holds in all (not just the rows loaded).
     public var totalCount: Int { favoritesOnly ? state.favorites.count : state.contactCount }
-    /// How many contacts match ``search`` (all the rows, not just those loaded), as of the last
-    /// ``onAppear()`` or ``setSearch(_:)``; ``totalCount`` when there is no search.
+    /// How many contacts match `search` (all the rows, not just those loaded), as of the last
+    /// `onAppear()` or `setSearch(_:)`; `totalCount` when there is no search.
     public var matchCount: Int {
         if !query.isFiltered { return totalCount }
         return favoritesOnly ? rows.count : searchCount
@@ -110,15 +110,15 @@ public final class ContactsViewModel {
     /// Hands `body` every row of the tab from the first, in order, at most `limit`, keeping none:
     /// for a screen that shows each row once and moves on, as `carnet list` does. Contacts are
     /// read `pageSize` at a time (favorites are already in the state); only those matching
-    /// `search` (see ``setSearch(_:)``) are shown. First picks up changes made elsewhere, as
-    /// ``onAppear()`` does; ``rows`` is left as it is.
+    /// `search` (see `setSearch(_:)`) are shown. First picks up changes made elsewhere, as
+    /// `onAppear()` does; `rows` is left as it is.
     public func forEachRow(
         matching search: String = "", limit: Int = .max, pageSize: Int = 500, _ body: (ContactRow) throws(CarnetError) -> Void
     ) throws(CarnetError) {
         try forEachRow(query: ContactQuery(search: search), limit: limit, pageSize: pageSize, body)
     }
 
-    /// ``forEachRow(matching:limit:pageSize:_:)`` for a whole query: search, category and order
+    /// `forEachRow(matching:limit:pageSize:_:)` for a whole query: search, category and order
     /// (favorites keep the user's order).
     public func forEachRow(
         query: ContactQuery, limit: Int = .max, pageSize: Int = 500, _ body: (ContactRow) throws(CarnetError) -> Void
@@ -138,7 +138,7 @@ public final class ContactsViewModel {
         }
     }
 
-    /// ``forEachRow(query:limit:pageSize:_:)`` for a listing that shows each contact on one line
+    /// `forEachRow(query:limit:pageSize:_:)` for a listing that shows each contact on one line
     /// (name, position, preferred email and phone): only that is read, so a long listing costs
     /// a fraction of whole contacts.
     public func forEachSummaryRow(
@@ -170,7 +170,7 @@ public final class ContactsViewModel {
     /// Shows only contacts matching `text`, from the first page; empty shows every contact. Text
     /// longer than `Limits.searchLength`, or with no letter or digit, throws
     /// `CarnetError.invalidSearch(_:)` and leaves the list as it was. With
-    /// ``setOrder(_:)`` `.relevance`, the best matches come first.
+    /// `setOrder(_:)` `.relevance`, the best matches come first.
     public func setSearch(_ text: String) throws(CarnetError) {
         _ = try SearchQuery(text)
         var query = query

@@ -75,10 +75,10 @@ extension Quote: DraftSaving {
     }
 }
 
-/// The one edit screen for contacts and quotes (``EditContactViewModel``, ``EditQuoteViewModel``).
-/// It works on a draft: nothing is written until ``save()`` succeeds, and ``cancel()`` leaves no
-/// trace. A save that finds someone else's newer version keeps it in ``conflict`` for
-/// ``resolve(_:)``: reload (merge field by field), overwrite, or cancel.
+/// The one edit screen for contacts and quotes (`EditContactViewModel`, `EditQuoteViewModel`).
+/// It works on a draft: nothing is written until `save()` succeeds, and `cancel()` leaves no
+/// trace. A save that finds someone else's newer version keeps it in `conflict` for
+/// `resolve(_:)`: reload (merge field by field), overwrite, or cancel.
 @MainActor
 @Observable
 public final class DraftEditor<Record: DraftSaving> {
@@ -117,13 +117,13 @@ public final class DraftEditor<Record: DraftSaving> {
     @ObservationIgnored private var storedDraft: Record.Draft
     @ObservationIgnored private var storedOriginal: Record?
     @ObservationIgnored private let changes = EditorChanges()
-    /// Set when ``save()`` found that someone else saved the record since the edit started.
+    /// Set when `save()` found that someone else saved the record since the edit started.
     public private(set) var conflict: Conflict<Record>?
-    /// After ``resolve(_:)`` with ``ConflictResolution/reload``: the fields both edits changed,
-    /// each its own way. The draft holds this edit's value for them and ``original`` theirs;
-    /// settle each with ``keepMine(_:)`` or ``takeTheirs(_:)`` (a save keeps the draft as it is).
+    /// After `resolve(_:)` with `ConflictResolution/reload`: the fields both edits changed,
+    /// each its own way. The draft holds this edit's value for them and `original` theirs;
+    /// settle each with `keepMine(_:)` or `takeTheirs(_:)` (a save keeps the draft as it is).
     public private(set) var clashes: [Field] = []
-    /// What adding a new record is told (see ``QuoteAddOptions``).
+    /// What adding a new record is told (see `QuoteAddOptions`).
     public var addOptions: Record.AddOptions
     /// Called after a save commits, with the saved record.
     @ObservationIgnored public var onSave: ((Record) -> Void)?
@@ -157,8 +157,8 @@ public final class DraftEditor<Record: DraftSaving> {
 
     public var canSave: Bool { issues.isEmpty }
 
-    /// Validates and commits the draft through the state controller, then calls ``onSave``.
-    /// On a conflict, sets ``conflict`` (see ``resolve(_:)``) and rethrows; nothing is written.
+    /// Validates and commits the draft through the state controller, then calls `onSave`.
+    /// On a conflict, sets `conflict` (see `resolve(_:)`) and rethrows; nothing is written.
     @discardableResult
     public func save() throws(CarnetError) -> Record {
         do {
@@ -176,7 +176,7 @@ public final class DraftEditor<Record: DraftSaving> {
         }
     }
 
-    /// Settles a ``conflict``. Returns the saved record for ``ConflictResolution/overwrite``.
+    /// Settles a `conflict`. Returns the saved record for `ConflictResolution/overwrite`.
     @discardableResult
     public func resolve(_ resolution: ConflictResolution) throws(CarnetError) -> Record? {
         guard let conflict else { return nil }
@@ -236,7 +236,7 @@ public final class DraftEditor<Record: DraftSaving> {
     }
 }
 
-/// What an editor's `draft` and `original` observers register on (see ``DraftEditor``).
+/// What an editor's `draft` and `original` observers register on (see `DraftEditor`).
 @MainActor
 @Observable
 final class EditorChanges {

@@ -3,8 +3,8 @@ import CarnetState
 import Observation
 
 /// The duplicates screen: the groups of contacts likely to be one person, strongest first, each
-/// with its reasons. From a group the screen opens the merge screen (``mergeScreen(for:)``) or
-/// says two of its contacts are different people (``markDifferent(_:_:)``).
+/// with its reasons. From a group the screen opens the merge screen (`mergeScreen(for:)`) or
+/// says two of its contacts are different people (`markDifferent(_:_:)`).
 @MainActor
 @Observable
 public final class DuplicatesViewModel {
@@ -28,7 +28,7 @@ public final class DuplicatesViewModel {
     /// The contacts looked at, and the pairs compared to find the rows.
     public private(set) var contactCount = 0
     public private(set) var pairsCompared = 0
-    /// Which contacts are looked at (``DuplicateScope``): all by default.
+    /// Which contacts are looked at (`DuplicateScope`): all by default.
     public var scope: DuplicateScope
 
     @ObservationIgnored private let state: StateController
@@ -74,7 +74,7 @@ public final class DuplicatesViewModel {
     }
 
     /// The merge screen for any contacts (the first kept), with `taking` settling fields
-    /// (see ``CarnetModels/ContactMerge``).
+    /// (see `CarnetModels/ContactMerge`).
     public func mergeScreen(contactIDs: [Int64], taking: [Field: Int] = [:]) throws(CarnetError) -> MergeContactsViewModel {
         var contacts: [Contact] = []
         for id in contactIDs { contacts.append(try state.contact(id: id)) }
@@ -89,8 +89,8 @@ public final class DuplicatesViewModel {
     }
 }
 
-/// The merge screen, on the draft editor: the contacts' merged draft (``editor``, edited like any
-/// contact's), the fields whose values differ (``questions``) with a choice for each, then save
+/// The merge screen, on the draft editor: the contacts' merged draft (`editor`, edited like any
+/// contact's), the fields whose values differ (`questions`) with a choice for each, then save
 /// (one action of the history) or cancel (no trace).
 @MainActor
 @Observable

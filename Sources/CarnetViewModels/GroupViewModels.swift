@@ -20,8 +20,8 @@ public final class GroupsViewModel {
     }
 
     /// The group named by `text`: its id, or its name (ignoring A-Z case). Several groups of
-    /// that name throw ``CarnetModels/CarnetError/ambiguousGroup(_:ids:)``; none,
-    /// ``CarnetModels/CarnetError/noSuchGroup(_:)``.
+    /// that name throw `CarnetModels/CarnetError/ambiguousGroup(_:ids:)`; none,
+    /// `CarnetModels/CarnetError/noSuchGroup(_:)`.
     public func group(_ text: String) throws(CarnetError) -> Contact {
         let all = try state.groups()
         if let id = Int64(text), let found = all.first(where: { $0.id == id }) { return found }

@@ -56,7 +56,7 @@ public final class SyncViewModel {
         return conflict
     }
 
-    /// What ``take(conflict:fields:)`` did.
+    /// What `take(conflict:fields:)` did.
     public struct Taken: Sendable, Equatable {
         public var conflict: SyncConflict
         public var fields: [Field]

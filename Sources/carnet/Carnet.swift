@@ -6,7 +6,7 @@ import Foundation
 
 /// A command that shows or changes the address book: the composition root opens the database
 /// once and hands it the state controller.
-/// A command that takes `--db PATH` after its name (see ``DatabaseOption``).
+/// A command that takes `--db PATH` after its name (see `DatabaseOption`).
 protocol DatabaseLocated: ParsableCommand {
     var database: DatabaseOption { get }
 }

@@ -251,7 +251,7 @@ struct EditorSession {
         }
     }
 
-    /// The prefix of the lines ``mark(_:errors:)`` adds, removed before each reading.
+    /// The prefix of the lines `mark(_:errors:)` adds, removed before each reading.
     static let errorPrefix = "# ERROR "
 
     /// `text` without the error lines a previous round added.
@@ -259,7 +259,7 @@ struct EditorSession {
         text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(errorPrefix) }.joined(separator: "\n")
     }
 
-    /// `text` (already ``unmarked(_:)``) with `# ERROR message` above each line an error is
+    /// `text` (already `unmarked(_:)`) with `# ERROR message` above each line an error is
     /// about, and those about no line (a required field whose line was deleted) at the top.
     static func mark(_ text: String, errors: [(message: String, line: Int?)]) -> String {
         var lines = unmarked(text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -36,7 +36,7 @@ final class RecordStream {
         }
     }
 
-    /// The `.vcf` files of a directory, in name order (see ``VDir/isCard(_:)``).
+    /// The `.vcf` files of a directory, in name order (see `VDir/isCard(_:)`).
     init(directory: String) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
         files = names.filter(VDir.isCard).sorted().map { (directory as NSString).appendingPathComponent($0) }
@@ -637,7 +637,7 @@ final class ExportSink {
         return String(cString: real)
     }
 
-    /// Every line with its control characters escaped (``TextRules/escapedForDisplay(_:)``),
+    /// Every line with its control characters escaped (`TextRules/escapedForDisplay(_:)`),
     /// keeping the line breaks, a CRLF's CR included.
     static func terminalSafe(_ text: String) -> String {
         if text.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 10 || $0 == 13 }) { return text }

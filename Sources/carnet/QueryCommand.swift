@@ -59,7 +59,7 @@ struct QueryCommand: StateCommand {
 }
 
 /// What `carnet query` was asked, and its answer; parsed by swift-argument-parser as
-/// ``QueryCommand``, or by ``parsedQuickly(_:)``.
+/// `QueryCommand`, or by `parsedQuickly(_:)`.
 struct MailQuery: Equatable {
     var words: [String]
     var format: MailQueryFormat
@@ -82,7 +82,7 @@ struct MailQuery: Equatable {
 
     /// `carnet query …` read without swift-argument-parser, or nil for anything but the plain
     /// forms mail clients use: words, `--format F`, `--limit N`, `--db PATH` (each once, with its
-    /// value after a space or `=`), and a query that ``validate()`` accepts. Anything else (help,
+    /// value after a space or `=`), and a query that `validate()` accepts. Anything else (help,
     /// `--`, an unknown flag, a bad value) is left to the parser, so its answers and messages stay
     /// the parser's. mutt and aerc start `carnet query` at every completion, and the parser's first
     /// parse was most of the process's own time (it reflects on the command types: `Mirror`,

@@ -37,7 +37,7 @@ enum JSONOutput {
 }
 
 /// Writes contact rows as they are read, page by page: a table on a terminal, tab-separated
-/// values for scripts, or a JSON array. Everything goes through one ``OutputBuffer``, so a long
+/// values for scripts, or a JSON array. Everything goes through one `OutputBuffer`, so a long
 /// listing costs a copy of each value's bytes, not a `print` per row.
 final class ContactListOutput {
     enum Format { case table, tsv, json }
@@ -94,8 +94,8 @@ final class ContactListOutput {
         out.flushIfFull()
     }
 
-    /// Writes one line of a table or TSV (a table first gathers ``tableSample`` rows to size its
-    /// columns). JSON needs whole contacts: ``write(_:)-(ContactRow)``.
+    /// Writes one line of a table or TSV (a table first gathers `tableSample` rows to size its
+    /// columns). JSON needs whole contacts: `write(_:)-(ContactRow)`.
     func write(_ row: ContactSummaryRow) {
         switch format {
         case .json:
@@ -145,7 +145,7 @@ final class ContactListOutput {
     /// Hands what is gathered to stdout: rows written before an error still reach the reader.
     func flush() { out.flush() }
 
-    /// One element on one line, as ``JSONOutput/line(_:)`` writes it.
+    /// One element on one line, as `JSONOutput/line(_:)` writes it.
     private func writeJSON(_ row: ContactRow) {
         let value = ContactJSON(contact: row.contact, favorite: row.isFavorite)
         guard let data = try? jsonEncoder.encode(value) else {

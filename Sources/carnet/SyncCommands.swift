@@ -14,7 +14,7 @@ protocol SyncingCommand: StateCommand {
 extension SyncingCommand {
     var answerTimeout: TimeInterval { SyncOptions.defaultAnswerTimeout }
 
-    /// Never called: the composition root runs ``run(sync:terminal:)`` instead.
+    /// Never called: the composition root runs `run(sync:terminal:)` instead.
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         throw CLIError(message: "\(Self.configuration.commandName ?? "sync") needs the sync engine", code: .other)
     }

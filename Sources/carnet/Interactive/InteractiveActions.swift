@@ -2,7 +2,7 @@ import CarnetModels
 import CarnetState
 import CarnetViewModels
 
-/// What the verbs of ``InteractiveSession/verbs`` do, on the screen on top.
+/// What the verbs of `InteractiveSession/verbs` do, on the screen on top.
 extension InteractiveSession {
     // MARK: The screen on top
 

@@ -2,7 +2,7 @@ import CarnetModels
 import CarnetViewModels
 
 /// One command of interactive mode: the words that call it, the screens it works on, the help
-/// line that describes it, and what it does. ``InteractiveSession/verbs`` is the one table
+/// line that describes it, and what it does. `InteractiveSession/verbs` is the one table
 /// from which both dispatch and help are made (as khard's `actions.py` is), so a verb cannot
 /// work without being listed, nor be listed without working.
 struct InteractiveVerb {
@@ -124,7 +124,7 @@ extension InteractiveSession {
     ]
 
     /// The contact edit screen's own verbs; the fields and the draft verbs it shares with the
-    /// quote's follow in ``onDrafts``.
+    /// quote's follow in `onDrafts`.
     static let onEditContact: [InteractiveVerb] = [
         // The display name and the structured name keep each other in step when one was made
         // from the other: renaming "Ada Lovelace" to "Ada King" moves her under K.
