@@ -513,7 +513,10 @@ enum Changeset {
     /// Makes one change; returns the error of a constraint that refused it (to try again later),
     /// throws ``Conflict`` for a row not as expected.
     private static func applyOne(_ change: Change, _ table: TableShape, _ db: Database) throws -> DatabaseError? {
-        guard change.key.count == table.columns.count else {
+        // A change recorded before a migration added columns at the end of the table (a new
+        // field) names the first columns only: the others keep what they hold, or their
+        // default for a row it inserts.
+        guard change.key.count <= table.columns.count else {
             throw CarnetError.database("the history's changes to \(table.name) have \(change.key.count) columns, the table \(table.columns.count)")
         }
         let keyColumns = change.key.indices.filter { change.key[$0] }
@@ -529,7 +532,7 @@ enum Changeset {
                 let values = change.new.map { $0 ?? .null }
                 do {
                     try db.cachedStatement(sql: """
-                        INSERT INTO \(table.quotedName) (\(table.columns.indices.map(table.quoted).joined(separator: ", "))) \
+                        INSERT INTO \(table.quotedName) (\(values.indices.map(table.quoted).joined(separator: ", "))) \
                         VALUES (\(databaseQuestionMarks(count: values.count)))
                         """).execute(arguments: StatementArguments(values))
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {

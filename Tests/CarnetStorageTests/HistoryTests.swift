@@ -239,6 +239,32 @@ import Testing
         #expect(try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(changeset) FROM history") } == 3)
     }
 
+    /// A migration that adds a column to contacts (a new field) leaves the history's older changes
+    /// naming fewer columns than the table: they still undo and redo, an undone insert deletes
+    /// the row and an undone delete brings it back with the new column's default.
+    @Test func changesRecordedBeforeAColumnWasAddedStillUndo() throws {
+        let storage = try StorageController(path: dir.database)
+        let ada = try storage.insertContact(ContactDraft(name: "Ada Lovelace", title: "Analyst"))
+        _ = try storage.updateContact(ada, with: ContactDraft(name: "Ada Lovelace", title: "Countess"))
+        let grace = try storage.insertContact(ContactDraft(name: "Grace Hopper"))
+        try storage.deleteContact(id: grace.id)
+        try storage.writer.writeWithoutTransaction { db in
+            // As a migration adds one: written into every row, so the session never sees NULL.
+            try db.execute(sql: "ALTER TABLE contacts ADD COLUMN added_later TEXT NOT NULL DEFAULT ''; UPDATE contacts SET added_later = ''")
+        }
+        try storage.undo()
+        #expect(try storage.contact(id: grace.id).name == "Grace Hopper")
+        try storage.undo()
+        #expect(throws: CarnetError.self) { try storage.contact(id: grace.id) }
+        try storage.undo()
+        #expect(try storage.contact(id: ada.id).title == "Analyst")
+        try storage.redo()
+        #expect(try storage.contact(id: ada.id).title == "Countess")
+        try storage.undo()
+        try storage.undo()
+        #expect(try storage.allContacts().isEmpty)
+    }
+
     @Test func aNewActionClearsTheRedoList() throws {
         let storage = try StorageController(path: dir.database)
         let ada = try storage.insertContact(ContactDraft(name: "Ada"))
