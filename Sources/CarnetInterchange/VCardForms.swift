@@ -13,7 +13,19 @@ import Foundation
 enum VCardForms {
     static let prefix = "X-CARNET-FORM:"
 
-    private static let textNames: Set<String> = ["FN", "N", "NICKNAME", "TITLE", "ROLE", "NOTE", "ORG"]
+    /// The names of the text fields described as a property of their own (both names of each),
+    /// those the writer writes before `ORG` and those after.
+    private static let described: (before: [String], after: [String]) = {
+        let organization = ContactFields.all.firstIndex { $0.field == .organization } ?? 0
+        var before: [String] = []
+        var after: [String] = []
+        for (spec, _, vCard) in ContactFields.vCardText {
+            let names = [vCard.name] + (vCard.olderName.map { [$0] } ?? [])
+            if (ContactFields.all.firstIndex { $0 === spec } ?? 0) < organization { before += names } else { after += names }
+        }
+        return (before, after)
+    }()
+    private static let textNames: Set<String> = Set(["FN", "N", "NOTE", "ORG"] + described.before + described.after)
     static let vendorAnniversaries: Set<String> = ["X-EVOLUTION-ANNIVERSARY", "X-MS-ANNIVERSARY", "X-KADDRESSBOOK-X-ANNIVERSARY"]
 
     /// Whether a property mapped onto a field says more than the field will write back.
@@ -41,7 +53,7 @@ enum VCardForms {
 
     /// The order the writer writes the fields in, which the kept forms follow, so a card read,
     /// written and read again keeps the same lines in the same order.
-    private static let order = ["FN", "N", "NICKNAME", "ORG", "TITLE", "ROLE", "BDAY", "ANNIVERSARY", "X-ABDATE"]
+    private static let order = ["FN", "N"] + described.before + ["ORG"] + described.after + ["BDAY", "ANNIVERSARY", "X-ABDATE"]
         + vendorAnniversaries.sorted() + ["NOTE"]
 
     /// The `X-CARNET-FORM:` lines to keep for the mapped properties `forms` (each a property

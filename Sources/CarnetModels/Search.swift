@@ -176,8 +176,21 @@ public struct SearchDocument: Sendable, Equatable {
         text.add(parts.family)
         text.add(parts.suffix)
         text.add(draft.nickname)
+        text.add(described[0], of: draft)
         return text.folded
     }
+
+    /// The searched text fields this builder does not name, by ``SearchColumn`` (in its order),
+    /// each column's in ``ContactFields/all`` order: a new text field with a search column is
+    /// searched from its entry alone, at the end of its column.
+    static let described: [[ContactFieldSpec]] = {
+        let named: Set<Field> = [.name, .prefix, .given, .additional, .family, .suffix, .nickname, .organization, .department, .title, .role, .note]
+        return SearchColumn.allCases.map { column in
+            ContactFields.all.filter { spec in
+                spec.searchColumn == column && !named.contains(spec.field) && (spec.text ?? spec.multilineText) != nil
+            }
+        }
+    }()
 
     /// Every other column of ``SearchColumn``, in its order: work, emails, phones, addresses,
     /// web (URLs, then handles), categories, note.
@@ -187,22 +200,29 @@ public struct SearchDocument: Sendable, Equatable {
         text.add(draft.department)
         text.add(draft.title)
         text.add(draft.role)
+        text.add(described[1], of: draft)
         text.startField()
         for email in draft.emails { text.addEntry(email.value) }
+        text.add(described[2], of: draft)
         text.startField()
         for phone in draft.phones {
             text.startEntry()
             text.appendPhone(phone.value)
         }
+        text.add(described[3], of: draft)
         text.startField()
         for address in draft.addresses { text.addEntry(address.searchText) }
+        text.add(described[4], of: draft)
         text.startField()
         for url in draft.urls { text.addEntry(url.value) }
         text.startField()
         for handle in draft.handles { text.addEntry(handle.value) }
+        text.add(described[5], of: draft)
         text.startField()
         for category in draft.categories { text.addEntry(category) }
+        text.add(described[6], of: draft)
         text.add(draft.note)
+        text.add(described[7], of: draft)
         return text.folded
     }
 
@@ -232,6 +252,11 @@ public struct SearchDocument: Sendable, Equatable {
         mutating func startEntry() {
             if entries > 0 { text.append(" ") }
             entries += 1
+        }
+
+        /// Each of `fields`' text, a field each.
+        mutating func add(_ fields: [ContactFieldSpec], of draft: ContactDraft) {
+            for spec in fields { add(spec.string(of: draft)) }
         }
 
         mutating func addEntry(_ entry: String) {

@@ -11,8 +11,8 @@ import Testing
             id: 7, uid: "u-7", draft: ContactDraft(name: "Ada", position: "Countess", email: "ada@example.com", phone: "+44 1", photo: pngBytes),
             createdAt: "2026-01-02T03:04:05.678Z", updatedAt: "2026-01-03T03:04:05.678Z", version: 3)
         let encoded = try record.databaseDictionary
-        let inColumnOrder = (ContactRecord.Columns.allCases.map(\.rawValue) + ["sort_given", "sort_family"]).map { encoded[$0] ?? nil }
-        #expect(encoded.count == ContactRecord.Columns.allCases.count + 2)
+        let inColumnOrder = (ContactRecord.columnNames + ["sort_given", "sort_family"]).map { encoded[$0] ?? nil }
+        #expect(encoded.count == ContactRecord.columnNames.count + 2)
         #expect(record.insertArguments == StatementArguments(inColumnOrder))
     }
 
@@ -25,6 +25,13 @@ import Testing
         let values = ContactRecord.textValues(draft).map { $0 as? String }
         #expect(values == ContactRecord.textColumns.map { draft[keyPath: $0.keyPath] })
         #expect(values == ContactRecord.textColumns.indices.map { "v\($0)" })
+        // Every field the description stores in a column, and only those, with the description's key path.
+        #expect(Set(ContactRecord.textColumns.map(\.column.rawValue)) == Set(ContactFields.columns.compactMap(\.column)))
+        #expect(ContactRecord.textColumns.count == ContactFields.columns.count)
+        for (column, keyPath) in ContactRecord.textColumns {
+            let spec = try #require(ContactFields.columns.first { $0.column == column.rawValue })
+            #expect((spec.text ?? spec.multilineText) == keyPath, "\(column.rawValue)")
+        }
         let storage = try StorageController.inMemory()
         let record = ContactRecord(id: nil, uid: "u", draft: draft, createdAt: "2026-01-02T03:04:05.678Z", updatedAt: "2026-01-02T03:04:05.678Z", version: 1)
         let id = try storage.writer.write { db in try record.insertRow(db) }
@@ -56,7 +63,7 @@ import Testing
     @Test func aContactReadsTheSameWhateverTheOrderOfTheSelectedColumns() throws {
         let storage = try StorageController.inMemory()
         let ada = try storage.insertContact(ContactDraft(name: "Ada", email: "ada@example.com", photo: pngBytes))
-        let reversed = ContactRecord.Columns.allCases.reversed().map(\.rawValue).joined(separator: ", ")
+        let reversed = ContactRecord.columnNames.reversed().joined(separator: ", ")
         let read = try storage.read { db in
             try StorageController.fetchContacts(db, sql: "SELECT 'x' AS extra, \(reversed) FROM contacts")
         }
