@@ -42,9 +42,9 @@ public enum CSVColumn: Sendable, Equatable {
 /// The header names the columns (see ``CSVColumn``), in any order and any case; `name` (or, for
 /// a name made from its parts, `given` or `family`) is required, unknown columns are ignored, so
 /// a spreadsheet with extra columns imports as is. Carnet's columns are `uid`, then the key of
-/// every field of ``ContactFields`` (`name`, `prefix` … `suffix`, `nickname`, `organization`,
-/// `department`, `title`, `role`, `emails`, `phones`, `addresses`, `urls`, `handles`, `dates`,
-/// `note`, `categories`, `photo`, `extras`), then `updated_at`:
+/// every field of ``ContactFields`` in its order (`name`, `prefix` … `suffix`, `nickname`, …,
+/// `emails`, `phones`, `addresses`, `urls`, `handles`, `dates`, `note`, `categories`, `photo`,
+/// `extras`), then `updated_at`:
 ///
 /// - A list's cell holds one entry per line, each written as the CLI's flag takes it
 ///   (`--email work,pref:ada@example.com`): `work,pref:ada@example.com` and `home:ada@home.example`

@@ -8,7 +8,7 @@ import Foundation
 /// |---|---|
 /// | `cn` | name |
 /// | `givenName`, `sn` | given and family name |
-/// | `mozillaNickname` (`xmozillanickname`) | nickname |
+/// | `mozillaNickname` (`xmozillanickname`) | nickname (each text field's ``ContactFieldSpec/ldif`` attribute) |
 /// | `mail`, `mozillaSecondEmail` (`xmozillasecondemail`) | emails |
 /// | `telephoneNumber`, `homePhone`, `mobile`, `facsimileTelephoneNumber`, `pager` | phones `work`, `home`, `cell`, `fax`, `pager` |
 /// | `street`, `mozillaWorkStreet2`, `l`, `st`, `postalCode`, `c` | the `work` address |

@@ -32,7 +32,7 @@ public enum VCardVersion: String, Sendable, CaseIterable {
 /// | uid | `UID:…` as it came (`UID;VALUE=text:…` when it needs escapes) | `UID:…` | `UID:…` |
 /// | name | `FN` | `FN` | `FN` |
 /// | structured name | `N:family;given;additional;prefix;suffix` (always) | the same | the same |
-/// | nickname, title, role | `NICKNAME`, `TITLE`, `ROLE` | the same | the same |
+/// | each text field described as a property of its own (``ContactFields/vCardText``: nickname, title, role, …), at its place in ``ContactFields/all`` | its property (`NICKNAME`) | its older name where the description gives one (`X-…`), else the same | as 3.0 |
 /// | organization, department | `ORG:organization;department` (each part escaped: `ORG:Smith\; Jones LLP;Sales\; EMEA`) | the same | the same |
 /// | emails | `EMAIL;TYPE=work;PREF=1:…` | `EMAIL;TYPE=work,pref:…` | `EMAIL;INTERNET;WORK;PREF:…` |
 /// | phones | `TEL;VALUE=text;TYPE=cell:…` (the number as written) | `TEL;TYPE=cell:…` | `TEL;CELL:…` |
