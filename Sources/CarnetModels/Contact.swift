@@ -88,6 +88,8 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
     /// be read without guessing; ``name`` is made from it when only it is given.
     public var nameParts: PersonName
     public var nickname: String
+    /// The pronouns to use for the person, as they give them: `she/her`, `they/them`.
+    public var pronouns: String
     public var organization: String
     public var department: String
     public var title: String
@@ -110,7 +112,7 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
     public var extras: [String]
 
     public init(
-        name: String = "", nameParts: PersonName = PersonName(), nickname: String = "", organization: String = "",
+        name: String = "", nameParts: PersonName = PersonName(), nickname: String = "", pronouns: String = "", organization: String = "",
         department: String = "", title: String = "", role: String = "", emails: [LabeledValue] = [],
         phones: [LabeledValue] = [], addresses: [PostalAddress] = [], urls: [LabeledValue] = [],
         handles: [LabeledValue] = [], dates: [ContactDate] = [], note: String = "", categories: [String] = [],
@@ -119,6 +121,7 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
         self.name = name
         self.nameParts = nameParts
         self.nickname = nickname
+        self.pronouns = pronouns
         self.organization = organization
         self.department = department
         self.title = title

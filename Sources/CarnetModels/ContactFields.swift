@@ -549,6 +549,8 @@ public enum ContactFields {
         line(.family, "Family name", \.nameParts.family, max: Limits.namePartLength, search: .names, column: "family_name", csv: ["familyname", "lastname"], "Family (last) name."),
         line(.suffix, "Suffix", \.nameParts.suffix, max: Limits.namePartLength, search: .names, column: "name_suffix", csv: ["namesuffix", "suffix"], "Honorific suffix, e.g. \"Jr.\"."),
         line(.nickname, "Nickname", \.nickname, max: Limits.nameLength, search: .names, vCard: VCardMapping("NICKNAME"), csv: ["nickname"], ldif: "mozillaNickname", "A nickname."),
+        line(.pronouns, "Pronouns", \.pronouns, max: 100, vCard: VCardMapping("PRONOUNS", olderName: "X-PRONOUNS"), csv: ["pronouns"],
+             "The pronouns to use, e.g. she/her or they/them."),
         line(.organization, "Organization", \.organization, max: Limits.positionLength, search: .work, section: .work, csv: ["company", "organizationname"], "The organization (company)."),
         line(.department, "Department", \.department, max: Limits.positionLength, search: .work, section: .work, csv: ["department", "organizationdepartment"], "The department or unit."),
         line(.title, "Title", \.title, max: Limits.positionLength, search: .work, section: .work, vCard: VCardMapping("TITLE"), csv: ["jobtitle", "organizationtitle"], "The job title."),

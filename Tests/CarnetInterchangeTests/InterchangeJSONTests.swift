@@ -22,7 +22,7 @@ import Testing
     static let keys = [
         "additional", "addresses", "categories", "createdAt", "dates", "department", "emails", "extras", "family",
         "favorite", "given", "handles", "id", "name", "nickname", "note", "organization", "phones", "photo", "prefix",
-        "role", "suffix", "title", "uid", "updatedAt", "urls", "version",
+        "pronouns", "role", "suffix", "title", "uid", "updatedAt", "urls", "version",
     ]
 
     @Test func encodesTheDocumentedSchema() throws {
