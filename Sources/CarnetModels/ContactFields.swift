@@ -551,6 +551,9 @@ public enum ContactFields {
         line(.nickname, "Nickname", \.nickname, max: Limits.nameLength, search: .names, vCard: VCardMapping("NICKNAME"), csv: ["nickname"], ldif: "mozillaNickname", "A nickname."),
         line(.pronouns, "Pronouns", \.pronouns, max: 100, vCard: VCardMapping("PRONOUNS", olderName: "X-PRONOUNS"), csv: ["pronouns"],
              "The pronouns to use, e.g. she/her or they/them."),
+        line(.gender, "Gender", \.gender, max: 200, vCard: VCardMapping("GENDER", olderName: "X-GENDER", components: 2), csv: ["gender"],
+             rule: Gender.rule, canonical: Gender.canonical,
+             "Sex and gender identity: M, F, O (other), N (none), U (unknown), optionally then ;IDENTITY, e.g. F, O;non-binary, or ;agender (an identity alone)."),
         line(.organization, "Organization", \.organization, max: Limits.positionLength, search: .work, section: .work, csv: ["company", "organizationname"], "The organization (company)."),
         line(.department, "Department", \.department, max: Limits.positionLength, search: .work, section: .work, csv: ["department", "organizationdepartment"], "The department or unit."),
         line(.title, "Title", \.title, max: Limits.positionLength, search: .work, section: .work, vCard: VCardMapping("TITLE"), csv: ["jobtitle", "organizationtitle"], "The job title."),
@@ -626,6 +629,32 @@ public enum ContactFields {
 
     /// The spec of `field`.
     public static func spec(_ field: Field) -> ContactFieldSpec? { all.first { $0.field == field } }
+}
+
+/// How the gender field is written: vCard's sex letter, then `;` and the identity if any.
+private enum Gender {
+    static let sexes: Set<String> = ["M", "F", "O", "N", "U"]
+    static let words = ["male": "M", "female": "F", "other": "O", "none": "N", "unknown": "U", "unspecified": ""]
+
+    /// The value as saved: the sex in capitals (`f` → `F`, `female` → `F`), the identity trimmed,
+    /// a text with no sex letter taken as an identity (`agender` → `;agender`). A value whose sex
+    /// is not one of the letters is left for ``rule(_:)`` to name.
+    @Sendable static func canonical(_ text: String) -> String {
+        guard let semicolon = text.firstIndex(of: ";") else {
+            if sexes.contains(text.uppercased()) { return text.uppercased() }
+            return words[text.lowercased()] ?? ";" + text
+        }
+        let sex = Rules.trimmed(String(text[..<semicolon])).uppercased()
+        let identity = Rules.trimmed(String(text[text.index(after: semicolon)...]))
+        guard sex.isEmpty || sexes.contains(sex) else { return text }
+        return identity.isEmpty ? sex : sex + ";" + identity
+    }
+
+    @Sendable static func rule(_ text: String) -> String? {
+        let parts = text.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+        let sexOK = parts.count == 1 ? sexes.contains(String(parts[0])) : (parts[0].isEmpty || sexes.contains(String(parts[0]))) && !parts[1].isEmpty
+        return sexOK ? nil : "must be M, F, O, N or U (the sex), optionally followed by ;IDENTITY, e.g. F, O;non-binary or ;agender"
+    }
 }
 
 /// The editable fields of a quote.

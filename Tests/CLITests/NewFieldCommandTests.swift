@@ -24,4 +24,17 @@ import Testing
         #expect(missing.status == 64, "\(missing)")
         #expect(box.carnetInProcess(["show", "1"]).stdout.contains("Pronouns         she/her"))
     }
+
+    @Test func genderFlagAddsEditsAndUndoes() throws {
+        #expect(box.carnet(["edit", "--help"]).stdout.contains("--gender"))
+        #expect(box.carnetInProcess(["add", "--name", "Sam Doe", "--gender", "O;non-binary"]).status == 0)
+        #expect(box.carnetInProcess(["export", "--format", "vcf"]).stdout.contains("\r\nGENDER:O;non-binary\r\n"))
+        #expect(box.carnetInProcess(["edit", "1", "--gender", "f"]).status == 0)
+        #expect(box.carnetInProcess(["show", "1"]).stdout.contains("Gender           F\n"))
+        let bad = box.carnetInProcess(["edit", "1", "--gender", "X;robot"])
+        #expect(bad.status == 65 && bad.stderr.contains("gender: must be M, F, O, N or U"), "\(bad)")
+        #expect(box.carnetInProcess(["undo"]).stdout == "undone 2: edited Sam Doe: gender\n")
+        let shown = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
+        #expect(shown["gender"] as? String == "O;non-binary")
+    }
 }

@@ -39,7 +39,7 @@ import Testing
     @Test func pronounsRoundTripThroughCSVAndJSON() throws {
         let record = InterchangeRecord(uid: "u-1", draft: Self.ada, updatedAt: nil)
         let csv = CSVWriter.header + CSVWriter.row(record)
-        #expect(csv.hasPrefix("uid,name,prefix,given,additional,family,suffix,nickname,pronouns,"))
+        #expect(csv.hasPrefix("uid,name,prefix,given,additional,family,suffix,nickname,pronouns,gender,"))
         let fromCSV = try recordsRead(CSVReader.self, Data(csv.utf8), inChunksOf: 7)
         #expect(fromCSV.map(\.draft) == [Self.ada])
         let json = try ContactJSONCoding.encode([ContactJSON(uid: "u-1", draft: Self.ada)])
@@ -58,5 +58,66 @@ import Testing
     @Test func ldifHasNoAttributeForPronounsAndSaysSo() {
         #expect(!LDIFWriter.entry(Self.ada).lowercased().contains("she/her"))
         #expect(LDIFWriter.left(Self.ada).contains("pronouns"))
+    }
+
+    // MARK: gender
+
+    /// A sex and an identity with a `;` and a `,` in it: each component escaped on the way out.
+    static let sam = ContactDraft(name: "Sam Doe", gender: "O;two-spirit; mostly, or not")
+
+    @Test(arguments: VCardVersion.allCases)
+    func genderRoundTripsThroughVCardWithItsComponentsEscaped(version: VCardVersion) throws {
+        for draft in [Self.sam, ContactDraft(name: "Al", gender: "M"), ContactDraft(name: "Bo", gender: ";agender")] {
+            let (text, back) = try Self.vCard(draft, version)
+            #expect(back == draft, "\(text)")
+            #expect(back.extras.isEmpty)
+        }
+        let (text, _) = try Self.vCard(Self.sam, version)
+        let name = version == .v4 ? "GENDER" : "X-GENDER"
+        // 2.1 escapes only `;` and `\`.
+        let comma = version == .v21 ? "," : "\\,"
+        #expect(text.contains("\r\n\(name):O;two-spirit\\; mostly\(comma) or not\r\n"), "\(text)")
+        if version != .v21, VObjectReader.isAvailable {
+            let card = try #require(try VObjectReader.cards(text).first)
+            // vobject reads a property it has no rule for as one text, unescaped: nothing is lost or doubled.
+            #expect(card.first { $0.name == name }?.value == "O;two-spirit; mostly, or not")
+        }
+    }
+
+    @Test func anImportedGenderBecomesTheFieldAndIsNotAlsoKept() throws {
+        let card = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Al\r\nGENDER:f;Woman\r\nGENDER:M\r\nX-GENDER:male\r\nEND:VCARD\r\n"
+        let record = try #require(try recordsRead(VCardReader.self, Data(card.utf8), inChunksOf: 5).first)
+        #expect(record.draft.normalized().gender == "F;Woman")
+        // A second GENDER (or X-GENDER) is kept as it came, as any second value is.
+        #expect(record.draft.extras == ["GENDER:M", "X-GENDER:male"])
+        let broken = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Al\r\nGENDER:Q;robot\r\nEND:VCARD\r\n"
+        let kept = try #require(try recordsRead(VCardReader.self, Data(broken.utf8), inChunksOf: 1 << 20).first)
+        #expect(kept.draft.gender == "" && kept.draft.extras == ["GENDER:Q;robot"])
+        #expect(kept.refusals.first?.message.contains("gender must be M, F, O, N or U") == true, "\(kept.notes)")
+    }
+
+    @Test func genderIsSavedInOneForm() {
+        for (typed, saved) in [("f", "F"), ("female", "F"), ("o ; non-binary ", "O;non-binary"), ("agender", ";agender"), ("M;", "M"), ("Unspecified", "")] {
+            let draft = ContactDraft(name: "Al", gender: typed).normalized()
+            #expect(draft.gender == saved, "\(typed)")
+            #expect(draft.issues().isEmpty, "\(typed)")
+        }
+        #expect(ContactDraft(name: "Al", gender: "X;robot").normalized().issues().map(\.field) == [.gender])
+    }
+
+    @Test func genderRoundTripsThroughCSVAndJSONAndOutlooksColumnIsRead() throws {
+        let record = InterchangeRecord(uid: "u-1", draft: Self.sam, updatedAt: nil)
+        let csv = CSVWriter.header + CSVWriter.row(record)
+        #expect(try recordsRead(CSVReader.self, Data(csv.utf8), inChunksOf: 3).map(\.draft) == [Self.sam])
+        let json = try ContactJSONCoding.encode([ContactJSON(uid: "u-1", draft: Self.sam)])
+        #expect(try ContactJSONCoding.decode(json).map(\.draft) == [Self.sam])
+        let outlook = "First Name,Last Name,Gender\r\nAda,Lovelace,Female\r\nAl,Smith,Unspecified\r\n"
+        let read = try recordsRead(CSVReader.self, Data(outlook.utf8), inChunksOf: 1 << 20).map { $0.draft.normalized().gender }
+        #expect(read == ["F", ""])
+    }
+
+    @Test func ldifHasNoAttributeForGenderAndSaysSo() {
+        #expect(!LDIFWriter.entry(Self.sam).contains("two-spirit"))
+        #expect(LDIFWriter.left(Self.sam).contains("gender"))
     }
 }

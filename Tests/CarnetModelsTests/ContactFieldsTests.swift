@@ -21,7 +21,7 @@ import Testing
     @Test func everyFieldIsNamedOnceAndDrivesTheChangeSummary() {
         let keys = ContactFields.all.map(\.key)
         #expect(keys == [
-            "name", "prefix", "given", "additional", "family", "suffix", "nickname", "pronouns", "organization",
+            "name", "prefix", "given", "additional", "family", "suffix", "nickname", "pronouns", "gender", "organization",
             "department", "title", "role", "emails", "phones", "addresses", "urls", "handles", "dates", "note", "categories", "photo",
             "extras",
         ])

@@ -78,4 +78,25 @@ import Testing
         try storage.undo()
         #expect(try storage.allContacts().isEmpty)
     }
+
+    @Test func genderIsStoredInOneFormAndAnEditOfItUndoes() throws {
+        let storage = try StorageController(path: dir.database)
+        let sam = try storage.insertContact(ContactDraft(name: "Sam Doe", gender: "o; non-binary"))
+        #expect(try storage.contact(id: sam.id).gender == "O;non-binary")
+        var draft = sam.draft
+        draft.gender = "F"
+        _ = try storage.updateContact(try storage.contact(id: sam.id), with: draft)
+        #expect(try storage.history(limit: 1).first?.summary == "edited Sam Doe: gender")
+        try storage.undo()
+        #expect(try storage.contact(id: sam.id).gender == "O;non-binary")
+        try storage.redo()
+        #expect(try storage.contact(id: sam.id).gender == "F")
+        #expect(try storage.contactCount(matching: "binary") == 0)
+        for bad in ["f", "X;y", "F;", ";", "F; woman", "woman"] {
+            #expect(throws: DatabaseError.self, "\(bad)") {
+                try storage.writer.write { db in try db.execute(sql: "UPDATE contacts SET gender = ?", arguments: [bad]) }
+            }
+        }
+        #expect(throws: CarnetError.self) { try storage.insertContact(ContactDraft(name: "Al", gender: "X;robot")) }
+    }
 }
