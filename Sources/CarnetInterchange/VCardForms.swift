@@ -20,7 +20,7 @@ enum VCardForms {
         var before: [String] = []
         var after: [String] = []
         for (spec, _, vCard) in ContactFields.vCardText {
-            let names = [vCard.name] + (vCard.olderName.map { [$0] } ?? [])
+            let names = vCard.names
             if (ContactFields.all.firstIndex { $0 === spec } ?? 0) < organization { before += names } else { after += names }
         }
         return (before, after)

@@ -413,8 +413,7 @@ struct VCardImport {
     private static let described: [String: (ContactFieldSpec, WritableKeyPath<ContactDraft, String> & Sendable, VCardMapping)] = {
         var byName: [String: (ContactFieldSpec, WritableKeyPath<ContactDraft, String> & Sendable, VCardMapping)] = [:]
         for (spec, keyPath, vCard) in ContactFields.vCardText {
-            byName[vCard.name] = (spec, keyPath, vCard)
-            if let older = vCard.olderName { byName[older] = (spec, keyPath, vCard) }
+            for name in vCard.names { byName[name] = (spec, keyPath, vCard) }
         }
         return byName
     }()

@@ -495,7 +495,7 @@ private struct CardText {
     mutating func described(_ vCard: VCardMapping, _ value: String) {
         guard !value.isEmpty else { return }
         let name = vCard.name(forVersion: version.rawValue)
-        let names = Set([vCard.name] + (vCard.olderName.map { [$0] } ?? []))
+        let names = Set(vCard.names)
         guard vCard.components > 1 else {
             if !kept(names, .text, { VCardForms.says($0, text: value) }) { property(name, escape(value)) }
             return

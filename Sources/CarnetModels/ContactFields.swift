@@ -422,6 +422,9 @@ public struct VCardMapping: Sendable {
         self.components = components
     }
 
+    /// Both names, the 4.0 one first.
+    public var names: [String] { [name] + (olderName.map { [$0] } ?? []) }
+
     /// The name written in `version` (`"4.0"`, `"3.0"`, `"2.1"`).
     public func name(forVersion version: String) -> String { version == "4.0" ? name : olderName ?? name }
 
