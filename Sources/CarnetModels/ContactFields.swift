@@ -554,7 +554,7 @@ public enum ContactFields {
         line(.nickname, "Nickname", \.nickname, max: Limits.nameLength, search: .names, vCard: VCardMapping("NICKNAME"), csv: ["nickname"], ldif: "mozillaNickname", "A nickname."),
         line(.pronouns, "Pronouns", \.pronouns, max: 100, vCard: VCardMapping("PRONOUNS", olderName: "X-PRONOUNS"), csv: ["pronouns"],
              "The pronouns to use, e.g. she/her or they/them."),
-        line(.gender, "Gender", \.gender, max: 200, vCard: VCardMapping("GENDER", olderName: "X-GENDER", components: 2), csv: ["gender"],
+        line(.gender, "Gender", \.gender, max: 200, vCard: VCardMapping("GENDER", components: 2),
              rule: Gender.rule, canonical: Gender.canonical,
              "Sex and gender identity: M, F, O (other), N (none), U (unknown), optionally then ;IDENTITY, e.g. F, O;non-binary, or ;agender (an identity alone)."),
         line(.organization, "Organization", \.organization, max: Limits.positionLength, search: .work, section: .work, csv: ["company", "organizationname"], "The organization (company)."),
@@ -637,7 +637,7 @@ public enum ContactFields {
 /// How the gender field is written: vCard's sex letter, then `;` and the identity if any.
 private enum Gender {
     static let sexes: Set<String> = ["M", "F", "O", "N", "U"]
-    static let words = ["male": "M", "female": "F", "other": "O", "none": "N", "unknown": "U", "unspecified": ""]
+    static let words = ["male": "M", "female": "F", "other": "O", "none": "N", "unknown": "U"]
 
     /// The value as saved: the sex in capitals (`f` → `F`, `female` → `F`), the identity trimmed,
     /// a text with no sex letter taken as an identity (`agender` → `;agender`). A value whose sex
