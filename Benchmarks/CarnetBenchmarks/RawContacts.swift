@@ -7,11 +7,27 @@ import GRDBSQLite
 // one INSERT per row; a page's lists read by one statement per table over the page's ids; every
 // contact's lists read by one pass over each table; an edit rewrites the lists it changed.
 
-/// `contacts`' columns, in the order every raw read selects them (indexes in ``rawReadRow(_:)``).
+/// The text columns the raw side names by hand, as hand-written code would.
+private let rawFastColumns: Set<String> = [
+    "name", "name_prefix", "given_name", "additional_names", "family_name", "name_suffix", "nickname", "organization",
+    "department", "title", "role", "note",
+]
+
+/// Every other text field the description stores in `contacts` (``ContactFields/columns``): the
+/// raw side reads, inserts and updates them too, after its own columns, so both sides do the
+/// same work whatever fields the model has.
+let rawDescribed: [(column: String, spec: ContactFieldSpec, keyPath: WritableKeyPath<ContactDraft, String> & Sendable)] =
+    ContactFields.columns.compactMap { spec in
+        guard let column = spec.column, !rawFastColumns.contains(column), let keyPath = spec.text ?? spec.multilineText else { return nil }
+        return (column, spec, keyPath)
+    }
+
+/// `contacts`' columns, in the order every raw read selects them (indexes in ``rawReadRow(_:)``):
+/// the described fields come after `version`, from index 18.
 let rawContactColumns = """
     id, uid, name, name_prefix, given_name, additional_names, family_name, name_suffix, nickname, \
     organization, department, title, role, note, photo, created_at, updated_at, version
-    """
+    """ + rawDescribed.map { ", " + $0.column }.joined()
 
 /// A `contacts` row read raw, before its lists are attached.
 struct RawRow {
@@ -38,10 +54,11 @@ func rawReadRow(_ s: OpaquePointer) -> RawRow {
     let parts = PersonName(
         prefix: rawColumnText(s, 3), given: rawColumnText(s, 4), additional: rawColumnText(s, 5),
         family: rawColumnText(s, 6), suffix: rawColumnText(s, 7))
-    let draft = ContactDraft(
+    var draft = ContactDraft(
         name: rawColumnText(s, 2), nameParts: parts, nickname: rawColumnText(s, 8), organization: rawColumnText(s, 9),
         department: rawColumnText(s, 10), title: rawColumnText(s, 11), role: rawColumnText(s, 12),
         note: rawColumnText(s, 13), photo: photo)
+    for (i, field) in rawDescribed.enumerated() { draft[keyPath: field.keyPath] = rawColumnText(s, Int32(18 + i)) }
     return RawRow(
         id: sqlite3_column_int64(s, 0), uid: rawColumnText(s, 1), draft: draft,
         createdAt: Timestamp.date(rawColumnText(s, 15)) ?? .distantPast,
@@ -65,6 +82,12 @@ func rawBindRowFields(_ s: OpaquePointer, _ d: ContactDraft, from first: Int32) 
     rawBindText(s, first + 10, d.role)
     rawBindText(s, first + 11, d.note)
     rawBindBlob(s, first + 12, d.photo)
+}
+
+/// Binds the draft's ``rawDescribed`` fields at parameters `first`….
+@inline(__always)
+func rawBindDescribed(_ s: OpaquePointer, _ d: ContactDraft, from first: Int32) {
+    for (i, field) in rawDescribed.enumerated() { rawBindText(s, first + Int32(i), field.spec.string(of: d)) }
 }
 
 /// One child table: its value columns (after `contact_id` and `position`), how a selected row
@@ -172,13 +195,14 @@ final class RawContactWriter {
         insertRow = try db.prepare("""
             INSERT INTO contacts (uid, name, name_prefix, given_name, additional_names, family_name, name_suffix, nickname,
                                   organization, department, title, role, note, photo, created_at, updated_at, version,
-                                  sort_given, sort_family)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+                                  sort_given, sort_family\(rawDescribed.map { ", " + $0.column }.joined()))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?\(rawDescribed.map { _ in ", ?" }.joined()))
             """)
         updateRow = try db.prepare("""
             UPDATE contacts SET name = ?, name_prefix = ?, given_name = ?, additional_names = ?, family_name = ?,
                                 name_suffix = ?, nickname = ?, organization = ?, department = ?, title = ?, role = ?, note = ?,
-                                photo = ?, sort_given = ?, sort_family = ?, updated_at = ?, version = version + 1
+                                photo = ?, sort_given = ?, sort_family = ?, updated_at = ?, version = version + 1\
+                                \(rawDescribed.map { ", \($0.column) = ?" }.joined())
             WHERE id = ? AND version = ?
             """)
         insertChild = try RawChildTable.all.map { table in
@@ -227,6 +251,7 @@ final class RawContactWriter {
         // with generated columns); Carnet writes them with the row, and so does the raw side.
         rawBindText(insertRow, 17, draft.sortText(.given))
         rawBindText(insertRow, 18, draft.sortText(.family))
+        rawBindDescribed(insertRow, draft, from: 19)
         try step(insertRow, "insert")
         let id = sqlite3_last_insert_rowid(db.handle)
         for index in RawChildTable.all.indices { try insertList(index, of: draft, id: id) }
@@ -275,8 +300,10 @@ final class RawContactWriter {
         rawBindText(updateRow, 14, draft.sortText(.given))
         rawBindText(updateRow, 15, draft.sortText(.family))
         rawBindText(updateRow, 16, updatedAt)
-        sqlite3_bind_int64(updateRow, 17, id)
-        sqlite3_bind_int64(updateRow, 18, Int64(version))
+        rawBindDescribed(updateRow, draft, from: 17)
+        let next = Int32(17 + rawDescribed.count)
+        sqlite3_bind_int64(updateRow, next, id)
+        sqlite3_bind_int64(updateRow, next + 1, Int64(version))
         try step(updateRow, "update")
         return sqlite3_changes(db.handle) == 1
     }

@@ -1,7 +1,7 @@
 import CarnetModels
 import Foundation
 
-/// The columns Carnet's CSV files have, in the order ``CSVWriter`` writes them: `uid`, then each
+/// The columns Carnet's CSV files have, in the order `CSVWriter` writes them: `uid`, then each
 /// of `ContactFields.all` under its key, then `updated_at`.
 public enum CSVColumn: Sendable, Equatable {
     case uid
@@ -39,12 +39,12 @@ public enum CSVColumn: Sendable, Equatable {
 /// its row is complete; a quoted field may hold commas, `""` and line breaks, so a row can span
 /// lines, and the record's `InterchangeRecord.line` is where the row starts.
 ///
-/// The header names the columns (see ``CSVColumn``), in any order and any case; `name` (or, for
+/// The header names the columns (see `CSVColumn`), in any order and any case; `name` (or, for
 /// a name made from its parts, `given` or `family`) is required, unknown columns are ignored, so
 /// a spreadsheet with extra columns imports as is. Carnet's columns are `uid`, then the key of
-/// every field of `ContactFields` (`name`, `prefix` … `suffix`, `nickname`, `organization`,
-/// `department`, `title`, `role`, `emails`, `phones`, `addresses`, `urls`, `handles`, `dates`,
-/// `note`, `categories`, `photo`, `extras`), then `updated_at`:
+/// every field of `ContactFields` in its order (`name`, `prefix` … `suffix`, `nickname`, …,
+/// `emails`, `phones`, `addresses`, `urls`, `handles`, `dates`, `note`, `categories`, `photo`,
+/// `extras`), then `updated_at`:
 ///
 /// - A list's cell holds one entry per line, each written as the CLI's flag takes it
 ///   (`--email work,pref:ada@example.com`): `work,pref:ada@example.com` and `home:ada@home.example`
@@ -58,7 +58,7 @@ public enum CSVColumn: Sendable, Equatable {
 ///   the new columns.
 ///
 /// The exports of Google Contacts (current and older headers), Outlook and Gmail's first format
-/// are recognised by their header and read in their own terms (``CSVDialect``, ``dialect``):
+/// are recognised by their header and read in their own terms (`CSVDialect`, `dialect`):
 /// numbered `E-mail 1 - Label`/`Value` pairs, ` ::: ` between values of one cell, `Business
 /// Phone` and `Home Street` columns, and so on. What such a file holds that Carnet does not model
 /// is kept in extras as `X-CSV;X-COLUMN=…:…` lines, never dropped.
@@ -78,7 +78,7 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
     /// How the rows of another program's CSV are read; nil for Carnet's own.
     private var foreign: ForeignCSV?
     /// The dialect the header is in, once it is read: Carnet's own, or Google's, Outlook's or
-    /// Gmail's export (see ``CSVDialect``), so an import can say which it read.
+    /// Gmail's export (see `CSVDialect`), so an import can say which it read.
     public private(set) var dialect: CSVDialect?
 
     // The row being read.

@@ -1,9 +1,9 @@
 import CarnetModels
 import Foundation
 
-/// The CSV dialects ``CSVReader`` reads, told apart by their header row.
+/// The CSV dialects `CSVReader` reads, told apart by their header row.
 public enum CSVDialect: String, Sendable, CaseIterable {
-    /// Carnet's own columns (``CSVColumn``), and any spreadsheet using them.
+    /// Carnet's own columns (`CSVColumn`), and any spreadsheet using them.
     case carnet
     /// Google Contacts' "Google CSV", old and current: `Given Name` or `First Name` … numbered
     /// groups such as `E-mail 1 - Type` (or `- Label`) with `E-mail 1 - Value`, several values in
@@ -161,7 +161,7 @@ struct ForeignCSV: Sendable {
         return (kind, String(number), String(key[dash.upperBound...]))
     }
 
-    /// Outlook's phone columns (squashed, see ``squashed(_:)``) and the label of each.
+    /// Outlook's phone columns (squashed, see `squashed(_:)`) and the label of each.
     private static let outlookPhones: [String: String] = [
         "businessphone": "work", "businessphone2": "work", "homephone": "home", "homephone2": "home",
         "mobilephone": "cell", "businessfax": "work,fax", "homefax": "home,fax", "otherfax": "fax", "pager": "pager",
@@ -169,6 +169,17 @@ struct ForeignCSV: Sendable {
         "assistantsphone": "Assistant", "callback": "Callback", "radiophone": "Radio", "ttytddphone": "TTY/TDD",
         "telex": "Telex", "primaryphone": "pref",
     ]
+
+    /// The text fields' columns in other programs' files (squashed), from the field description
+    /// (`ContactFieldSpec/csvColumns`): `Job Title`, `Middle Name`.
+    private static let describedColumns: [String: WritableKeyPath<ContactDraft, String> & Sendable] = {
+        var columns: [String: WritableKeyPath<ContactDraft, String> & Sendable] = [:]
+        for spec in ContactFields.all {
+            guard let keyPath = spec.text ?? spec.multilineText else { continue }
+            for column in spec.csvColumns where columns[column] == nil { columns[column] = keyPath }
+        }
+        return columns
+    }()
 
     /// Thunderbird's own columns (squashed); the others are read as in every dialect.
     private static let thunderbirdTargets: [String: Target] = {
@@ -220,19 +231,10 @@ struct ForeignCSV: Sendable {
     private static func target(_ key: String, _ dialect: CSVDialect) -> Target {
         let name = squashed(key)
         if dialect == .thunderbird, let target = thunderbirdTargets[name] { return target }
+        if let keyPath = describedColumns[name] { return .text(keyPath) }
         switch name {
         case "name", "fullname", "displayname": return .name
-        case "givenname", "firstname": return .text(\.nameParts.given)
-        case "additionalname", "middlename": return .text(\.nameParts.additional)
-        case "familyname", "lastname": return .text(\.nameParts.family)
-        case "nameprefix": return .text(\.nameParts.prefix)
-        case "namesuffix", "suffix": return .text(\.nameParts.suffix)
         case "title" where dialect == .outlook: return .text(\.nameParts.prefix)
-        case "nickname": return .text(\.nickname)
-        case "notes", "note": return .text(\.note)
-        case "company", "organizationname": return .text(\.organization)
-        case "department", "organizationdepartment": return .text(\.department)
-        case "jobtitle", "organizationtitle": return .text(\.title)
         case "birthday": return .entry(.date, slot: name, part: .labelled(ContactDate.birthday), section: nil)
         case "anniversary": return .entry(.date, slot: name, part: .labelled(ContactDate.anniversary), section: nil)
         case "groupmembership", "labels": return .categories(separator: " ::: ")

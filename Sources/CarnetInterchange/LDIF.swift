@@ -8,7 +8,7 @@ import Foundation
 /// |---|---|
 /// | `cn` | name |
 /// | `givenName`, `sn` | given and family name |
-/// | `mozillaNickname` (`xmozillanickname`) | nickname |
+/// | `mozillaNickname` (`xmozillanickname`) | nickname (each text field's `ContactFieldSpec/ldif` attribute) |
 /// | `mail`, `mozillaSecondEmail` (`xmozillasecondemail`) | emails |
 /// | `telephoneNumber`, `homePhone`, `mobile`, `facsimileTelephoneNumber`, `pager` | phones `work`, `home`, `cell`, `fax`, `pager` |
 /// | `street`, `mozillaWorkStreet2`, `l`, `st`, `postalCode`, `c` | the `work` address |
@@ -29,12 +29,27 @@ import Foundation
 /// kept as an extras line `X-LDIF;X-ATTRIBUTE=custom1:value` (with a note), and written back
 /// under its own name.
 enum LDIFAttributes {
+    /// The text fields LDIFWriter and LDIFReader handle by their own attributes (`cn`, `sn`, `o`)
+    /// or report by hand.
+    private static let byHand: Set<Field> = [.name, .prefix, .given, .additional, .family, .suffix, .organization, .department, .title, .role, .note]
+
+    /// The other text fields with an attribute (`ContactFieldSpec/ldif`), in description order.
+    static let written: [(spec: ContactFieldSpec, keyPath: WritableKeyPath<ContactDraft, String> & Sendable)] =
+        ContactFields.text.filter { !byHand.contains($0.spec.field) && $0.spec.ldif != nil }
+
+    /// The other text fields, which LDIF has no attribute for: an export names them as not written.
+    static let notWritten: [ContactFieldSpec] = ContactFields.text.map(\.spec).filter { !byHand.contains($0.field) && $0.ldif == nil }
+
+    /// `written`'s fields by attribute, lower-cased as the reader compares names.
+    static let described: [String: (ContactFieldSpec, WritableKeyPath<ContactDraft, String> & Sendable)] = Dictionary(
+        written.map { (($0.spec.ldif ?? "").lowercased(), ($0.spec, $0.keyPath)) }, uniquingKeysWith: { first, _ in first })
+
     /// Each phone attribute, as written, and the label of its phone.
     static let phones: [(attribute: String, label: String)] = [
         ("telephoneNumber", "work"), ("homePhone", "home"), ("mobile", "cell"), ("facsimileTelephoneNumber", "fax"),
         ("pager", "pager"),
     ]
-    /// The parts of an address, in the order each block of ``addresses`` names them.
+    /// The parts of an address, in the order each block of `addresses` names them.
     static let addressParts: [WritableKeyPath<PostalAddress, String> & Sendable] = [
         \.street, \.extended, \.locality, \.region, \.postalCode, \.country,
     ]
@@ -194,7 +209,6 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
             case "cn": text(\.name, .name, original, value, at)
             case "givenname": text(\.nameParts.given, .given, original, value, at)
             case "sn": text(\.nameParts.family, .family, original, value, at)
-            case "mozillanickname": text(\.nickname, .nickname, original, value, at)
             case "title": text(\.title, .title, original, value, at)
             case "ou": text(\.department, .department, original, value, at)
             case "o": text(\.organization, .organization, original, value, at)
@@ -206,7 +220,9 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
                 if birth[name] == nil { birth[name] = value } else { keep(original, value, at) }
                 birthLines.append((original, value, at))
             default:
-                if let phone = LDIFAttributes.phones.first(where: { $0.attribute.lowercased() == name }) {
+                if let (spec, keyPath) = LDIFAttributes.described[name] {
+                    text(keyPath, spec.field, original, value, at)
+                } else if let phone = LDIFAttributes.phones.first(where: { $0.attribute.lowercased() == name }) {
                     entry(\.phones, .phone, phone.label, original, value, at)
                 } else if let block = LDIFAttributes.addresses.firstIndex(where: { $0.attributes.contains { $0.lowercased() == name } }),
                           blocks[block][name] == nil {
@@ -250,17 +266,17 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
 }
 
 /// Writes contacts as LDIF entries Thunderbird imports (`mozillaAbPersonAlpha`), which
-/// ``LDIFReader`` reads back to the same contact where LDIF has room for it: the first phone of
+/// `LDIFReader` reads back to the same contact where LDIF has room for it: the first phone of
 /// each of `work`, `home`, `cell`, `fax`, `pager`, the first `work` and `home` address, two
 /// emails (more as further `mail` values), the birthday and the first anniversary, the UID, and
 /// the `X-LDIF` lines kept from an LDIF import.
 /// What has no attribute (other phones and addresses, handles, other dates, categories, the
-/// photo, vCard lines) is listed by ``left(_:)``.
+/// photo, vCard lines) is listed by `left(_:)`.
 public enum LDIFWriter {
     /// `version: 1` and a blank line, before the entries.
     public static let header = "version: 1\n\n"
 
-    /// The entry of a contact; `uid` is written as the `uid` attribute, which ``LDIFReader`` reads
+    /// The entry of a contact; `uid` is written as the `uid` attribute, which `LDIFReader` reads
     /// back as the UID, so importing the file again updates the contacts instead of adding them.
     public static func entry(_ draft: ContactDraft, uid: String? = nil) -> String {
         var out = ""
@@ -277,7 +293,7 @@ public enum LDIFWriter {
         add("givenName", draft.nameParts.given)
         add("sn", draft.nameParts.family)
         add("cn", draft.name)
-        add("mozillaNickname", draft.nickname)
+        for (spec, _) in LDIFAttributes.written { add(spec.ldif ?? "", spec.string(of: draft)) }
         for (index, email) in draft.emails.enumerated() { add(index == 1 ? "mozillaSecondEmail" : "mail", email.value) }
         // The first phone, address and URL of each kind, in the contact's order, so they read
         // back in it.
@@ -341,6 +357,7 @@ public enum LDIFWriter {
         }
         if !draft.nameParts.prefix.isEmpty || !draft.nameParts.additional.isEmpty || !draft.nameParts.suffix.isEmpty { left.append("name prefix, middle name or suffix") }
         if !draft.role.isEmpty { left.append("role") }
+        for spec in LDIFAttributes.notWritten where !spec.string(of: draft).isEmpty { left.append(spec.label.lowercased()) }
         if !draft.categories.isEmpty { left.append("categories") }
         if draft.photo != nil { left.append("photo") }
         let vcardLines = draft.extras.filter { !$0.hasPrefix(LDIFAttributes.extraPrefix) }.count

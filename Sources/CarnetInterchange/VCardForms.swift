@@ -5,7 +5,7 @@ import Foundation
 /// parameter on `FN`, a note's trailing spaces, `BDAY:19850128T00:00:00Z`, Apple's
 /// `X-APPLE-OMIT-YEAR`, a vendor's name for the anniversary (`X-MS-ANNIVERSARY`).
 ///
-/// The importer keeps such a line in ``ContactDraft/extras`` as `X-CARNET-FORM:` followed by the
+/// The importer keeps such a line in `ContactDraft/extras` as `X-CARNET-FORM:` followed by the
 /// line as it came. The writer writes that line in place of its own while the field still holds
 /// the value the line says, so a card goes back in its own form unless the person changed it;
 /// once the value changes, the field is written in Carnet's form and the old line is not
@@ -13,7 +13,19 @@ import Foundation
 enum VCardForms {
     static let prefix = "X-CARNET-FORM:"
 
-    private static let textNames: Set<String> = ["FN", "N", "NICKNAME", "TITLE", "ROLE", "NOTE", "ORG"]
+    /// The names of the text fields described as a property of their own (both names of each),
+    /// those the writer writes before `ORG` and those after.
+    private static let described: (before: [String], after: [String]) = {
+        let organization = ContactFields.all.firstIndex { $0.field == .organization } ?? 0
+        var before: [String] = []
+        var after: [String] = []
+        for (spec, _, vCard) in ContactFields.vCardText {
+            let names = vCard.names
+            if (ContactFields.all.firstIndex { $0 === spec } ?? 0) < organization { before += names } else { after += names }
+        }
+        return (before, after)
+    }()
+    private static let textNames: Set<String> = Set(["FN", "N", "NOTE", "ORG"] + described.before + described.after)
     static let vendorAnniversaries: Set<String> = ["X-EVOLUTION-ANNIVERSARY", "X-MS-ANNIVERSARY", "X-KADDRESSBOOK-X-ANNIVERSARY"]
 
     /// Whether a property mapped onto a field says more than the field will write back.
@@ -41,11 +53,11 @@ enum VCardForms {
 
     /// The order the writer writes the fields in, which the kept forms follow, so a card read,
     /// written and read again keeps the same lines in the same order.
-    private static let order = ["FN", "N", "NICKNAME", "ORG", "TITLE", "ROLE", "BDAY", "ANNIVERSARY", "X-ABDATE"]
+    private static let order = ["FN", "N"] + described.before + ["ORG"] + described.after + ["BDAY", "ANNIVERSARY", "X-ABDATE"]
         + vendorAnniversaries.sorted() + ["NOTE"]
 
     /// The `X-CARNET-FORM:` lines to keep for the mapped properties `forms` (each a property
-    /// ``keepsForm(_:)`` took) of a card read as `draft`: only the forms the writer will use, one
+    /// `keepsForm(_:)` took) of a card read as `draft`: only the forms the writer will use, one
     /// per field, in the writer's order.
     static func lines(_ forms: [VCardProperty], for draft: ContactDraft) -> [String] {
         if forms.isEmpty { return [] }

@@ -107,6 +107,24 @@ struct VCardImport {
             return .mapped
         }
 
+        /// A text field described as a property of its own (`ContactFields/vCardText`), under
+        /// either of its names: a structured value's components joined as the field holds them,
+        /// judged by the field's own rule as a save would write it.
+        func described(
+            _ property: VCardProperty, _ spec: ContactFieldSpec, _ keyPath: WritableKeyPath<ContactDraft, String>, _ vCard: VCardMapping
+        ) -> Outcome {
+            guard !seen.contains(vCard.name) else { return .refused("only the first \(vCard.name) is modelled") }
+            let value = vCard.components > 1 ? vCard.text(of: property.components().map(Rules.trimmed)) : property.text()
+            var normalized = Rules.trimmed(value)
+            if let canonical = spec.canonical, !normalized.isEmpty { normalized = canonical(normalized) }
+            if let rule = spec.rule, !normalized.isEmpty, let broken = rule(normalized) {
+                return .refused("\(spec.field) \(broken)")
+            }
+            let outcome = single(property, value, keyPath, spec.field)
+            if case .mapped = outcome { seen.insert(vCard.name) }
+            return outcome
+        }
+
         /// Why an entry's parameters keep it from being mapped: one Carnet does not model, or a
         /// `VALUE` other than `values`.
         func unknownEntryParameter(
@@ -189,12 +207,6 @@ struct VCardImport {
                         outcome = .mapped
                     }
                 }
-            case "NICKNAME":
-                outcome = single(property, property.text(), \.nickname, .nickname)
-            case "TITLE":
-                outcome = single(property, property.text(), \.title, .title)
-            case "ROLE":
-                outcome = single(property, property.text(), \.role, .role)
             case "NOTE":
                 // A quoted-printable note breaks its lines with CRLF, as a save would not.
                 var note = property.text()
@@ -353,7 +365,11 @@ struct VCardImport {
                     outcome = .refused(property.value.isEmpty ? "it is empty" : "it is a link, not an image")
                 }
             default:
-                outcome = .unmodelled
+                if let (spec, keyPath, vCard) = Self.described[property.name] {
+                    outcome = described(property, spec, keyPath, vCard)
+                } else {
+                    outcome = .unmodelled
+                }
             }
             outcomes.append(outcome)
         }
@@ -417,6 +433,15 @@ struct VCardImport {
         return InterchangeRecord(uid: uid, draft: draft, updatedAt: revision, line: line, notes: notes)
     }
 
+
+    /// The text fields described as a property of their own, by each of their names.
+    private static let described: [String: (ContactFieldSpec, WritableKeyPath<ContactDraft, String> & Sendable, VCardMapping)] = {
+        var byName: [String: (ContactFieldSpec, WritableKeyPath<ContactDraft, String> & Sendable, VCardMapping)] = [:]
+        for (spec, keyPath, vCard) in ContactFields.vCardText {
+            for name in vCard.names { byName[name] = (spec, keyPath, vCard) }
+        }
+        return byName
+    }()
 
     /// The names other programs give a date Carnet writes back as `ANNIVERSARY`.
     private static let vendorAnniversaries: Set<String> = [

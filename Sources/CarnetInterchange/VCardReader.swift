@@ -27,7 +27,8 @@ import Foundation
 /// |---|---|
 /// | `FN` | name, as given. Without one: from `N`, else `ORG`, else the first email, else the first phone |
 /// | `N` | prefix, given, additional, family, suffix, as given (never guessed from `FN`) |
-/// | `NICKNAME`, `TITLE`, `ROLE`, `NOTE` | the fields of the same name (the note may have line breaks) |
+/// | `NOTE` | the note (it may have line breaks) |
+/// | each text field's own property (`ContactFields/vCardText`: `NICKNAME`, `TITLE`, `ROLE`, …), under either of its names | that field; a structured value's components joined with `;` |
 /// | `ORG` | organization; department (an ORG of more than two units: the further units joined with `;`, written back as one unit, and the report says so) |
 /// | `EMAIL`, `TEL`, `ADR`, `URL` | emails, phones, addresses (seven parts), URLs, in order |
 /// | `IMPP` | handles: `IMPP:skype:ada` → `skype:ada` (schemes in `VCardLabels.messagingSchemes`) |

@@ -32,7 +32,7 @@ public enum VCardVersion: String, Sendable, CaseIterable {
 /// | uid | `UID:…` as it came (`UID;VALUE=text:…` when it needs escapes) | `UID:…` | `UID:…` |
 /// | name | `FN` | `FN` | `FN` |
 /// | structured name | `N:family;given;additional;prefix;suffix` (always) | the same | the same |
-/// | nickname, title, role | `NICKNAME`, `TITLE`, `ROLE` | the same | the same |
+/// | each text field described as a property of its own (`ContactFields/vCardText`: nickname, title, role, …), at its place in `ContactFields/all` | its property (`NICKNAME`) | its older name where the description gives one (`X-…`), else the same | as 3.0 |
 /// | organization, department | `ORG:organization;department` (each part escaped: `ORG:Smith\; Jones LLP;Sales\; EMEA`) | the same | the same |
 /// | emails | `EMAIL;TYPE=work;PREF=1:…` | `EMAIL;TYPE=work,pref:…` | `EMAIL;INTERNET;WORK;PREF:…` |
 /// | phones | `TEL;VALUE=text;TYPE=cell:…` (the number as written) | `TEL;TYPE=cell:…` | `TEL;CELL:…` |
@@ -93,7 +93,12 @@ public enum VCardWriter {
         if !card.kept(["N"], .components(5), { VCardForms.says($0, components: nameParts) }) {
             card.property("N", nameParts.map(card.escape).joined(separator: ";"))
         }
-        card.text("NICKNAME", draft.nickname)
+        let organization = ContactFields.all.firstIndex { $0.field == .organization } ?? 0
+        // The text fields that are a property of their own (``ContactFields/vCardText``), at
+        // their place in the description: those before the organization here, the rest after ORG.
+        for (spec, _, vCard) in ContactFields.vCardText where (ContactFields.all.firstIndex { $0 === spec } ?? 0) < organization {
+            card.described(vCard, spec.string(of: draft))
+        }
         if !draft.organization.isEmpty || !draft.department.isEmpty {
             // The department is one unit: a `;` in it is text, escaped like every component's.
             let units = draft.department.isEmpty ? [draft.organization] : [draft.organization, draft.department]
@@ -101,8 +106,9 @@ public enum VCardWriter {
                 card.property("ORG", units.map(card.escape).joined(separator: ";"))
             }
         }
-        card.text("TITLE", draft.title)
-        card.text("ROLE", draft.role)
+        for (spec, _, vCard) in ContactFields.vCardText where (ContactFields.all.firstIndex { $0 === spec } ?? 0) > organization {
+            card.described(vCard, spec.string(of: draft))
+        }
         for email in draft.emails {
             card.entry(
                 "EMAIL", label: email.label, preferred: email.preferred, kind: .email, value: card.escape(email.value),
@@ -493,6 +499,23 @@ private struct CardText {
     /// A one-value text property, left out when empty; in its kept form while it says `value`.
     mutating func text(_ name: String, _ value: String) {
         if !value.isEmpty, !kept([name], .text, { VCardForms.says($0, text: value) }) { property(name, escape(value)) }
+    }
+
+    /// A text field described as a property of its own: its name in this version; a structured
+    /// value's components each escaped (`GENDER:O;non-binary\; mostly`). A form it came in is
+    /// kept under either of its names.
+    mutating func described(_ vCard: VCardMapping, _ value: String) {
+        guard !value.isEmpty else { return }
+        let name = vCard.name(forVersion: version.rawValue)
+        let names = Set(vCard.names)
+        guard vCard.components > 1 else {
+            if !kept(names, .text, { VCardForms.says($0, text: value) }) { property(name, escape(value)) }
+            return
+        }
+        let parts = vCard.components(of: value)
+        if !kept(names, .components(vCard.components), { VCardForms.says($0, components: parts) }) {
+            property(name, parts.map(escape).joined(separator: ";"))
+        }
     }
 
     /// How a kept form's value is written.

@@ -93,6 +93,12 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
     /// be read without guessing; `name` is made from it when only it is given.
     public var nameParts: PersonName
     public var nickname: String
+    /// The pronouns to use for the person, as they give them: `she/her`, `they/them`.
+    public var pronouns: String
+    /// Sex and gender identity as vCard's `GENDER` has them: a sex (`M`, `F`, `O` other, `N`
+    /// none or not applicable, `U` unknown), then `;` and a free identity text when there is one
+    /// (`F`, `O;non-binary`, `;agender`).
+    public var gender: String
     public var organization: String
     public var department: String
     public var title: String
@@ -122,7 +128,7 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
     public var members: [String] = []
 
     public init(
-        name: String = "", nameParts: PersonName = PersonName(), nickname: String = "", organization: String = "",
+        name: String = "", nameParts: PersonName = PersonName(), nickname: String = "", pronouns: String = "", gender: String = "", organization: String = "",
         department: String = "", title: String = "", role: String = "", emails: [LabeledValue] = [],
         phones: [LabeledValue] = [], addresses: [PostalAddress] = [], urls: [LabeledValue] = [],
         handles: [LabeledValue] = [], dates: [ContactDate] = [], note: String = "", categories: [String] = [],
@@ -131,6 +137,8 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
         self.name = name
         self.nameParts = nameParts
         self.nickname = nickname
+        self.pronouns = pronouns
+        self.gender = gender
         self.organization = organization
         self.department = department
         self.title = title

@@ -5,7 +5,11 @@ import Foundation
 /// CSV columns and JSON keys (`key`), the CLI's flags (`flag`), the editor template and the
 /// interactive edit commands, prompts and detail screens (`label`), change summaries and
 /// conflicts (`EditableDraft/differences(from:)`), search (`searchColumn`), validation and
-/// merges. Adding a field means the model, a migration and one entry in its list.
+/// merges. A text field's entry also names its column in `contacts` (`column`), its vCard
+/// property (`vCard`), the other programs' CSV columns it reads from (`csvColumns`) and its
+/// LDIF attribute (`ldif`): the row's SELECT, INSERT and UPDATE, the vCard reader and writer,
+/// the CSV dialects and LDIF take a new text field from its entry. Adding one means the draft's
+/// property, a migration that adds the column, and one entry in its list.
 public final class DraftField<Draft>: Sendable {
     /// How the field's value is held in the draft.
     public enum Value: Sendable {
@@ -42,11 +46,37 @@ public final class DraftField<Draft>: Sendable {
     public let section: FieldSection
     /// Where a text field's value is in the draft (see `storedValue(of:_:at:)`).
     @usableFromInline let textOffset: Int?
+    /// The column of the record's table a text field is stored in (`name_prefix`); nil for a
+    /// field stored elsewhere (a list's child table, a quote's own record).
+    public let column: String?
+    /// The vCard property a text field is written as and read from; nil when the vCard reader
+    /// and writer handle it by hand (`FN`, `N`, `ORG`, `NOTE`) or it has none.
+    public let vCard: VCardMapping?
+    /// The columns of other programs' CSV files (Google, Outlook, Thunderbird) it is read from,
+    /// written as the CSV reader compares names: lower case, letters and digits only (`jobtitle`
+    /// for `Job Title`). Carnet's own CSV uses `key`.
+    public let csvColumns: [String]
+    /// The LDIF attribute (Thunderbird's schema) it is written as and read from; nil when LDIF
+    /// has none, and an export says it was not written.
+    public let ldif: String?
+    /// A rule of the field's own, beyond the length and characters of every line: the message
+    /// (`must be …`) when a normalized value breaks it.
+    public let rule: (@Sendable (String) -> String?)?
+    /// How a value is written once trimmed (`f` → `F`), for a field with one way of saying a thing.
+    public let canonical: (@Sendable (String) -> String)?
 
     public init(
         field: Field, label: String, value: Value, help: String, key: String? = nil, flag: String? = nil,
-        maxLength: Int = 200, search: SearchColumn? = nil, section: FieldSection = .name
+        maxLength: Int = 200, search: SearchColumn? = nil, section: FieldSection = .name, column: String? = nil,
+        vCard: VCardMapping? = nil, csvColumns: [String] = [], ldif: String? = nil,
+        rule: (@Sendable (String) -> String?)? = nil, canonical: (@Sendable (String) -> String)? = nil
     ) {
+        self.column = column
+        self.vCard = vCard
+        self.csvColumns = csvColumns
+        self.ldif = ldif
+        self.rule = rule
+        self.canonical = canonical
         self.section = section
         self.field = field
         self.label = label
@@ -72,6 +102,15 @@ public final class DraftField<Draft>: Sendable {
     public var multilineText: (WritableKeyPath<Draft, String> & Sendable)? {
         if case let .multiline(keyPath) = value { return keyPath }
         return nil
+    }
+
+    /// The value of a one-line or multi-line text field ("" for other fields), read at its
+    /// offset rather than through the key path (see `storedValue(of:_:at:)`).
+    public func string(of draft: Draft) -> String {
+        switch value {
+        case let .text(keyPath), let .multiline(keyPath): return storedValue(of: draft, keyPath, at: textOffset)
+        case .photo, .list: return ""
+        }
     }
 
     /// The list, for list fields.
@@ -131,7 +170,8 @@ public final class DraftField<Draft>: Sendable {
         // Written back only when trimming changed something (most values are already trimmed).
         case let .text(keyPath):
             let value = storedValue(of: draft, keyPath, at: textOffset)
-            let trimmed = Rules.trimmed(value)
+            var trimmed = Rules.trimmed(value)
+            if let canonical, !trimmed.isEmpty { trimmed = canonical(trimmed) }
             if trimmed != value { draft[keyPath: keyPath] = trimmed }
         case let .multiline(keyPath):
             let value = storedValue(of: draft, keyPath, at: textOffset)
@@ -145,7 +185,10 @@ public final class DraftField<Draft>: Sendable {
     /// Appends every rule the field breaks in a normalized draft.
     package func check(_ draft: Draft, into issues: inout [FieldIssue]) {
         switch value {
-        case let .text(keyPath): Rules.checkLine(storedValue(of: draft, keyPath, at: textOffset), field, max: maxLength, into: &issues)
+        case let .text(keyPath):
+            let value = storedValue(of: draft, keyPath, at: textOffset)
+            Rules.checkLine(value, field, max: maxLength, into: &issues)
+            if let rule, !value.isEmpty, let message = rule(value) { issues.append(FieldIssue(field, message)) }
         case let .multiline(keyPath): Rules.checkText(storedValue(of: draft, keyPath, at: textOffset), field, max: maxLength, into: &issues)
         case let .photo(keyPath):
             if let photo = draft[keyPath: keyPath] {
@@ -361,6 +404,52 @@ public enum FieldSection: String, Sendable, CaseIterable {
     case other = "Other properties"
 }
 
+/// How a text field is a vCard property.
+public struct VCardMapping: Sendable {
+    /// The property's name in vCard 4.0 (`PRONOUNS`).
+    public let name: String
+    /// Its name in 3.0 and 2.1 when those versions have no such property (`X-PRONOUNS`); the
+    /// reader takes either name in every version.
+    public let olderName: String?
+    /// How many `;`-separated components the value has: 1 for plain text; more for a structured
+    /// value, which the field holds as its components joined by `;`, the last one taking the rest
+    /// (`GENDER:O;non-binary` is `O;non-binary`).
+    public let components: Int
+
+    public init(_ name: String, olderName: String? = nil, components: Int = 1) {
+        self.name = name
+        self.olderName = olderName
+        self.components = components
+    }
+
+    /// Both names, the 4.0 one first.
+    public var names: [String] { [name] + (olderName.map { [$0] } ?? []) }
+
+    /// The name written in `version` (`"4.0"`, `"3.0"`, `"2.1"`).
+    public func name(forVersion version: String) -> String { version == "4.0" ? name : olderName ?? name }
+
+    /// The field's text as the property's components (unescaped), for a structured value.
+    public func components(of text: String) -> [String] {
+        guard components > 1 else { return [text] }
+        var parts: [String] = []
+        var rest = Substring(text)
+        while parts.count < components - 1, let semicolon = rest.firstIndex(of: ";") {
+            parts.append(String(rest[..<semicolon]))
+            rest = rest[rest.index(after: semicolon)...]
+        }
+        parts.append(String(rest))
+        return parts
+    }
+
+    /// The field's text from the property's components (unescaped): joined by `;`, empty
+    /// components at the end dropped.
+    public func text(of components: [String]) -> String {
+        var parts = components
+        while parts.count > 1, parts.last?.isEmpty == true { parts.removeLast() }
+        return parts.joined(separator: ";")
+    }
+}
+
 /// A JSON key: a field's `DraftField/key` or one of a record's own keys.
 public struct FieldCodingKey: CodingKey, Sendable {
     public let stringValue: String
@@ -433,8 +522,16 @@ public typealias ContactFieldSpec = DraftField<ContactDraft>
 
 /// The editable fields of a contact, in the order screens and files show them.
 public enum ContactFields {
-    private static func line(_ field: Field, _ label: String, _ keyPath: WritableKeyPath<ContactDraft, String> & Sendable, max: Int, search: SearchColumn, section: FieldSection = .name, _ help: String) -> ContactFieldSpec {
-        ContactFieldSpec(field: field, label: label, value: .text(keyPath), help: help, maxLength: max, search: search, section: section)
+    /// A one-line text field stored in its own column of `contacts` (the field's name unless
+    /// `column` says otherwise).
+    private static func line(
+        _ field: Field, _ label: String, _ keyPath: WritableKeyPath<ContactDraft, String> & Sendable, max: Int, search: SearchColumn? = nil,
+        section: FieldSection = .name, column: String? = nil, vCard: VCardMapping? = nil, csv: [String] = [], ldif: String? = nil,
+        rule: (@Sendable (String) -> String?)? = nil, canonical: (@Sendable (String) -> String)? = nil, _ help: String
+    ) -> ContactFieldSpec {
+        ContactFieldSpec(
+            field: field, label: label, value: .text(keyPath), help: help, maxLength: max, search: search, section: section,
+            column: column ?? field.rawValue, vCard: vCard, csvColumns: csv, ldif: ldif, rule: rule, canonical: canonical)
     }
 
     private static func labeled(_ field: Field, _ label: String, key: String, _ keyPath: WritableKeyPath<ContactDraft, [LabeledValue]> & Sendable, kind: EntryKind, max: Int, search: SearchColumn, _ help: String, rule: @escaping @Sendable (String) -> String?) -> ContactFieldSpec {
@@ -449,16 +546,21 @@ public enum ContactFields {
 
     public static let all: [ContactFieldSpec] = [
         line(.name, "Name", \.name, max: Limits.nameLength, search: .names, "The name as shown (required unless --given or --family is given)."),
-        line(.prefix, "Prefix", \.nameParts.prefix, max: Limits.namePartLength, search: .names, "Honorific prefix, e.g. \"Dr.\"."),
-        line(.given, "Given name", \.nameParts.given, max: Limits.namePartLength, search: .names, "Given (first) name."),
-        line(.additional, "Additional names", \.nameParts.additional, max: Limits.namePartLength, search: .names, "Middle names or initials."),
-        line(.family, "Family name", \.nameParts.family, max: Limits.namePartLength, search: .names, "Family (last) name."),
-        line(.suffix, "Suffix", \.nameParts.suffix, max: Limits.namePartLength, search: .names, "Honorific suffix, e.g. \"Jr.\"."),
-        line(.nickname, "Nickname", \.nickname, max: Limits.nameLength, search: .names, "A nickname."),
-        line(.organization, "Organization", \.organization, max: Limits.positionLength, search: .work, section: .work, "The organization (company)."),
-        line(.department, "Department", \.department, max: Limits.positionLength, search: .work, section: .work, "The department or unit."),
-        line(.title, "Title", \.title, max: Limits.positionLength, search: .work, section: .work, "The job title."),
-        line(.role, "Role", \.role, max: Limits.positionLength, search: .work, section: .work, "The role or function."),
+        line(.prefix, "Prefix", \.nameParts.prefix, max: Limits.namePartLength, search: .names, column: "name_prefix", csv: ["nameprefix"], "Honorific prefix, e.g. \"Dr.\"."),
+        line(.given, "Given name", \.nameParts.given, max: Limits.namePartLength, search: .names, column: "given_name", csv: ["givenname", "firstname"], "Given (first) name."),
+        line(.additional, "Additional names", \.nameParts.additional, max: Limits.namePartLength, search: .names, column: "additional_names", csv: ["additionalname", "middlename"], "Middle names or initials."),
+        line(.family, "Family name", \.nameParts.family, max: Limits.namePartLength, search: .names, column: "family_name", csv: ["familyname", "lastname"], "Family (last) name."),
+        line(.suffix, "Suffix", \.nameParts.suffix, max: Limits.namePartLength, search: .names, column: "name_suffix", csv: ["namesuffix", "suffix"], "Honorific suffix, e.g. \"Jr.\"."),
+        line(.nickname, "Nickname", \.nickname, max: Limits.nameLength, search: .names, vCard: VCardMapping("NICKNAME"), csv: ["nickname"], ldif: "mozillaNickname", "A nickname."),
+        line(.pronouns, "Pronouns", \.pronouns, max: 100, vCard: VCardMapping("PRONOUNS", olderName: "X-PRONOUNS"), csv: ["pronouns"],
+             "The pronouns to use, e.g. she/her or they/them."),
+        line(.gender, "Gender", \.gender, max: 200, vCard: VCardMapping("GENDER", components: 2),
+             rule: Gender.rule, canonical: Gender.canonical,
+             "Sex and gender identity: M, F, O (other), N (none), U (unknown), optionally then ;IDENTITY, e.g. F, O;non-binary, or ;agender (an identity alone)."),
+        line(.organization, "Organization", \.organization, max: Limits.positionLength, search: .work, section: .work, csv: ["company", "organizationname"], "The organization (company)."),
+        line(.department, "Department", \.department, max: Limits.positionLength, search: .work, section: .work, csv: ["department", "organizationdepartment"], "The department or unit."),
+        line(.title, "Title", \.title, max: Limits.positionLength, search: .work, section: .work, vCard: VCardMapping("TITLE"), csv: ["jobtitle", "organizationtitle"], "The job title."),
+        line(.role, "Role", \.role, max: Limits.positionLength, search: .work, section: .work, vCard: VCardMapping("ROLE"), "The role or function."),
         labeled(.email, "Emails", key: "emails", \.emails, kind: .email, max: Limits.emailLength, search: .emails,
                 "An email, optionally typed: work:ada@example.com (types: home, work, other or a label; add ,pref for the preferred one).") {
             EmailRule.isValid($0) ? nil : "must look like name@example.com (no spaces or invisible characters)"
@@ -491,7 +593,7 @@ public enum ContactFields {
             key: "dates", section: .dates),
         ContactFieldSpec(
             field: .note, label: "Note", value: .multiline(\.note), help: "A note (line breaks allowed).",
-            maxLength: Limits.noteLength, search: .note, section: .note),
+            maxLength: Limits.noteLength, search: .note, section: .note, column: "note", csvColumns: ["notes", "note"]),
         ContactFieldSpec(
             field: .category, label: "Categories",
             value: .list(.of(\.categories, kind: .category, codec: .plain) { name, max in Rules.lineMessages(name, max: max) }),
@@ -511,6 +613,13 @@ public enum ContactFields {
     public static let text: [(spec: ContactFieldSpec, keyPath: WritableKeyPath<ContactDraft, String> & Sendable)] =
         all.compactMap { spec in spec.text.map { (spec, $0) } }
 
+    /// The one-line and multi-line fields stored in a column of `contacts`, in `all` order.
+    public static let columns: [ContactFieldSpec] = all.filter { $0.column != nil }
+
+    /// The text fields written as a vCard property of their own, in `all` order.
+    public static let vCardText: [(spec: ContactFieldSpec, keyPath: WritableKeyPath<ContactDraft, String> & Sendable, vCard: VCardMapping)] =
+        text.compactMap { spec, keyPath in spec.vCard.map { (spec, keyPath, $0) } }
+
     /// The list fields.
     public static let lists: [(spec: ContactFieldSpec, list: EntryList<ContactDraft>)] =
         all.compactMap { spec in spec.list.map { (spec, $0) } }
@@ -523,6 +632,32 @@ public enum ContactFields {
 
     /// The spec of `field`.
     public static func spec(_ field: Field) -> ContactFieldSpec? { all.first { $0.field == field } }
+}
+
+/// How the gender field is written: vCard's sex letter, then `;` and the identity if any.
+private enum Gender {
+    static let sexes: Set<String> = ["M", "F", "O", "N", "U"]
+    static let words = ["male": "M", "female": "F", "other": "O", "none": "N", "unknown": "U"]
+
+    /// The value as saved: the sex in capitals (`f` → `F`, `female` → `F`), the identity trimmed,
+    /// a text with no sex letter taken as an identity (`agender` → `;agender`). A value whose sex
+    /// is not one of the letters is left for `rule(_:)` to name.
+    @Sendable static func canonical(_ text: String) -> String {
+        guard let semicolon = text.firstIndex(of: ";") else {
+            if sexes.contains(text.uppercased()) { return text.uppercased() }
+            return words[text.lowercased()] ?? ";" + text
+        }
+        let sex = Rules.trimmed(String(text[..<semicolon])).uppercased()
+        let identity = Rules.trimmed(String(text[text.index(after: semicolon)...]))
+        guard sex.isEmpty || sexes.contains(sex) else { return text }
+        return identity.isEmpty ? sex : sex + ";" + identity
+    }
+
+    @Sendable static func rule(_ text: String) -> String? {
+        let parts = text.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+        let sexOK = parts.count == 1 ? sexes.contains(String(parts[0])) : (parts[0].isEmpty || sexes.contains(String(parts[0]))) && !parts[1].isEmpty
+        return sexOK ? nil : "must be M, F, O, N or U (the sex), optionally followed by ;IDENTITY, e.g. F, O;non-binary or ;agender"
+    }
 }
 
 /// The editable fields of a quote.

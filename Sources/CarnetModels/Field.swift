@@ -1,6 +1,6 @@
 /// A field a person can edit, named the way error messages and the CLI name it.
 public enum Field: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
-    case name, prefix, given, additional, family, suffix, nickname
+    case name, prefix, given, additional, family, suffix, nickname, pronouns, gender
     case organization, department, title, role
     case email, phone, address, url, handle, date, note, category, photo
     /// A property Carnet does not model, kept verbatim.

@@ -1,9 +1,9 @@
 import Foundation
 
-/// The parts of a contact's search document, in the order the index holds them: ``names`` in the
+/// The parts of a contact's search document, in the order the index holds them: `names` in the
 /// index's `names` column, where a query word found ranks a contact first (see
-/// ``SearchQuery/rank(_:)``), and every other part, in this order, in its `other` column
-/// (``SearchDocument``).
+/// `SearchQuery/rank(_:)`), and every other part, in this order, in its `other` column
+/// (`SearchDocument`).
 public enum SearchColumn: String, Sendable, CaseIterable {
     /// The display name, its parts and the nickname.
     case names
@@ -127,7 +127,7 @@ public enum SearchText {
     /// Appends a phone as the index holds it: as typed, then by its digits. Written with a
     /// country code (`+44 20 7946 0000`), by its national number with a leading 0
     /// (`02079460000`), once: a query word of digits looks for it with and without the 0
-    /// (``SearchQuery/Phrase``), and a query of the number with its country code looks for the
+    /// (`SearchQuery/Phrase`), and a query of the number with its country code looks for the
     /// national number. Otherwise all its digits (`020 7946 0000` as `02079460000`).
     static func appendPhone(_ value: String, to text: inout String) {
         let digits = phoneDigits(value)
@@ -146,8 +146,8 @@ public enum SearchText {
 /// database's view `contact_search_source` (migrations/0010_search_national_number_once.sql) computes from
 /// the stored rows; a storage test checks that the two agree.
 ///
-/// Which fields go in which column, in which order, is ``ContactFields``' (each field's
-/// ``DraftField/searchColumn``); this builds the texts from the draft's properties directly, and a
+/// Which fields go in which column, in which order, is `ContactFields`' (each field's
+/// `DraftField/searchColumn`); this builds the texts from the draft's properties directly, and a
 /// test holds it to what those descriptions make. An import makes a document for every contact:
 /// walking the descriptions (key paths, closures, a list of texts per field, then joined) was a
 /// tenth of a raw import's time with the index, half of what the index cost it.
@@ -155,7 +155,7 @@ public struct SearchDocument: Sendable, Equatable {
     /// The index's columns, in order: the names, then everything else.
     public static let columns = ["names", "other"]
 
-    /// One text per column of ``columns``.
+    /// One text per column of `columns`.
     public let texts: [String]
 
     public init(_ draft: ContactDraft) {
@@ -165,7 +165,7 @@ public struct SearchDocument: Sendable, Equatable {
     /// The names column: a query word found there ranks the contact first.
     public var names: String { texts[0] }
 
-    /// ``SearchColumn/names``: the display name, then its parts and the nickname.
+    /// `SearchColumn/names`: the display name, then its parts and the nickname.
     static func names(_ draft: ContactDraft) -> String {
         let parts = draft.nameParts
         var text = Text(capacity: 96)
@@ -176,10 +176,23 @@ public struct SearchDocument: Sendable, Equatable {
         text.add(parts.family)
         text.add(parts.suffix)
         text.add(draft.nickname)
+        text.add(described[0], of: draft)
         return text.folded
     }
 
-    /// Every other column of ``SearchColumn``, in its order: work, emails, phones, addresses,
+    /// The searched text fields this builder does not name, by `SearchColumn` (in its order),
+    /// each column's in `ContactFields/all` order: a new text field with a search column is
+    /// searched from its entry alone, at the end of its column.
+    static let described: [[ContactFieldSpec]] = {
+        let named: Set<Field> = [.name, .prefix, .given, .additional, .family, .suffix, .nickname, .organization, .department, .title, .role, .note]
+        return SearchColumn.allCases.map { column in
+            ContactFields.all.filter { spec in
+                spec.searchColumn == column && !named.contains(spec.field) && (spec.text ?? spec.multilineText) != nil
+            }
+        }
+    }()
+
+    /// Every other column of `SearchColumn`, in its order: work, emails, phones, addresses,
     /// web (URLs, then handles), categories, note.
     static func other(_ draft: ContactDraft) -> String {
         var text = Text(capacity: 320)
@@ -187,22 +200,29 @@ public struct SearchDocument: Sendable, Equatable {
         text.add(draft.department)
         text.add(draft.title)
         text.add(draft.role)
+        text.add(described[1], of: draft)
         text.startField()
         for email in draft.emails { text.addEntry(email.value) }
+        text.add(described[2], of: draft)
         text.startField()
         for phone in draft.phones {
             text.startEntry()
             text.appendPhone(phone.value)
         }
+        text.add(described[3], of: draft)
         text.startField()
         for address in draft.addresses { text.addEntry(address.searchText) }
+        text.add(described[4], of: draft)
         text.startField()
         for url in draft.urls { text.addEntry(url.value) }
         text.startField()
         for handle in draft.handles { text.addEntry(handle.value) }
+        text.add(described[5], of: draft)
         text.startField()
         for category in draft.categories { text.addEntry(category) }
+        text.add(described[6], of: draft)
         text.add(draft.note)
+        text.add(described[7], of: draft)
         return text.folded
     }
 
@@ -232,6 +252,11 @@ public struct SearchDocument: Sendable, Equatable {
         mutating func startEntry() {
             if entries > 0 { text.append(" ") }
             entries += 1
+        }
+
+        /// Each of `fields`' text, a field each.
+        mutating func add(_ fields: [ContactFieldSpec], of draft: ContactDraft) {
+            for spec in fields { add(spec.string(of: draft)) }
         }
 
         mutating func addEntry(_ entry: String) {
@@ -289,8 +314,8 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
     /// No words at all: matches every contact.
     public var isEmpty: Bool { terms.isEmpty }
 
-    /// Reads `text`. Throws ``CarnetError/invalidSearch(_:)`` when it is longer than
-    /// ``Limits/searchLength`` or, not blank, has no letter or digit to look for.
+    /// Reads `text`. Throws `CarnetError/invalidSearch(_:)` when it is longer than
+    /// `Limits/searchLength` or, not blank, has no letter or digit to look for.
     public init(_ text: String) throws(CarnetError) {
         try Limits.checkSearch(text)
         let pieces = text.split { $0.isWhitespace }.map(String.init)

@@ -12,30 +12,66 @@ import GRDB
 struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "contacts"
 
+    /// The columns that are not a field of the draft's description.
     enum Columns: String, ColumnExpression, CaseIterable {
-        case id, uid, name
-        case namePrefix = "name_prefix", givenName = "given_name", additionalNames = "additional_names"
-        case familyName = "family_name", nameSuffix = "name_suffix"
-        case nickname, organization, department, title, role, note, photo
+        case id, uid, photo
         case createdAt = "created_at", updatedAt = "updated_at", version
         case bookID = "book_id"
         case kind, groupForm = "group_form"
     }
 
-    /// The text columns and the draft fields they hold, in `Columns` order.
-    static let textColumns: [(column: Columns, keyPath: WritableKeyPath<ContactDraft, String> & Sendable)] = [
-        (.name, \.name), (.namePrefix, \.nameParts.prefix), (.givenName, \.nameParts.given),
-        (.additionalNames, \.nameParts.additional), (.familyName, \.nameParts.family), (.nameSuffix, \.nameParts.suffix),
-        (.nickname, \.nickname), (.organization, \.organization), (.department, \.department), (.title, \.title),
-        (.role, \.role), (.note, \.note),
+    /// A text column of `contacts`, named by a field's description (`ContactFieldSpec/column`).
+    struct TextColumn: ColumnExpression, Equatable {
+        let rawValue: String
+        var name: String { rawValue }
+    }
+
+    /// The text columns read and written field by field, in this order (see `textValues(_:)`
+    /// and `init(row:at:)`). Which field each holds still comes from the description.
+    private static let fastColumns = [
+        "name", "name_prefix", "given_name", "additional_names", "family_name", "name_suffix", "nickname", "organization",
+        "department", "title", "role", "note",
     ]
 
-    /// The draft's values of `textColumns`, in that order, read field by field: going through
-    /// the key paths costs a measured part of every insert and save. RecordTests checks that the
-    /// two agree.
+    /// The text columns and the draft fields they hold: `fastColumns`, then every other field
+    /// the description stores in a column (`ContactFields/columns`), in its order. A new text
+    /// field is read, inserted and updated from its entry alone.
+    static let textColumns: [(column: TextColumn, keyPath: WritableKeyPath<ContactDraft, String> & Sendable)] = {
+        func keyPath(_ spec: ContactFieldSpec) -> WritableKeyPath<ContactDraft, String> & Sendable {
+            guard let keyPath = spec.text ?? spec.multilineText else { preconditionFailure("\(spec.field) has a column but no text") }
+            return keyPath
+        }
+        let fast = fastColumns.map { column in
+            guard let spec = ContactFields.columns.first(where: { $0.column == column }) else {
+                preconditionFailure("no field of the description is stored in \(column)")
+            }
+            return (TextColumn(rawValue: column), keyPath(spec))
+        }
+        return fast + described.map { (TextColumn(rawValue: $0.column ?? ""), keyPath($0)) }
+    }()
+
+    /// The fields stored in a column that the fast paths do not name, in description order.
+    static let described: [ContactFieldSpec] = ContactFields.columns.filter { !fastColumns.contains($0.column ?? "") }
+
+    /// Every column a person's row is written with, in the order of `insertSQL`: all but `kind`
+    /// and `group_form`, whose defaults say "a person" (so a person's row is written the same
+    /// at every schema since 5).
+    static let personColumnNames: [String] =
+        ["id", "uid"] + textColumns.map(\.column.rawValue) + ["photo", "created_at", "updated_at", "version", "book_id"]
+
+    /// Every column of a contact row, in the order of `selection(qualifiedBy:kind:)`.
+    static let columnNames: [String] = personColumnNames + ["kind", "group_form"]
+
+    /// The draft's values of `textColumns`, in that order: the `fastColumns` read field by
+    /// field (going through the key paths costs a measured part of every insert and save), then
+    /// the `described` ones at their offsets. RecordTests checks that the two agree.
     static func textValues(_ d: ContactDraft) -> [(any DatabaseValueConvertible)?] {
-        [d.name, d.nameParts.prefix, d.nameParts.given, d.nameParts.additional, d.nameParts.family, d.nameParts.suffix,
-         d.nickname, d.organization, d.department, d.title, d.role, d.note]
+        var values: [(any DatabaseValueConvertible)?] = [
+            d.name, d.nameParts.prefix, d.nameParts.given, d.nameParts.additional, d.nameParts.family, d.nameParts.suffix,
+            d.nickname, d.organization, d.department, d.title, d.role, d.note,
+        ]
+        for spec in described { values.append(spec.string(of: d)) }
+        return values
     }
 
     /// Nil for a contact not yet inserted: SQLite gives the next id (AUTOINCREMENT, so never one
@@ -60,11 +96,10 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     }
 
     /// `contacts`' columns for a SELECT, optionally qualified (`c.id, c.uid, …`); without `kind`
-    /// and `group_form` for a read that only ever finds people (the favorites), which then reads
-    /// the same at every schema since 5.
+    /// and `group_form` for a read that only ever finds people (the favorites).
     static func selection(qualifiedBy alias: String? = nil, kind: Bool = true) -> String {
         let prefix = alias.map { $0 + "." } ?? ""
-        return (kind ? Columns.allCases : personColumns).map { prefix + $0.rawValue }.joined(separator: ", ")
+        return (kind ? columnNames : personColumnNames).map { prefix + $0 }.joined(separator: ", ")
     }
 
     /// Where each column is in the rows of one statement, looked up by name once per statement
@@ -86,9 +121,10 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
         }
 
         private init(_ index: (String) -> Int?) throws {
-            func find(_ column: Columns) throws -> Int {
-                guard let found = index(column.rawValue) else {
-                    throw CarnetError.database("a contacts row was read without its \(column.rawValue) column")
+            func find(_ column: Columns) throws -> Int { try find(column.rawValue) }
+            func find(_ column: String) throws -> Int {
+                guard let found = index(column) else {
+                    throw CarnetError.database("a contacts row was read without its \(column) column")
                 }
                 return found
             }
@@ -101,14 +137,14 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
             bookID = try find(.bookID)
             kind = index(Columns.kind.rawValue)
             groupForm = index(Columns.groupForm.rawValue)
-            text = try ContactRecord.textColumns.map { try find($0.column) }
+            text = try ContactRecord.textColumns.map { try find($0.column.rawValue) }
         }
     }
 
     func encode(to container: inout PersistenceContainer) {
         container[Columns.id] = id
         container[Columns.uid] = uid
-        for (column, keyPath) in Self.textColumns { container[column] = draft[keyPath: keyPath] }
+        for (column, keyPath) in Self.textColumns { container[column.rawValue] = draft[keyPath: keyPath] }
         container[Columns.photo] = draft.photo
         container[Columns.createdAt] = createdAt
         container[Columns.updatedAt] = updatedAt
@@ -129,22 +165,18 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
     // measure; and GRDB's `update(_:)` names a row by primary key alone, where an edit must name
     // it by id, uid and the version it read.
 
-    /// The columns a person's row is written with: all but `kind` and `group_form`, whose
-    /// defaults say "a person" (so a person's row is written the same at every schema since 5).
-    static let personColumns = Columns.allCases.filter { $0 != .kind && $0 != .groupForm }
-
-    /// Every column of a person, in `Columns` order, then the two sort columns (schema 5 stores
-    /// them: see `migrations/0005_history.sql`); a nil id lets SQLite give the next one.
+    /// Every column of a person, then the two sort columns (schema 5 stores them: see
+    /// `migrations/0005_history.sql`); a nil id lets SQLite give the next one.
     static let insertSQL = """
-        INSERT INTO contacts (\(personColumns.map(\.rawValue).joined(separator: ", ")), sort_given, sort_family)
+        INSERT INTO contacts (\(personColumnNames.joined(separator: ", ")), sort_given, sort_family)
         VALUES (\(databaseQuestionMarks(count: insertCount)))
         """
     /// `insertSQL` for a group card: `kind` and `group_form` too.
     static let insertGroupSQL = """
-        INSERT INTO contacts (\(personColumns.map(\.rawValue).joined(separator: ", ")), sort_given, sort_family, kind, group_form)
+        INSERT INTO contacts (\(personColumnNames.joined(separator: ", ")), sort_given, sort_family, kind, group_form)
         VALUES (\(databaseQuestionMarks(count: insertCount + 2)))
         """
-    private static let insertCount = personColumns.count + 2
+    private static let insertCount = personColumnNames.count + 2
 
     /// The values of `insertSQL`, in its order (a test checks they agree with `encode(to:)`).
     var insertArguments: StatementArguments {
@@ -181,6 +213,7 @@ struct ContactRecord: Equatable, FetchableRecord, PersistableRecord {
                             sort_given = ?, sort_family = ?, updated_at = ?, version = version + 1
         WHERE id = ? AND uid = ? AND version = ?
         """
+
     /// `updateSQL` that also sets `kind` and `group_form`: for a group card (or a row that was one).
     static let updateGroupSQL = """
         UPDATE contacts SET \(textColumns.map { "\($0.column.rawValue) = ?" }.joined(separator: ", ")), photo = ?,
@@ -236,6 +269,11 @@ extension ContactRecord {
             nameParts: PersonName(prefix: try string(1), given: try string(2), additional: try string(3), family: try string(4), suffix: try string(5)),
             nickname: try string(6), organization: try string(7), department: try string(8), title: try string(9), role: try string(10),
             note: try string(11), photo: try row.decode(Data?.self, atIndex: column.photo))
+        var i = 12
+        for spec in Self.described {
+            if let keyPath = spec.text ?? spec.multilineText { draft[keyPath: keyPath] = try string(i) }
+            i += 1
+        }
         if let at = column.kind, let kind = try row.decode(String?.self, atIndex: at), kind != ContactKind.individual.rawValue {
             // A kind this build does not know (a newer Carnet's) reads as a person.
             draft.kind = ContactKind(rawValue: kind) ?? .individual

@@ -3,10 +3,12 @@ import CarnetModels
 import Foundation
 
 // The contact's fields as flags. swift-argument-parser needs one stored property per option, so
-// each is declared here once; its name and help come from the field description
-// (`ContactFields`: `flag`, `help`), and applying them walks that description, so what a flag
-// does is the model's rule, not this file's. A test (`FieldFlagTests`) fails if a field of the
-// description has no flag here.
+// the fields Carnet had when the flags were written are declared here once; their names and help
+// come from the field description (`ContactFields`: `flag`, `help`), and applying them walks that
+// description, so what a flag does is the model's rule, not this file's. A one-line field added
+// to the description since has no property here: its flag (`--pronouns she/her`) is read from
+// the arguments the parser leaves over (`described`), by the entry's own flag, and listed in the
+// help from the entries. A test (`FieldFlagTests`) fails if a field of the description has no flag.
 
 /// The field description's entry for `field` (every editable contact field has one).
 private func spec(_ field: Field) -> ContactFieldSpec {
@@ -61,6 +63,37 @@ struct ContactFieldOptions: ParsableArguments {
     @Option(name: textOption(.note).0, help: textOption(.note).1) var note: String?
     @Option(name: listOption(.category).0, parsing: .unconditionalSingleValue, help: listOption(.category).1) var category: [String] = []
     @Option(help: ArgumentHelp("An image file: JPEG, PNG, GIF or WebP, at most 1 MiB.", valueName: "file")) var photo: String?
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp(Self.describedHelp, valueName: "--field value"))
+    var described: [String] = []
+
+    /// The one-line fields of the description that have no property above, flagged from their entry.
+    static let describedFields: [ContactFieldSpec] = {
+        let declared: Set<Field> = [.name, .prefix, .given, .additional, .family, .suffix, .nickname, .organization, .department, .title, .role, .note]
+        return ContactFields.text.map(\.spec).filter { !declared.contains($0.field) }
+    }()
+
+    static var describedHelp: String {
+        "More fields, each as --FLAG VALUE: " + describedFields.map { "--\($0.flag) (\($0.help.hasSuffix(".") ? String($0.help.dropLast()) : $0.help))" }.joined(separator: "; ") + "."
+    }
+
+    /// The values given to `describedFields`' flags (`--pronouns she/her`, `--gender=F`); a
+    /// usage error for anything else left over.
+    func describedValues() throws -> [Field: String] {
+        var values: [Field: String] = [:]
+        var rest = described[...]
+        while let argument = rest.popFirst() {
+            let (flag, inline) = argument.hasPrefix("--")
+                ? (argument.dropFirst(2).split(separator: "=", maxSplits: 1).first.map(String.init) ?? "",
+                   argument.firstIndex(of: "=").map { String(argument[argument.index(after: $0)...]) })
+                : ("", nil)
+            guard let spec = Self.describedFields.first(where: { $0.flag == flag }) else {
+                throw ValidationError(argument.hasPrefix("-") ? "unknown option '\(argument)'" : "unexpected argument '\(argument)'")
+            }
+            guard let value = inline ?? rest.popFirst() else { throw ValidationError("missing value for '--\(spec.flag) <\(spec.flag)>'") }
+            values[spec.field] = value
+        }
+        return values
+    }
 
     /// The one-line and multi-line values given, by field.
     var texts: [Field: String] {
@@ -69,7 +102,8 @@ struct ContactFieldOptions: ParsableArguments {
             (.suffix, suffix), (.nickname, nickname), (.organization, organization), (.department, department),
             (.title, title), (.role, role), (.note, note),
         ]
-        return Dictionary(uniqueKeysWithValues: all.compactMap { field, value in value.map { (field, $0) } })
+        let given = Dictionary(uniqueKeysWithValues: all.compactMap { field, value in value.map { (field, $0) } })
+        return given.merging((try? describedValues()) ?? [:]) { first, _ in first }
     }
 
     /// The list entries given, by field.
@@ -93,6 +127,7 @@ struct ContactFieldOptions: ParsableArguments {
     }
 
     func validate() throws {
+        _ = try describedValues()
         if position != nil, title != nil || organization != nil {
             throw ValidationError("--position sets title and organization: give it alone, or --title and --organization")
         }
@@ -101,7 +136,7 @@ struct ContactFieldOptions: ParsableArguments {
     /// Sets the given fields on `draft`. The display name goes through `rename(to:)` and the
     /// structured name through `setNameParts(_:)`, so each follows the other as the model says
     /// (a name part given alongside --name leaves the display name as given). A list flag adds
-    /// its entry (see ``EntryMerge``). Throws a usage error for an entry whose text cannot be read.
+    /// its entry (see `EntryMerge`). Throws a usage error for an entry whose text cannot be read.
     func apply(to draft: inout ContactDraft) throws {
         let texts = texts
         if let name = texts[.name] { draft.rename(to: name) }
@@ -254,7 +289,7 @@ extension EntryList where Draft: EditableDraft {
         return ":" + text
     }
 
-    /// Every entry's ``faithfulText(_:at:)``.
+    /// Every entry's `faithfulText(_:at:)`.
     func faithfulTexts(_ draft: Draft) -> [String] {
         (0..<count(draft)).map { faithfulText(draft, at: $0) }
     }

@@ -57,8 +57,8 @@ import Testing
         let ada = array[0]
         // Every field of the contact, nested; every key always there (README: "JSON schema").
         #expect(Set(ada.keys) == [
-            "id", "uid", "name", "prefix", "given", "additional", "family", "suffix", "nickname", "organization", "department",
-            "title", "role", "emails", "phones", "addresses", "urls", "handles", "dates", "note", "categories", "photo", "extras",
+            "id", "uid", "name", "prefix", "given", "additional", "family", "suffix", "nickname", "pronouns", "gender", "organization",
+            "department", "title", "role", "emails", "phones", "addresses", "urls", "handles", "dates", "note", "categories", "photo", "extras",
             "favorite", "createdAt", "updatedAt", "version",
         ])
         #expect(ada["name"] as? String == "Ada Lovelace")

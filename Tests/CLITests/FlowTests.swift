@@ -9,12 +9,13 @@ import Testing
     /// five parts, nickname, organization, department, title, role), then each list entry by
     /// entry (an empty answer ends a list), the note, and the categories.
     static func answers(
-        name: String = "", parts: [String] = [], nickname: String = "", work: [String] = [], emails: [String] = [],
+        name: String = "", parts: [String] = [], nickname: String = "", pronouns: String = "", gender: String = "",
+        work: [String] = [], emails: [String] = [],
         phones: [String] = [], addresses: [String] = [], urls: [String] = [], handles: [String] = [], dates: [String] = [],
         note: String = "", categories: [String] = [], then more: [String] = []
     ) -> String {
         func padded(_ values: [String], _ count: Int) -> [String] { values + Array(repeating: "", count: max(0, count - values.count)) }
-        let lines = [name] + padded(parts, 5) + [nickname] + padded(work, 4)
+        let lines = [name] + padded(parts, 5) + [nickname, pronouns, gender] + padded(work, 4)
             + emails + [""] + phones + [""] + addresses + [""] + urls + [""] + handles + [""] + dates + [""]
             + [note] + categories + [""] + more
         return lines.joined(separator: "\n") + "\n"

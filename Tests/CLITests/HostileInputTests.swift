@@ -128,15 +128,15 @@ import Testing
     func fullDiskDuringAWrite() throws {
         let mountPoint = box.path("small")
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        // Room for a new book (about 350 KiB, and the log of its migrations more) and a few
-        // photos, not for sixteen.
+        // Room for a new book (the file is about 350 KiB, and the log of its migrations about
+        // 1 MiB before it is folded in) and a few photos, not for sixteen.
         let mount = box.run("/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint])
         try #require(mount.status == 0, "cannot mount a tmpfs: \(mount.stderr)")
         defer { _ = box.run("/bin/umount", [mountPoint]) }
         let db = mountPoint + "/book.sqlite"
         #expect(box.carnet(["add", "--name", "Ada", "--db", db], useDB: false).status == 0)
         let photo = box.path("big.png")
-        _ = FileManager.default.createFile(atPath: photo, contents: tinyPNG + Data(count: 150_000))
+        _ = FileManager.default.createFile(atPath: photo, contents: tinyPNG + Data(count: 300_000))
         var full: Run?
         for i in 0..<16 {
             let run = box.carnet(["add", "--name", "Big \(i)", "--photo", photo, "--db", db], useDB: false)

@@ -150,6 +150,8 @@ import Testing
               family:       Porter
               suffix:
               nickname:
+              pronouns:
+              gender:
               organization: Prophecy
               department:
               title:        Software developer
@@ -181,13 +183,13 @@ import Testing
         #expect(help.count > 6, "\(help)")
         #expect(help.allSatisfy { $0.count < 60 }, "\(help.joined(separator: "\n"))")
         #expect(help.first == "name|prefix|given|additional|family|suffix|nickname|", "\(help.joined(separator: "\n"))")
-        #expect(help.contains("  organization|department|title|role|note VALUE: set (no"), "\(help.joined(separator: "\n"))")
+        #expect(help.contains("  pronouns|gender|organization|department|title|role|note"), "\(help.joined(separator: "\n"))")
         #expect(help.last?.hasPrefix("  ") == true && help.contains { $0.hasPrefix("anywhere: contacts (c)") }, "\(help.joined(separator: "\n"))")
     }
 
     @Test func helpOnTheEditScreenListsEveryFieldAndTheListCommands() {
         let run = session("open 2\nedit\nhelp\nquit\n")
-        #expect(run.stdout.contains("name|prefix|given|additional|family|suffix|nickname|organization|department|title|role|note VALUE: set (no VALUE clears)"), "\(run)")
+        #expect(run.stdout.contains("name|prefix|given|additional|family|suffix|nickname|pronouns|gender|organization|department|title|role|note VALUE: set (no VALUE clears)"), "\(run)")
         #expect(run.stdout.contains("email|phone|address|url|handle|date|category|extra ENTRY: add an entry, [label[,pref]:]value"), "\(run)")
         #expect(run.stdout.contains("LIST -N or remove LIST N|VALUE: remove · move LIST N M · set LIST N ENTRY · pref LIST N (email|phone|address|url|handle)"), "\(run)")
     }

@@ -22,7 +22,7 @@ import Testing
     ]
 
     static let header = """
-        uid,name,prefix,given,additional,family,suffix,nickname,organization,department,title,role,emails,phones,\
+        uid,name,prefix,given,additional,family,suffix,nickname,pronouns,gender,organization,department,title,role,emails,phones,\
         addresses,urls,handles,dates,note,categories,photo,extras,updated_at\r\n
         """
 
@@ -34,10 +34,10 @@ import Testing
     @Test func writesDeterministicallyQuotingOnlyWhenNeeded() {
         let text = Self.records.map(CSVWriter.row).joined()
         #expect(text == """
-            0B4B8B1E-6C2A-4E4B-9F22-2C0E0E3A7D11,Rebecca Rogers,,,,,,,Globaviations,,Head of HR,,pref:rebecca@example.com,pref:+1 (555) 010-0199,,,,,,,/9j/4AAQSkZJRg==,,2026-11-23T08:55:07.123Z\r
-            ,"Dwayne ""The Rock"" Johnson",,,,,,,,,"Actor
+            0B4B8B1E-6C2A-4E4B-9F22-2C0E0E3A7D11,Rebecca Rogers,,,,,,,,,Globaviations,,Head of HR,,pref:rebecca@example.com,pref:+1 (555) 010-0199,,,,,,,/9j/4AAQSkZJRg==,,2026-11-23T08:55:07.123Z\r
+            ,"Dwayne ""The Rock"" Johnson",,,,,,,,,,,"Actor
             Producer",,,,,,,,,,,,\r
-            x,Zoë,,,,,,,,,,,,,,,,,,,,,2026-11-23T08:55:07.123Z\r
+            x,Zoë,,,,,,,,,,,,,,,,,,,,,,,2026-11-23T08:55:07.123Z\r
 
             """)
     }
@@ -53,7 +53,7 @@ import Testing
         let row = CSVWriter.row(RichContact.record)
         #expect(row == """
             0B4B8B1E-6C2A-4E4B-9F22-2C0E0E3A7D11,"Dr. Augusta Ada King, Countess of Lovelace",Dr.,Augusta Ada,,King,\
-            Countess of Lovelace,Ada,"Analytical Engines, Ltd.",Research;Notes,Mathematician,Author,"work,pref:ada@example.com
+            Countess of Lovelace,Ada,,,"Analytical Engines, Ltd.",Research;Notes,Mathematician,Author,"work,pref:ada@example.com
             home:ada@home.example
             Lab,old:countess@example.org
             plain@example.org","cell,pref:+44 20 7946 0000
@@ -123,7 +123,7 @@ import Testing
         let contact = Contact(
             id: 1, uid: "u", name: "A, B", position: "", email: "", phone: "", photo: nil,
             createdAt: Self.updated, updatedAt: Self.updated, version: 1)
-        #expect(CSVWriter.row(contact: contact) == "u,\"A, B\",,,,,,,,,,,,,,,,,,,,,2026-11-23T08:55:07.123Z\r\n")
+        #expect(CSVWriter.row(contact: contact) == "u,\"A, B\",,,,,,,,,,,,,,,,,,,,,,,2026-11-23T08:55:07.123Z\r\n")
     }
 
     @Test func readsEmbeddedCommasQuotesAndLineBreaksTrackingTheStartLine() throws {

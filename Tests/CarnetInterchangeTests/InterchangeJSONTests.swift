@@ -21,8 +21,8 @@ import Testing
     /// Every key the documentation of `ContactJSON` lists, in the sorted order they are written.
     static let keys = [
         "additional", "addresses", "categories", "createdAt", "dates", "department", "emails", "extras", "family",
-        "favorite", "given", "handles", "id", "name", "nickname", "note", "organization", "phones", "photo", "prefix",
-        "role", "suffix", "title", "uid", "updatedAt", "urls", "version",
+        "favorite", "gender", "given", "handles", "id", "name", "nickname", "note", "organization", "phones", "photo", "prefix",
+        "pronouns", "role", "suffix", "title", "uid", "updatedAt", "urls", "version",
     ]
 
     @Test func encodesTheDocumentedSchema() throws {

@@ -21,8 +21,8 @@ import Testing
     @Test func everyFieldIsNamedOnceAndDrivesTheChangeSummary() {
         let keys = ContactFields.all.map(\.key)
         #expect(keys == [
-            "name", "prefix", "given", "additional", "family", "suffix", "nickname", "organization", "department",
-            "title", "role", "emails", "phones", "addresses", "urls", "handles", "dates", "note", "categories", "photo",
+            "name", "prefix", "given", "additional", "family", "suffix", "nickname", "pronouns", "gender", "organization",
+            "department", "title", "role", "emails", "phones", "addresses", "urls", "handles", "dates", "note", "categories", "photo",
             "extras",
         ])
         #expect(Set(keys).count == keys.count)

@@ -199,9 +199,15 @@ import Testing
                 INSERT INTO history (id, time, kind, summary, bytes) VALUES (1, '2026-01-02T03:04:05.678Z', 'import', 'imported 2 contacts', 6);
                 INSERT INTO history_changesets (action_id, part, changeset) VALUES (1, 1, x'010203'), (1, 2, x'040506');
                 """)
-            // Today's storage writes the address book column of schema 13; it goes again below,
-            // and schema 13 brings it back as the same last column the changesets name.
-            try db.execute(sql: "ALTER TABLE contacts ADD COLUMN book_id INTEGER NOT NULL DEFAULT 1")
+            // Today's storage writes the columns schemas 13, 14, 17 and 18 add; they go again
+            // below, and the migrations bring them back as the same last columns, in this order.
+            try db.execute(sql: """
+                ALTER TABLE contacts ADD COLUMN book_id INTEGER NOT NULL DEFAULT 1;
+                ALTER TABLE contacts ADD COLUMN kind TEXT NOT NULL DEFAULT 'individual';
+                ALTER TABLE contacts ADD COLUMN group_form TEXT;
+                ALTER TABLE contacts ADD COLUMN pronouns TEXT NOT NULL DEFAULT '';
+                ALTER TABLE contacts ADD COLUMN gender TEXT NOT NULL DEFAULT '';
+                """)
         }
         let ada = try storage.insertContact(ContactDraft(name: "Ada Lovelace", title: "Analyst"))
         let edited = try storage.updateContact(ada, with: ContactDraft(name: "Ada Lovelace", title: "Countess"))
@@ -211,6 +217,10 @@ import Testing
             try db.execute(sql: """
                 INSERT INTO history_changesets (action_id, part, changeset) SELECT id, 1, changeset FROM history WHERE changeset IS NOT NULL;
                 ALTER TABLE history DROP COLUMN changeset;
+                ALTER TABLE contacts DROP COLUMN gender;
+                ALTER TABLE contacts DROP COLUMN pronouns;
+                ALTER TABLE contacts DROP COLUMN group_form;
+                ALTER TABLE contacts DROP COLUMN kind;
                 ALTER TABLE contacts DROP COLUMN book_id;
                 DELETE FROM schema_migrations WHERE version = 9;
                 PRAGMA user_version = 8;
@@ -241,6 +251,32 @@ import Testing
         try storage.redo()
         #expect(try storage.contact(id: ada.id).title == edited.title)
         #expect(try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(changeset) FROM history") } == 3)
+    }
+
+    /// A migration that adds a column to contacts (a new field) leaves the history's older changes
+    /// naming fewer columns than the table: they still undo and redo, an undone insert deletes
+    /// the row and an undone delete brings it back with the new column's default.
+    @Test func changesRecordedBeforeAColumnWasAddedStillUndo() throws {
+        let storage = try StorageController(path: dir.database)
+        let ada = try storage.insertContact(ContactDraft(name: "Ada Lovelace", title: "Analyst"))
+        _ = try storage.updateContact(ada, with: ContactDraft(name: "Ada Lovelace", title: "Countess"))
+        let grace = try storage.insertContact(ContactDraft(name: "Grace Hopper"))
+        try storage.deleteContact(id: grace.id)
+        try storage.writer.writeWithoutTransaction { db in
+            // As a migration adds one: written into every row, so the session never sees NULL.
+            try db.execute(sql: "ALTER TABLE contacts ADD COLUMN added_later TEXT NOT NULL DEFAULT ''; UPDATE contacts SET added_later = ''")
+        }
+        try storage.undo()
+        #expect(try storage.contact(id: grace.id).name == "Grace Hopper")
+        try storage.undo()
+        #expect(throws: CarnetError.self) { try storage.contact(id: grace.id) }
+        try storage.undo()
+        #expect(try storage.contact(id: ada.id).title == "Analyst")
+        try storage.redo()
+        #expect(try storage.contact(id: ada.id).title == "Countess")
+        try storage.undo()
+        try storage.undo()
+        #expect(try storage.allContacts().isEmpty)
     }
 
     @Test func aNewActionClearsTheRedoList() throws {

@@ -11,8 +11,8 @@ import Testing
             id: 7, uid: "u-7", draft: ContactDraft(name: "Ada", position: "Countess", email: "ada@example.com", phone: "+44 1", photo: pngBytes),
             createdAt: "2026-01-02T03:04:05.678Z", updatedAt: "2026-01-03T03:04:05.678Z", version: 3)
         let encoded = try record.databaseDictionary
-        let inColumnOrder = (ContactRecord.personColumns.map(\.rawValue) + ["sort_given", "sort_family"]).map { encoded[$0] ?? nil }
-        #expect(encoded.count == ContactRecord.personColumns.count + 2)
+        let inColumnOrder = (ContactRecord.personColumnNames + ["sort_given", "sort_family"]).map { encoded[$0] ?? nil }
+        #expect(encoded.count == ContactRecord.personColumnNames.count + 2)
         #expect(record.insertArguments == StatementArguments(inColumnOrder))
     }
 
@@ -21,10 +21,22 @@ import Testing
     /// for every column.
     @Test func theFieldByFieldColumnsAgreeWithTheDescription() throws {
         var draft = ContactDraft()
-        for (i, column) in ContactRecord.textColumns.enumerated() { draft[keyPath: column.keyPath] = "v\(i)" }
+        // Each value as its field saves it (a field with a form of its own, gender, writes "v15" as ";v15").
+        func value(_ i: Int) -> String {
+            let spec = ContactFields.columns.first { $0.column == ContactRecord.textColumns[i].column.rawValue }
+            return spec?.canonical?("v\(i)") ?? "v\(i)"
+        }
+        for (i, column) in ContactRecord.textColumns.enumerated() { draft[keyPath: column.keyPath] = value(i) }
         let values = ContactRecord.textValues(draft).map { $0 as? String }
         #expect(values == ContactRecord.textColumns.map { draft[keyPath: $0.keyPath] })
-        #expect(values == ContactRecord.textColumns.indices.map { "v\($0)" })
+        #expect(values == ContactRecord.textColumns.indices.map(value))
+        // Every field the description stores in a column, and only those, with the description's key path.
+        #expect(Set(ContactRecord.textColumns.map(\.column.rawValue)) == Set(ContactFields.columns.compactMap(\.column)))
+        #expect(ContactRecord.textColumns.count == ContactFields.columns.count)
+        for (column, keyPath) in ContactRecord.textColumns {
+            let spec = try #require(ContactFields.columns.first { $0.column == column.rawValue })
+            #expect((spec.text ?? spec.multilineText) == keyPath, "\(column.rawValue)")
+        }
         let storage = try StorageController.inMemory()
         let record = ContactRecord(id: nil, uid: "u", draft: draft, createdAt: "2026-01-02T03:04:05.678Z", updatedAt: "2026-01-02T03:04:05.678Z", version: 1)
         let id = try storage.writer.write { db in try record.insertRow(db) }
@@ -64,7 +76,7 @@ import Testing
     @Test func aContactReadsTheSameWhateverTheOrderOfTheSelectedColumns() throws {
         let storage = try StorageController.inMemory()
         let ada = try storage.insertContact(ContactDraft(name: "Ada", email: "ada@example.com", photo: pngBytes))
-        let reversed = ContactRecord.Columns.allCases.reversed().map(\.rawValue).joined(separator: ", ")
+        let reversed = ContactRecord.columnNames.reversed().joined(separator: ", ")
         let read = try storage.read { db in
             try StorageController.fetchContacts(db, sql: "SELECT 'x' AS extra, \(reversed) FROM contacts")
         }
@@ -88,7 +100,7 @@ import Testing
             try storage.insertContact(ContactDraft(name: "Grace Hopper", email: "grace@example.com")),
             try storage.insertContact(ContactDraft(name: "Zoë \u{1F642}", nickname: "z", note: "line\nbreak")),
         ]
-        let columns = ContactRecord.Columns.allCases.map(\.rawValue)
+        let columns = ContactRecord.columnNames
         for order in [columns, columns.reversed(), ["'x' AS extra"] + columns.shuffled()] {
             try storage.read { db in
                 let statement = try db.makeStatement(sql: "SELECT \(order.joined(separator: ", ")) FROM contacts ORDER BY id")

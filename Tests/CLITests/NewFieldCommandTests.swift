@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// The fields added by their entry alone, on the command line: a flag made from the entry
+/// (`--pronouns`), listed in the help, shown, exported, undone.
+@Suite struct NewFieldCommandTests {
+    let box = Sandbox()
+
+    @Test func pronounsFlagAddsEditsShowsAndUndoes() throws {
+        #expect(box.carnet(["add", "--help"]).stdout.contains("--pronouns"))
+        #expect(box.carnetInProcess(["add", "--name", "Ada Lovelace", "--pronouns", "she/her"]).status == 0)
+        #expect(box.carnetInProcess(["show", "1"]).stdout.contains("Pronouns         she/her"))
+        let edit = box.carnetInProcess(["edit", "1", "--pronouns=they/them"])
+        #expect(edit.status == 0, "\(edit)")
+        let shown = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
+        #expect(shown["pronouns"] as? String == "they/them")
+        #expect(box.carnetInProcess(["export", "--format", "vcf", "--vcard-version", "3.0"]).stdout.contains("X-PRONOUNS:they/them\r\n"))
+        #expect(box.carnetInProcess(["undo"]).stdout == "undone 2: edited Ada Lovelace: pronouns\n")
+        #expect(box.carnetInProcess(["show", "1"]).stdout.contains("Pronouns         she/her"))
+        // An option no field has is a usage error, as before, and changes nothing.
+        let unknown = box.carnetInProcess(["edit", "1", "--pronoun", "x"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("unknown option '--pronoun'"), "\(unknown)")
+        let missing = box.carnetInProcess(["edit", "1", "--pronouns"])
+        #expect(missing.status == 64, "\(missing)")
+        #expect(box.carnetInProcess(["show", "1"]).stdout.contains("Pronouns         she/her"))
+    }
+
+    @Test func genderFlagAddsEditsAndUndoes() throws {
+        #expect(box.carnet(["edit", "--help"]).stdout.contains("--gender"))
+        #expect(box.carnetInProcess(["add", "--name", "Sam Doe", "--gender", "O;non-binary"]).status == 0)
+        #expect(box.carnetInProcess(["export", "--format", "vcf"]).stdout.contains("\r\nGENDER:O;non-binary\r\n"))
+        #expect(box.carnetInProcess(["edit", "1", "--gender", "f"]).status == 0)
+        #expect(box.carnetInProcess(["show", "1"]).stdout.contains("Gender           F\n"))
+        let bad = box.carnetInProcess(["edit", "1", "--gender", "X;robot"])
+        #expect(bad.status == 65 && bad.stderr.contains("gender: must be M, F, O, N or U"), "\(bad)")
+        #expect(box.carnetInProcess(["undo"]).stdout == "undone 2: edited Sam Doe: gender\n")
+        let shown = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
+        #expect(shown["gender"] as? String == "O;non-binary")
+    }
+}
