@@ -120,11 +120,15 @@ public final class MergeContactsViewModel {
     public var survivor: Contact? { contacts.first }
 
     /// The field `field` takes the value of contact number `index` (0 for the first).
+    /// A name brings its structured parts along, as `ContactMerge` does.
     public func choose(_ field: Field, from index: Int) {
-        guard contacts.indices.contains(index), let q = questions.firstIndex(where: { $0.field == field }) else { return }
-        editor.draft.take(field, from: contacts[index].draft)
-        let question = questions[q]
-        questions[q] = MergeQuestion(field: question.field, label: question.label, choices: question.choices, chosen: index)
+        guard contacts.indices.contains(index), questions.contains(where: { $0.field == field }) else { return }
+        for each in field == .name ? [.name] + ContactMerge.nameParts : [field] {
+            editor.draft.take(each, from: contacts[index].draft)
+            guard let q = questions.firstIndex(where: { $0.field == each }) else { continue }
+            let question = questions[q]
+            questions[q] = MergeQuestion(field: question.field, label: question.label, choices: question.choices, chosen: index)
+        }
     }
 
     public var issues: [FieldIssue] { editor.issues }

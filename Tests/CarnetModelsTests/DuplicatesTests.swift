@@ -152,4 +152,17 @@ import Testing
         #expect(taken.questions.first { $0.field == .title }?.chosen == 1)
         #expect(taken.draft.issues().isEmpty)
     }
+
+    /// A name taken from another contact brings its structured parts along, unless a part is
+    /// taken on its own, so the merged contact is filed under the name it shows.
+    @Test func aTakenNameBringsItsParts() {
+        var madison = ContactDraft(name: "Madison Thompson")
+        madison.nameParts = PersonName(given: "Madison", family: "Thompson")
+        var tyler = ContactDraft(name: "Tyler Porter")
+        tyler.nameParts = PersonName(given: "Tyler", family: "Porter")
+        let taken = ContactMerge.merge([madison, tyler], taking: [.name: 1]).draft
+        #expect(taken.name == "Tyler Porter" && taken.nameParts.given == "Tyler" && taken.nameParts.family == "Porter")
+        let mixed = ContactMerge.merge([madison, tyler], taking: [.name: 1, .family: 0]).draft
+        #expect(mixed.nameParts.given == "Tyler" && mixed.nameParts.family == "Thompson")
+    }
 }
