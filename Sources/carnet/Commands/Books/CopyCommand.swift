@@ -1,0 +1,27 @@
+import ArgumentParser
+import CarnetModels
+import CarnetState
+import CarnetViewModels
+
+struct CopyCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "copy",
+        abstract: "Copy a contact into another address book, and print the copy's id.",
+        discussion: """
+            The copy is a new contact with every field and a UID of its own: the two are edited \
+            and synced apart.
+
+            EXAMPLES:
+              carnet copy 3 --to Work
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
+    @OptionGroup var contact: ContactID
+    @Option(help: ArgumentHelp("The address book to copy it into.", valueName: "book")) var to: String
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let copy = try BooksViewModel(state: state).copy(contactID: contact.id, to: to)
+        terminal.print("copied contact \(contact.id) to \(copy.book.name.shown) as contact \(copy.contact.id)")
+    }
+}

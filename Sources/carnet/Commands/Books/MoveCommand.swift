@@ -1,0 +1,27 @@
+import ArgumentParser
+import CarnetModels
+import CarnetState
+import CarnetViewModels
+
+struct MoveCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move",
+        abstract: "Move a contact to another address book.",
+        discussion: """
+            The contact keeps its id and UID. When both books are synced, the next carnet sync \
+            deletes its card from the old collection and puts it in the new one.
+
+            EXAMPLES:
+              carnet move 3 --to Work
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
+    @OptionGroup var contact: ContactID
+    @Option(help: ArgumentHelp("The address book to move it to.", valueName: "book")) var to: String
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let moved = try BooksViewModel(state: state).move(contactID: contact.id, to: to)
+        terminal.print("moved contact \(moved.contact.id) to \(moved.book.name.shown)")
+    }
+}

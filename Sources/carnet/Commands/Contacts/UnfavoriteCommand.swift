@@ -1,0 +1,22 @@
+import ArgumentParser
+import CarnetInterchange
+import CarnetModels
+import CarnetState
+import CarnetViewModels
+import Foundation
+
+struct UnfavoriteCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unfavorite",
+        abstract: "Remove a contact from the favorites (the contact stays).",
+        discussion: "EXAMPLE:\n  carnet unfavorite 3")
+
+    @OptionGroup var database: DatabaseOption
+    var writes: Bool { true }
+    @OptionGroup var contact: ContactID
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        try ContactsViewModel(state: state).unfavorite(contact.id)
+        terminal.print("saved unfavorite \(contact.id)")
+    }
+}

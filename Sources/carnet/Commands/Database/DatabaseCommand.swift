@@ -1,0 +1,21 @@
+import ArgumentParser
+import CarnetModels
+import CarnetState
+import CarnetViewModels
+import Foundation
+
+struct DatabaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db",
+        abstract: "Where the address book file is, what is in it, and a backup.",
+        discussion: """
+            EXAMPLES:
+              carnet db path
+              carnet db info
+              carnet db check
+              carnet db repair
+              carnet db backup ~/carnet-backup.sqlite
+              sqlite3 "$(carnet db path)" 'SELECT name, email FROM contacts'
+            """,
+        subcommands: [DatabasePath.self, DatabaseInfoCommand.self, DatabaseCheck.self, DatabaseRepair.self, DatabaseReindex.self, DatabaseBackup.self])
+}

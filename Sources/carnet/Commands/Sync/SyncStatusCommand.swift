@@ -1,0 +1,118 @@
+import ArgumentParser
+import CarnetModels
+import CarnetState
+import CarnetViewModels
+import Foundation
+
+struct SyncStatusCommand: SyncingCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the address book synced with, the last sync, what waits to be sent, conflicts and cards not synced.",
+        discussion: """
+            Asks nothing of the server. Each recent conflict has a number, and each field both \
+            sides changed shows the value kept (as the contact holds it now) and the value that \
+            lost; carnet sync take NUMBER takes the one that lost. A card on the server that \
+            this file cannot take is named by every sync and listed here until it syncs, is gone \
+            there, or carnet sync skip says to stop.
+
+            EXAMPLES:
+              carnet sync status
+              carnet sync status --json
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @Flag(help: "Print a JSON object.") var json = false
+
+    @MainActor func run(sync: SyncViewModel, terminal: Terminal) throws {
+        let statuses = try sync.statuses()
+        guard let first = statuses.first else { throw CarnetError.sync(.notConfigured) }
+        if json {
+            terminal.print(try JSONOutput.string(StatusJSON(first)))
+            return
+        }
+        for (index, status) in statuses.enumerated() {
+            // Several linked books: each its own block, named.
+            if statuses.count > 1 {
+                if index > 0 { terminal.print("") }
+                terminal.print("book: \(status.account.bookName.shown)")
+            }
+            render(status, terminal: terminal)
+        }
+    }
+
+    @MainActor private func render(_ status: SyncStatus, terminal: Terminal) {
+        let account = status.account
+        var lines = ["address book: \(account.collectionURL)"]
+        if !account.username.isEmpty {
+            let password = account.passwordCommand.isEmpty ? "password from CARNET_SYNC_PASSWORD" : "password from: \(account.passwordCommand)"
+            lines.append("user: \(account.username) (\(password))")
+        }
+        if account.certificateAuthority != nil { lines.append("certificate: checked against the CA given to --ca-file only") }
+        lines.append("last sync: " + (account.lastSyncAt.map { Timestamp.string($0) } ?? "never"))
+        lines.append("synced contacts: \(status.linked)")
+        lines.append("to send: \(status.pendingNew) new, \(status.pendingChanged) changed, \(status.pendingDeletes) deleted")
+        if !status.conflicts.isEmpty {
+            lines.append("recent conflicts (carnet sync take NUMBER takes the value that lost):")
+            for conflict in status.conflicts {
+                let clash = conflict.clash
+                let side = clash.kept == .local ? "kept this file's" : "kept the server's"
+                lines.append("  \(conflict.id)  \(clash.name): \(clash.fields.map(\.rawValue).joined(separator: ", ")) (\(side))")
+                for value in conflict.values {
+                    lines.append("       \(value.field.rawValue) kept: " + (value.kept.map(Self.text) ?? "(the contact was deleted since)"))
+                    lines.append("       \(value.field.rawValue) lost: " + (value.lost.map(Self.text) ?? "(its card cannot be read; it is in sync_conflicts)"))
+                }
+            }
+        }
+        let named = status.cardsNotSynced.filter { !$0.skipped }
+        if !named.isEmpty {
+            lines.append("cards on the server not synced (carnet sync skip NUMBER stops naming one):")
+            for card in named { lines.append("  \(card.id)  \(card.href): \(card.reason)") }
+        }
+        let skipped = status.cardsNotSynced.count - named.count
+        if skipped > 0 { lines.append("cards not synced that you said to skip: \(skipped) (carnet sync status --json lists them)") }
+        for line in lines { terminal.print(line.shown) }
+    }
+
+    /// A field's value as one line: its entries joined, or "(empty)".
+    static func text(_ entries: [String]) -> String {
+        entries.isEmpty ? "(empty)" : entries.joined(separator: "; ")
+    }
+
+    /// `--json`: one object, keys sorted.
+    struct StatusJSON: Encodable {
+        struct Account: Encodable {
+            let url: String, user: String, passwordCommand: String, lastSync: String?, pinnedCA: Bool
+        }
+        struct Pending: Encodable { let new: Int, changed: Int, deleted: Int }
+        struct Conflict: Encodable {
+            let id: Int64, time: String?, uid: String, name: String, contactID: Int64?, kept: String, fields: [SyncConflictValue]
+        }
+        struct Card: Encodable {
+            let id: Int64, href: String, reason: String, firstSeen: String?, lastSeen: String?, skipped: Bool
+        }
+        let account: Account
+        let synced: Int
+        let pending: Pending
+        let conflicts: [Conflict]
+        let cardsNotSynced: [Card]
+
+        init(_ status: SyncStatus) {
+            let a = status.account
+            account = Account(
+                url: a.collectionURL, user: a.username, passwordCommand: a.passwordCommand, lastSync: a.lastSyncAt.map(Timestamp.string),
+                pinnedCA: a.certificateAuthority != nil)
+            synced = status.linked
+            pending = Pending(new: status.pendingNew, changed: status.pendingChanged, deleted: status.pendingDeletes)
+            conflicts = status.conflicts.map {
+                Conflict(
+                    id: $0.id, time: $0.time.map(Timestamp.string), uid: $0.clash.uid, name: $0.clash.name, contactID: $0.contact?.id,
+                    kept: $0.clash.kept.rawValue, fields: $0.values)
+            }
+            cardsNotSynced = status.cardsNotSynced.map {
+                Card(
+                    id: $0.id, href: $0.href, reason: $0.reason, firstSeen: $0.firstSeen.map(Timestamp.string),
+                    lastSeen: $0.lastSeen.map(Timestamp.string), skipped: $0.skipped)
+            }
+        }
+    }
+}

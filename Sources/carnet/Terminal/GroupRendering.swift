@@ -1,0 +1,52 @@
+import ArgumentParser
+import CarnetInterchange
+import CarnetModels
+import CarnetState
+import CarnetViewModels
+
+/// A group as `--json` prints it.
+struct GroupJSON: Encodable {
+    struct Member: Encodable {
+        var id: Int64?
+        var uid: String
+        var name: String?
+    }
+
+    var id: Int64
+    var uid: String
+    var name: String
+    var form: String?
+    var members: [Member]
+
+    init(_ group: Contact) {
+        id = group.id
+        uid = group.uid
+        name = group.name
+        form = group.draft.groupForm?.rawValue
+        members = group.draft.members.map { Member(id: nil, uid: $0, name: nil) }
+    }
+
+    init(_ detail: ContactGroup) {
+        self.init(detail.contact)
+        let found = Dictionary(detail.members.map { (GroupMember.uid(of: $0.uid), $0) }, uniquingKeysWith: { a, _ in a })
+        members = detail.contact.draft.members.map { uid in Member(id: found[uid]?.id, uid: uid, name: found[uid]?.name) }
+    }
+}
+
+enum GroupRendering {
+    static func detail(_ detail: ContactGroup, terminal: Terminal) -> String {
+        let group = detail.contact
+        var lines = [terminal.bold(group.name.shown) + "  (group \(group.id), uid \(group.uid.shown))"]
+        let found = Dictionary(detail.members.map { (GroupMember.uid(of: $0.uid), $0) }, uniquingKeysWith: { a, _ in a })
+        if group.draft.members.isEmpty { lines.append("  no members (carnet group add-member \(group.id) ID…)") }
+        for uid in group.draft.members {
+            if let member = found[uid] {
+                let email = member.draft.email.isEmpty ? "" : "  <\(member.draft.email.shown)>"
+                lines.append("  \(member.id)\t\(member.name.shown)\(email)")
+            } else {
+                lines.append("  -\t(not in this file: uid \(uid.shown))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
