@@ -11,28 +11,11 @@ enum JSONOutput {
 
     /// One value on one line, for arrays streamed element by element.
     static func line(_ value: some Encodable) throws -> String {
-        let encoder = ContactJSONCoding.encoder()
-        encoder.outputFormatting.remove(.prettyPrinted)
-        return safe(String(decoding: try encoder.encode(value), as: UTF8.self))
+        try ContactJSONCoding.line(value)
     }
 
-    /// JSON with the characters a terminal should not receive raw (DEL, C1 controls, line
-    /// separators, direction overrides; the encoder already escapes the rest) written as
-    /// `\uXXXX` escapes: the same JSON to a parser, harmless on a screen.
     private static func safe(_ json: String) -> String {
-        // Below 0x20 only the layout's own line feeds remain: the encoder escaped the rest.
-        let raw = { (scalar: Unicode.Scalar) in scalar.value >= 0x7F && TextRules.needsEscapeForDisplay(scalar) }
-        guard json.unicodeScalars.contains(where: raw) else { return json }
-        var out = String.UnicodeScalarView()
-        for scalar in json.unicodeScalars {
-            if raw(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out.append(contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).unicodeScalars)
-            } else {
-                out.append(scalar)
-            }
-        }
-        return String(out)
+        ContactJSONCoding.escapedForDisplay(json)
     }
 }
 

@@ -66,37 +66,24 @@ struct ExportCommand: StateCommand {
         }
         let format = format ?? output.flatMap { InterchangeFormat(fileExtension: ($0 as NSString).pathExtension) } ?? .vcf
         let sink = try ExportSink(path: output, console: terminal.console)
-        if format == .csv { try sink.write(CSVWriter.header) }
-        if format == .json { try sink.write("[\n") }
-        if format == .ldif { try sink.write(LDIFWriter.header) }
+        var writer = format.writer(vCardVersion: vcardVersion)
+        try sink.write(writer.header)
         var count = 0
         var notWritten = 0
         try Self.forEachContact(state: state, favoritesOnly: favorites, bookID: try book.resolved(state)?.id) { contact, isFavorite in
-            switch format {
-            case .vcf, .vdir:
-                sayConversions(contact, terminal: terminal)
-                try sink.write(VCardWriter.card(contact: contact, version: vcardVersion))
-            // A group card has no row in a table of people: vCard and JSON carry it.
-            case .csv where contact.kind == .group, .ldif where contact.kind == .group: return
-            case .csv: try sink.write(CSVWriter.row(contact: contact))
-            case .ldif:
-                let left = LDIFWriter.left(contact.draft)
-                notWritten += left.count
-                if verbose {
-                    for what in left {
-                        terminal.console.writeError("carnet: \(TextRules.escapedForDisplay(contact.draft.name)) (\(TextRules.escapedForDisplay(contact.uid))): \(what) not written: LDIF has no attribute for it\n")
-                    }
-                }
-                try sink.write(LDIFWriter.entry(contact.draft, uid: contact.uid))
-            case .json: try sink.write((count == 0 ? "" : ",\n") + JSONOutput.line(ContactJSON(contact: contact, favorite: isFavorite)))
+            guard let text = try writer.entry(contact, favorite: isFavorite) else { return }
+            for note in writer.notes(on: contact) {
+                if note.kind == .notWritten { notWritten += 1 }
+                if verbose { say(note, of: contact, terminal: terminal) }
             }
+            try sink.write(text)
             count += 1
         }
-        if format == .json { try sink.write(count == 0 ? "]\n" : "\n]\n") }
+        try sink.write(writer.footer())
         try sink.commit()
-        // What LDIF has no room for is said even without --verbose: it is not in the file.
+        // What the format has no room for is said even without --verbose: it is not in the file.
         if notWritten > 0, !verbose {
-            terminal.console.writeError("carnet: \(notWritten) \(notWritten == 1 ? "value" : "values") not written: LDIF has no attribute for \(notWritten == 1 ? "it" : "them") (--verbose names each)\n")
+            terminal.console.writeError("carnet: \(notWritten) \(notWritten == 1 ? "value" : "values") not written: \(format == .ldif ? "LDIF" : format.rawValue) has no attribute for \(notWritten == 1 ? "it" : "them") (--verbose names each)\n")
         }
         // Confirmations go to stdout, unless stdout carries the data (then there is none).
         if let output { terminal.print("saved export: \(count) contacts to \(output)") }
@@ -122,12 +109,9 @@ struct ExportCommand: StateCommand {
         }
     }
 
-    /// With --verbose, what of the contact's kept lines goes out in another form, on stderr.
-    @MainActor private func sayConversions(_ contact: Contact, terminal: Terminal) {
-        guard verbose else { return }
-        for conversion in VCardWriter.conversions(of: contact.draft, version: vcardVersion) {
-            terminal.console.writeError("carnet: \(TextRules.escapedForDisplay(contact.draft.name)) (\(TextRules.escapedForDisplay(contact.uid))): \(conversion)\n")
-        }
+    /// With --verbose, what the writer says of a contact, on stderr.
+    @MainActor private func say(_ note: InterchangeWriterNote, of contact: Contact, terminal: Terminal) {
+        terminal.console.writeError("carnet: \(TextRules.escapedForDisplay(contact.draft.name)) (\(TextRules.escapedForDisplay(contact.uid))): \(note)\n")
     }
 
     /// One file per contact, written only when it changes; other cards stay unless --delete.
@@ -135,9 +119,11 @@ struct ExportCommand: StateCommand {
         let vdir = try VDirWriter(directory: directory)
         var written = 0
         var count = 0
-        try Self.forEachContact(state: state, favoritesOnly: favorites, bookID: try book.resolved(state)?.id) { contact, _ in
-            sayConversions(contact, terminal: terminal)
-            if try vdir.write(VCardWriter.card(contact: contact, version: vcardVersion), uid: contact.uid) { written += 1 }
+        let writer = VCardFileWriter(version: vcardVersion)
+        try Self.forEachContact(state: state, favoritesOnly: favorites, bookID: try book.resolved(state)?.id) { contact, isFavorite in
+            if verbose { for note in writer.notes(on: contact) { say(note, of: contact, terminal: terminal) } }
+            guard let card = writer.entry(contact, favorite: isFavorite) else { return }
+            if try vdir.write(card, uid: contact.uid) { written += 1 }
             count += 1
         }
         let others = try vdir.otherCards()

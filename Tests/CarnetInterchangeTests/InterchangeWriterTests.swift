@@ -1,0 +1,72 @@
+import CarnetInterchange
+import CarnetModels
+import Foundation
+import Testing
+
+/// Each format's writer is read back by its own reader: the CLI's export streams every format
+/// through the one `InterchangeWriter` protocol.
+@Suite struct InterchangeWriterTests {
+    static let contacts = [
+        Contact(id: 1, uid: RichContact.uid, draft: RichContact.draft, createdAt: RichContact.updated, updatedAt: RichContact.updated, version: 1),
+        Contact(
+            id: 2, uid: "grace", draft: ContactDraft(name: "Grace Hopper", email: "grace@navy.example"), createdAt: RichContact.updated,
+            updatedAt: RichContact.updated, version: 3),
+    ]
+
+    static func written(_ format: InterchangeFormat) throws -> String {
+        var writer = format.writer(vCardVersion: .v4)
+        var text = writer.header
+        for contact in contacts { text += try writer.entry(contact, favorite: contact.id == 2) ?? "" }
+        return text + writer.footer()
+    }
+
+    static func read(_ text: String, with reader: some ChunkReader) throws -> [InterchangeRecord] {
+        var reader = reader
+        var records = try reader.feed(Data(text.utf8)).map { try $0.get() }
+        if let last = try reader.finish() { records.append(last) }
+        return records
+    }
+
+    @Test func vCardCSVAndJSONComeBackAsTheyWent() throws {
+        let vcf = try Self.read(try Self.written(.vcf), with: VCardReader())
+        let csv = try Self.read(try Self.written(.csv), with: CSVReader())
+        let json = try Self.read(try Self.written(.json), with: ContactJSONReader())
+        for records in [vcf, csv, json] {
+            #expect(records.map(\.uid) == Self.contacts.map(\.uid))
+            #expect(records.map(\.draft.name) == Self.contacts.map(\.name))
+            #expect(records.map(\.draft.emails) == Self.contacts.map(\.draft.emails))
+        }
+        #expect(json.map(\.favorite) == [false, true])
+    }
+
+    @Test func theJSONArrayIsFramedOnceAndEmptyIsEmpty() throws {
+        let empty = InterchangeFormat.json.writer()
+        #expect(empty.header + empty.footer() == "[\n]\n")
+        let json = try Self.written(.json)
+        #expect(json.hasPrefix("[\n{") && json.hasSuffix("}\n]\n") && json.components(separatedBy: ",\n{").count == 2)
+    }
+
+    /// LDIF has no room for some of a rich contact: the writer names each, and the entry reads back.
+    @Test func ldifNamesWhatItCannotHold() throws {
+        let writer = InterchangeFormat.ldif.writer()
+        let notes = writer.notes(on: Self.contacts[0])
+        #expect(!notes.isEmpty && notes.allSatisfy { $0.kind == .notWritten && $0.text.hasSuffix("not written: LDIF has no attribute for it") })
+        let records = try Self.read(try Self.written(.ldif), with: LDIFReader())
+        #expect(records.map(\.uid) == Self.contacts.map(\.uid))
+    }
+
+    /// A group card has no row in a table of people; vCard and JSON carry it.
+    @Test func aGroupIsACardButNoRow() throws {
+        var group = ContactDraft(name: "Climbing club")
+        group.kind = .group
+        let card = Contact(id: 3, uid: "club", draft: group, createdAt: RichContact.updated, updatedAt: RichContact.updated, version: 1)
+        for format in [InterchangeFormat.csv, .ldif] {
+            var writer = format.writer()
+            #expect(try writer.entry(card, favorite: false) == nil)
+        }
+        for format in [InterchangeFormat.vcf, .json] {
+            var writer = format.writer()
+            #expect(try writer.entry(card, favorite: false)?.contains("Climbing club") == true)
+        }
+    }
+}
