@@ -38,41 +38,64 @@ static int make_room(void **array, int *capacity, int count, size_t size) {
     return SQLITE_OK;
 }
 
-int carnet_changeset_versioned_rows(
-    int size, const void *bytes, const char *table, int versionColumn, carnet_versioned_row **rows, int *count) {
-    *rows = NULL;
-    *count = 0;
+/// Calls `visit` with each change of the changeset (its table, column count and operation),
+/// until the end or until `visit` returns an error; the iterator is finalized either way.
+typedef int (*change_visitor)(sqlite3_changeset_iter *iter, const char *table, int columns, int op, void *context);
+
+static int each_change(int size, const void *bytes, change_visitor visit, void *context) {
     sqlite3_changeset_iter *iter = NULL;
     int rc = sqlite3changeset_start(&iter, size, (void *)bytes);
     if (rc != SQLITE_OK) return rc;
-    int capacity = 0;
     while (sqlite3changeset_next(iter) == SQLITE_ROW) {
         const char *name;
         int columns, op, indirect;
         rc = sqlite3changeset_op(iter, &name, &columns, &op, &indirect);
         if (rc != SQLITE_OK) break;
-        if (strcmp(name, table) != 0 || versionColumn >= columns) continue;
-        sqlite3_value *key = NULL, *version = NULL;
-        if (op == SQLITE_INSERT) {
-            sqlite3changeset_new(iter, 0, &key);
-            sqlite3changeset_new(iter, versionColumn, &version);
-        } else if (op == SQLITE_UPDATE) {
-            sqlite3_value *changed = NULL;
-            sqlite3changeset_new(iter, versionColumn, &changed);
-            if (changed == NULL) continue;  // an update that leaves the version alone
-            sqlite3changeset_old(iter, 0, &key);
-            sqlite3changeset_old(iter, versionColumn, &version);
-        } else {
-            continue;
-        }
-        if (key == NULL || version == NULL) continue;
-        if ((rc = make_room((void **)rows, &capacity, *count, sizeof **rows)) != SQLITE_OK) break;
-        (*rows)[*count].id = sqlite3_value_int64(key);
-        (*rows)[*count].version = sqlite3_value_int64(version);
-        (*count)++;
+        if ((rc = visit(iter, name, columns, op, context)) != SQLITE_OK) break;
     }
     int finalized = sqlite3changeset_finalize(iter);
-    if (rc == SQLITE_OK) rc = finalized;
+    return rc == SQLITE_OK ? finalized : rc;
+}
+
+typedef struct {
+    const char *table;
+    int versionColumn;
+    carnet_versioned_row **rows;
+    int *count;
+    int capacity;
+} versioned_rows;
+
+static int visit_versioned_row(sqlite3_changeset_iter *iter, const char *name, int columns, int op, void *context) {
+    versioned_rows *found = context;
+    if (strcmp(name, found->table) != 0 || found->versionColumn >= columns) return SQLITE_OK;
+    sqlite3_value *key = NULL, *version = NULL;
+    if (op == SQLITE_INSERT) {
+        sqlite3changeset_new(iter, 0, &key);
+        sqlite3changeset_new(iter, found->versionColumn, &version);
+    } else if (op == SQLITE_UPDATE) {
+        sqlite3_value *changed = NULL;
+        sqlite3changeset_new(iter, found->versionColumn, &changed);
+        if (changed == NULL) return SQLITE_OK;  // an update that leaves the version alone
+        sqlite3changeset_old(iter, 0, &key);
+        sqlite3changeset_old(iter, found->versionColumn, &version);
+    } else {
+        return SQLITE_OK;
+    }
+    if (key == NULL || version == NULL) return SQLITE_OK;
+    int rc = make_room((void **)found->rows, &found->capacity, *found->count, sizeof **found->rows);
+    if (rc != SQLITE_OK) return rc;
+    (*found->rows)[*found->count].id = sqlite3_value_int64(key);
+    (*found->rows)[*found->count].version = sqlite3_value_int64(version);
+    (*found->count)++;
+    return SQLITE_OK;
+}
+
+int carnet_changeset_versioned_rows(
+    int size, const void *bytes, const char *table, int versionColumn, carnet_versioned_row **rows, int *count) {
+    *rows = NULL;
+    *count = 0;
+    versioned_rows found = {table, versionColumn, rows, count, 0};
+    int rc = each_change(size, bytes, visit_versioned_row, &found);
     if (rc != SQLITE_OK) {
         sqlite3_free(*rows);
         *rows = NULL;
@@ -81,31 +104,36 @@ int carnet_changeset_versioned_rows(
     return rc;
 }
 
+typedef struct {
+    const char *const *tables;
+    int tableCount;
+    int64_t **keys;
+    int *count;
+    int capacity;
+} table_keys;
+
+static int visit_key(sqlite3_changeset_iter *iter, const char *name, int columns, int op, void *context) {
+    (void)columns;
+    table_keys *found = context;
+    int wanted = 0;
+    for (int i = 0; i < found->tableCount && !wanted; i++) wanted = strcmp(name, found->tables[i]) == 0;
+    if (!wanted) return SQLITE_OK;
+    sqlite3_value *key = NULL;
+    if (op == SQLITE_INSERT) sqlite3changeset_new(iter, 0, &key);
+    else sqlite3changeset_old(iter, 0, &key);
+    if (key == NULL || sqlite3_value_type(key) != SQLITE_INTEGER) return SQLITE_OK;
+    int rc = make_room((void **)found->keys, &found->capacity, *found->count, sizeof **found->keys);
+    if (rc != SQLITE_OK) return rc;
+    (*found->keys)[(*found->count)++] = sqlite3_value_int64(key);
+    return SQLITE_OK;
+}
+
 int carnet_changeset_keys(
     int size, const void *bytes, const char *const *tables, int tableCount, int64_t **keys, int *count) {
     *keys = NULL;
     *count = 0;
-    sqlite3_changeset_iter *iter = NULL;
-    int rc = sqlite3changeset_start(&iter, size, (void *)bytes);
-    if (rc != SQLITE_OK) return rc;
-    int capacity = 0;
-    while (sqlite3changeset_next(iter) == SQLITE_ROW) {
-        const char *name;
-        int columns, op, indirect;
-        rc = sqlite3changeset_op(iter, &name, &columns, &op, &indirect);
-        if (rc != SQLITE_OK) break;
-        int wanted = 0;
-        for (int i = 0; i < tableCount && !wanted; i++) wanted = strcmp(name, tables[i]) == 0;
-        if (!wanted) continue;
-        sqlite3_value *key = NULL;
-        if (op == SQLITE_INSERT) sqlite3changeset_new(iter, 0, &key);
-        else sqlite3changeset_old(iter, 0, &key);
-        if (key == NULL || sqlite3_value_type(key) != SQLITE_INTEGER) continue;
-        if ((rc = make_room((void **)keys, &capacity, *count, sizeof **keys)) != SQLITE_OK) break;
-        (*keys)[(*count)++] = sqlite3_value_int64(key);
-    }
-    int finalized = sqlite3changeset_finalize(iter);
-    if (rc == SQLITE_OK) rc = finalized;
+    table_keys found = {tables, tableCount, keys, count, 0};
+    int rc = each_change(size, bytes, visit_key, &found);
     if (rc != SQLITE_OK) {
         sqlite3_free(*keys);
         *keys = NULL;
@@ -114,7 +142,7 @@ int carnet_changeset_keys(
     return rc;
 }
 
-// MARK: - Reading a changeset change by change (Carnet applies it itself: see History.swift)
+// MARK: - Reading a changeset change by change (Carnet applies it itself: see Changeset.swift)
 
 static void read_value(sqlite3_value *value, carnet_value *out) {
     memset(out, 0, sizeof *out);

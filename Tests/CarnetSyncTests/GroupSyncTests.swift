@@ -24,12 +24,12 @@ import Testing
         END:VCARD\r
         BEGIN:VCARD\r
         VERSION:3.0\r
-        UID:climbing-club\r
-        FN:Climbing club\r
-        N:Climbing club;;;;\r
+        UID:hiking-club\r
+        FN:Hiking club\r
+        N:Hiking club;;;;\r
         X-ADDRESSBOOKSERVER-KIND:group\r
         X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:ada-1\r
-        X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:not-here-yet\r
+        X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:someone-elsewhere\r
         END:VCARD\r
         BEGIN:VCARD\r
         VERSION:4.0\r
@@ -52,8 +52,8 @@ import Testing
         let up = try a.sync()
         #expect(up.uploaded == 4, "\(up)")
         let onServer = try fixture.serverCards().values
-        let club = try #require(onServer.first { $0.contains("FN:Climbing club") })
-        #expect(club.contains("X-ADDRESSBOOKSERVER-KIND:group") && club.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:not-here-yet"), "\(club)")
+        let club = try #require(onServer.first { $0.contains("FN:Hiking club") })
+        #expect(club.contains("X-ADDRESSBOOKSERVER-KIND:group") && club.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:someone-elsewhere"), "\(club)")
         let family = try #require(onServer.first { $0.contains("FN:Family") })
         #expect(family.contains("VERSION:4.0") && family.contains("KIND:group") && family.contains("MEMBER:urn:uuid:grace-2"), "\(family)")
         #expect(!family.contains("X-ADDRESSBOOKSERVER"), "\(family)")
@@ -67,17 +67,17 @@ import Testing
         #expect(try a.sync().uploaded == 0)
 
         // A member added in b reaches a; the member not in either file is still kept.
-        let clubInB = try #require(try b.storage.groups().first { $0.name == "Climbing club" })
+        let clubInB = try #require(try b.storage.groups().first { $0.name == "Hiking club" })
         var draft = clubInB.draft
         draft.members.append("grace-2")
         try b.storage.updateContact(clubInB, with: draft)
         #expect(try b.sync().uploaded == 1)
         #expect(try a.sync().updated == 1)
-        let clubInA = try #require(try a.storage.groups().first { $0.name == "Climbing club" })
-        #expect(clubInA.draft.members == ["ada-1", "not-here-yet", "grace-2"])
+        let clubInA = try #require(try a.storage.groups().first { $0.name == "Hiking club" })
+        #expect(clubInA.draft.members == ["ada-1", "someone-elsewhere", "grace-2"])
         #expect(clubInA.draft.groupForm == .apple)
         let resolved = try a.storage.resolved(group: clubInA)
-        #expect(resolved.members.map(\.name) == ["Ada Lovelace", "Grace Hopper"] && resolved.missing == ["not-here-yet"])
+        #expect(resolved.members.map(\.name) == ["Ada Lovelace", "Grace Hopper"] && resolved.missing == ["someone-elsewhere"])
     }
 
     @Test func aGroupMadeHereGoesUpInApplesFormToA30Server() throws {
