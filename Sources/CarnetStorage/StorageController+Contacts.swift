@@ -256,10 +256,9 @@ extension StorageController {
 
     private func page(key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery) throws(CarnetError) -> ContactPage {
         let page = try Self.pageClause(key: key, forward: forward, limit: limit, query: query)
-        try catchUpBeforeSearching(query)
         guard limit > 0 else { return ContactPage(contacts: [], hasMore: false) }
         let sql = "SELECT \(Self.contactColumns) FROM \(page.source) \(page.clause)"
-        return try read { db in
+        return try searchRead(query) { db in
             var contacts = try Self.fetchContacts(db, sql: sql, arguments: page.arguments, capacity: limit + 1)
             let hasMore = contacts.count > limit
             if hasMore { contacts.removeLast() }
@@ -308,10 +307,9 @@ extension StorageController {
     ) throws(CarnetError) -> (summaries: [(summary: ContactSummary, key: ContactSortKey)], hasMore: Bool) {
         let page = try Self.pageClause(key: key, forward: true, limit: limit, query: query)
         guard limit > 0 else { return ([], false) }
-        try catchUpBeforeSearching(query)
         let rank = page.ranked ? "search_rank" : "0"
         let sql = "SELECT \(Self.summaryColumns), \(Self.sortColumn(query.order)) AS sort_key, \(rank) AS sort_rank FROM \(page.source) \(page.clause)"
-        return try read { db in
+        return try searchRead(query) { db in
             let statement = try db.cachedStatement(sql: sql)
             func index(_ name: String) throws -> Int {
                 guard let index = statement.index(ofColumn: name) else { throw CarnetError.database("a summary was read without its \(name) column") }
@@ -376,9 +374,8 @@ extension StorageController {
             }
         }
         let filter = try Self.filter(query)
-        try catchUpBeforeSearching(query)
         let whereClause = filter.conditions.isEmpty ? "" : " WHERE " + filter.conditions.joined(separator: " AND ")
-        return try read { db in
+        return try searchRead(query) { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts" + whereClause, arguments: filter.arguments) ?? 0
         }
     }

@@ -10,9 +10,8 @@ extension StorageController {
     public func mailEntries(query: ContactQuery, limit: Int) throws(CarnetError) -> [MailEntry] {
         guard limit > 0 else { return [] }
         let page = try Self.pageClause(key: nil, forward: true, limit: limit, query: query)
-        try catchUpBeforeSearching(query)
         let sql = "SELECT id, name, organization, book_id FROM \(page.source) \(page.clause)"
-        return try read { db in
+        return try searchRead(query) { db in
             var rows: [(id: Int64, name: String, organization: String, book: Int64)] = []
             let statement = try db.cachedStatement(sql: sql)
             let (id, name, organization) = (try Self.index("id", statement), try Self.index("name", statement), try Self.index("organization", statement))

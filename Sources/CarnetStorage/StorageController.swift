@@ -114,7 +114,6 @@ public final class StorageController: Sendable {
             throw ErrorMapping.map(error, path: path)
         }
         try migrate()
-        try catchUpSearchIndex()
     }
 
     init(inMemoryWith options: StorageOptions, migrations: [Migration]) throws(CarnetError) {
@@ -127,7 +126,6 @@ public final class StorageController: Sendable {
             throw ErrorMapping.map(error, path: path)
         }
         try migrate()
-        try catchUpSearchIndex()
     }
 
     /// The page cache of each connection, in KiB (SQLite's default is 2,000). A page of the
@@ -274,8 +272,8 @@ public final class StorageController: Sendable {
     var indexesOtherWriters: Bool { (migrations.last?.version ?? 0) >= SearchIndex.outdatedMarkSchema }
 
     /// Rebuilds the search index if another program (sqlite3) wrote to the contacts since Carnet
-    /// last indexed them, so a search finds what it wrote: at open, and before a search. A file
-    /// this process may not write keeps its index as it is until someone who may opens it.
+    /// last indexed them, so a search finds what it wrote (see `searchRead`). A file this process
+    /// may not write keeps its index as it is until someone who may opens it.
     func catchUpSearchIndex() throws(CarnetError) {
         guard indexesOtherWriters, try read({ db in try SearchIndex.isOutdated(db) }) else { return }
         do {
@@ -285,9 +283,16 @@ public final class StorageController: Sendable {
         }
     }
 
-    /// `catchUpSearchIndex()` before a read that searches; nothing for one that does not.
-    func catchUpBeforeSearching(_ query: ContactQuery) throws(CarnetError) {
-        if !query.search.isEmpty { try catchUpSearchIndex() }
+    /// A read that searches: whether another program wrote to the contacts since the index was
+    /// built is asked in the same transaction, and only then is the index brought up to date and
+    /// the read run again. A read that does not search, and every write (which catches up first
+    /// itself), pays nothing for it.
+    func searchRead<T>(_ query: ContactQuery, _ body: @escaping (Database) throws -> T) throws(CarnetError) -> T {
+        if indexesOtherWriters, !query.search.isEmpty {
+            if let result = try read({ db -> T? in try SearchIndex.isOutdated(db) ? nil : try body(db) }) { return result }
+            try catchUpSearchIndex()
+        }
+        return try read(body)
     }
 
     /// Thrown inside a migration that another process applied since this one decided to run it.
