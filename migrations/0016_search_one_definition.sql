@@ -9,8 +9,8 @@
 -- Now SearchDocument is the only definition. The index keeps no copy of the text
 -- (content = '', as before it read its text from the view), and the view and its triggers are
 -- gone. A write by another program (sqlite3) to a contact or one of its searched lists marks the
--- index out of date in contact_search_outdated; the next carnet that opens the file, or writes
--- to it, rebuilds the index from the contacts, and `carnet db reindex` does so on demand.
+-- index out of date in contact_search_outdated; the next carnet that searches or writes rebuilds
+-- the index from the contacts first, and `carnet db reindex` does so on demand.
 --
 -- Example: has someone written with sqlite3 since Carnet last indexed?
 --   SELECT since FROM contact_search_outdated;

@@ -4,12 +4,12 @@ import Foundation
 import GRDB
 
 /// The full-text index, `contact_search`: an FTS5 table that keeps no copy of its text
-/// (`content = ''`, schema 16) and whose documents are made in one place, ``CarnetModels/SearchDocument``.
+/// (`content = ''`, schema 16) and whose documents are made in one place, `CarnetModels/SearchDocument`.
 ///
 /// Carnet indexes each contact as it writes it, on connections that run with triggers off. A
 /// write by another program (sqlite3) to a contact or a searched list fires a trigger that marks
 /// the index out of date (`contact_search_outdated`); Carnet then rebuilds it from the contacts
-/// before its next write (``catchUp(_:)``), so a document is never taken out with text other than
+/// before its next write or search (`catchUp(_:)`), so a document is never taken out with text other than
 /// what was put in. A migration runs with triggers on (``withTriggers(_:_:)``), so one that
 /// changes contacts marks the index out of date as sqlite3 would.
 enum SearchIndex {

@@ -10,8 +10,8 @@ struct DatabaseReindex: StateCommand {
         abstract: "Rebuild the search index from the contacts.",
         discussion: """
             Carnet indexes what it writes. When another program (sqlite3) changes a contact, the \
-            file notes that the index is out of date, and the next carnet that may write to the \
-            file rebuilds it before anything else. This command does the same on demand, and \
+            file notes that the index is out of date, and the next carnet that searches or writes \
+            (and may write the file) rebuilds it first. This command does the same on demand, and \
             repairs an index that carnet db check finds out of step with the contacts.
             """)
 
