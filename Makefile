@@ -133,7 +133,7 @@ stress: deps
 	.build/debug/carnet-stress concurrent --carnet .build/debug/carnet --processes 8 --edits 200
 
 # The DocC documentation of the library modules (each module's catalog in Sources/<Module>/*.docc,
-# and the Embedding article in CarnetViewModels'), one archive in .build/docs/Carnet.doccarchive;
+# and the Embedding article in CarnetState's, beside the StateController the composition root makes), one archive in .build/docs/Carnet.doccarchive;
 # a warning fails it. The swift-docc-plugin is a dependency only when CARNET_DOCS is set, so the
 # build and the tests neither fetch nor resolve it.
 DOC_TARGETS = CarnetModels CarnetInterchange CarnetStorage CarnetSync CarnetState CarnetViewModels
