@@ -35,16 +35,13 @@ public struct MergeQuestion: Sendable, Equatable {
 ///   value is the first contact's unless `taking` names another contact for the field.
 /// - The properties Carnet does not model (`ContactDraft/extras`) of every side are kept.
 public enum ContactMerge {
-    /// The structured name's parts, which follow the display name when it is taken.
-    public static let nameParts: [Field] = [.prefix, .given, .additional, .family, .suffix]
-
     public static func merge(_ drafts: [ContactDraft], taking: [Field: Int] = [:]) -> (draft: ContactDraft, questions: [MergeQuestion]) {
         guard var merged = drafts.first else { return (ContactDraft(), []) }
         // A name taken from one contact brings its parts along, as an edit of the name does,
         // unless a part is taken on its own: "Tyler Porter" is not filed under Thompson.
         var taking = taking
         if let source = taking[.name] {
-            for part in nameParts where taking[part] == nil { taking[part] = source }
+            for part in Field.nameParts where taking[part] == nil { taking[part] = source }
         }
         var questions: [MergeQuestion] = []
         for spec in ContactFields.all {

@@ -13,6 +13,9 @@ public enum Field: String, Sendable, Codable, CaseIterable, CustomStringConverti
     /// A group's members (by UID).
     case member
 
+    /// The structured name's parts, in vCard `N`'s order.
+    public static let nameParts: [Field] = [.prefix, .given, .additional, .family, .suffix]
+
     public var description: String { rawValue }
 }
 

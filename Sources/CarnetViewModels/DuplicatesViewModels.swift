@@ -123,7 +123,7 @@ public final class MergeContactsViewModel {
     /// A name brings its structured parts along, as `ContactMerge` does.
     public func choose(_ field: Field, from index: Int) {
         guard contacts.indices.contains(index), questions.contains(where: { $0.field == field }) else { return }
-        for each in field == .name ? [.name] + ContactMerge.nameParts : [field] {
+        for each in field == .name ? [.name] + Field.nameParts : [field] {
             editor.draft.take(each, from: contacts[index].draft)
             guard let q = questions.firstIndex(where: { $0.field == each }) else { continue }
             let question = questions[q]

@@ -102,7 +102,7 @@ extension InteractiveSession {
     /// list; the name once, without its parts), or, for a draft whose description marks none
     /// searchable (a quote), its text fields.
     func describe<Draft: EditableDraft>(_ draft: Draft) -> String {
-        let nameParts: Set<Field> = [.prefix, .given, .additional, .family, .suffix]
+        let nameParts = Set(Field.nameParts)
         let searchable = Draft.fields.filter { $0.searchable && !nameParts.contains($0.field) }
         let fields = searchable.isEmpty ? Draft.fields.filter { $0.text != nil || $0.multilineText != nil } : searchable
         return fields.flatMap { $0.texts(of: draft) }.joined(separator: " | ").replacingOccurrences(of: "\n", with: " ")

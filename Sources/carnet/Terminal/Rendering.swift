@@ -6,16 +6,12 @@ import Foundation
 enum JSONOutput {
     /// One value as pretty JSON with sorted keys (the documented schema).
     static func string(_ value: some Encodable) throws -> String {
-        safe(String(decoding: try ContactJSONCoding.encoder().encode(value), as: UTF8.self))
+        ContactJSONCoding.escapedForDisplay(String(decoding: try ContactJSONCoding.encoder().encode(value), as: UTF8.self))
     }
 
     /// One value on one line, for arrays streamed element by element.
     static func line(_ value: some Encodable) throws -> String {
         try ContactJSONCoding.line(value)
-    }
-
-    private static func safe(_ json: String) -> String {
-        ContactJSONCoding.escapedForDisplay(json)
     }
 }
 
