@@ -15,6 +15,9 @@ public protocol InterchangeWriter {
     /// What of the contact goes out in another form than it came in, or not at all, one line
     /// each, for `export --verbose`.
     func notes(on contact: Contact) -> [InterchangeWriterNote]
+    /// Why a value noted `.notWritten` is not in the file, to end with "it" or "them"
+    /// ("LDIF has no attribute for").
+    var notWrittenReason: String { get }
 }
 
 /// One thing a writer says of a contact it wrote.
@@ -38,6 +41,7 @@ extension InterchangeWriter {
     public var header: String { "" }
     public func footer() -> String { "" }
     public func notes(on contact: Contact) -> [InterchangeWriterNote] { [] }
+    public var notWrittenReason: String { "the format has no room for" }
 }
 
 extension InterchangeFormat {
@@ -88,8 +92,10 @@ public struct LDIFFileWriter: InterchangeWriter {
 
     public func notes(on contact: Contact) -> [InterchangeWriterNote] {
         guard contact.kind != .group else { return [] }
-        return LDIFWriter.left(contact.draft).map { InterchangeWriterNote(.notWritten, "\($0) not written: LDIF has no attribute for it") }
+        return LDIFWriter.left(contact.draft).map { InterchangeWriterNote(.notWritten, "\($0) not written: \(notWrittenReason) it") }
     }
+
+    public var notWrittenReason: String { "LDIF has no attribute for" }
 }
 
 /// The JSON array `carnet list --json` prints: `[`, one contact a line, `]`.

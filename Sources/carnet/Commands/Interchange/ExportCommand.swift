@@ -83,7 +83,7 @@ struct ExportCommand: StateCommand {
         try sink.commit()
         // What the format has no room for is said even without --verbose: it is not in the file.
         if notWritten > 0, !verbose {
-            terminal.console.writeError("carnet: \(notWritten) \(notWritten == 1 ? "value" : "values") not written: \(format == .ldif ? "LDIF" : format.rawValue) has no attribute for \(notWritten == 1 ? "it" : "them") (--verbose names each)\n")
+            terminal.console.writeError("carnet: \(notWritten) \(notWritten == 1 ? "value" : "values") not written: \(writer.notWrittenReason) \(notWritten == 1 ? "it" : "them") (--verbose names each)\n")
         }
         // Confirmations go to stdout, unless stdout carries the data (then there is none).
         if let output { terminal.print("saved export: \(count) contacts to \(output)") }
