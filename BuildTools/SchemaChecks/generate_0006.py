@@ -81,6 +81,21 @@ def search_triggers(cols):
         triggers.append(trigger(f"{table}_search_delete_after", "AFTER", "DELETE", table, add("OLD.contact_id", cols)))
     return triggers
 
+def search_index(view_columns, cols, options=""):
+    """The view of each contact's texts and the FTS5 index of it (generate_0008.py too, with its
+    `options` lines before the tokenizer)."""
+    return f"""CREATE VIEW contact_search_source AS
+SELECT c.id AS id,
+       {view_columns}
+FROM contacts c;
+
+CREATE VIRTUAL TABLE contact_search USING fts5(
+    {cols},
+    content = 'contact_search_source', content_rowid = 'id',
+{options}    tokenize = 'unicode61 remove_diacritics 2'
+);
+"""
+
 view_columns = ",\n       ".join(f"{SOURCE[c]} AS {c}" for c in COLUMNS)
 triggers = search_triggers(cols)
 
@@ -108,17 +123,7 @@ sql = f"""-- Carnet schema, version 6: a full-text index of every text a contact
 --   WHERE contact_search MATCH '"lov"* "ada"*';
 -- If the index is ever in doubt: INSERT INTO contact_search(contact_search) VALUES ('rebuild');
 
-CREATE VIEW contact_search_source AS
-SELECT c.id AS id,
-       {view_columns}
-FROM contacts c;
-
-CREATE VIRTUAL TABLE contact_search USING fts5(
-    {cols},
-    content = 'contact_search_source', content_rowid = 'id',
-    tokenize = 'unicode61 remove_diacritics 2'
-);
-
+{search_index(view_columns, cols)}
 {"".join(triggers)}
 INSERT INTO contact_search (contact_search) VALUES ('rebuild');
 """

@@ -7,7 +7,7 @@ SearchDocument builds the same two texts in Swift, and CarnetStorageTests checks
 contact, that the two agree."""
 import sys
 
-from generate_0006 import PHONES, SOURCE, fold, search_triggers
+from generate_0006 import PHONES, SOURCE, fold, search_index, search_triggers
 
 # The names, where a query word found ranks a contact first; everything else in one column, in the
 # order of 0006's columns. Ranking asks only "in the names or not", so the other seven columns
@@ -45,6 +45,8 @@ cols = ", ".join(COLUMNS)
 
 
 view_columns = ",\n       ".join(f"{SOURCE_2[c]} AS {c}" for c in COLUMNS)
+# Ranking never asks a column's size, so FTS5 need not keep one per row.
+NO_COLUMN_SIZES = "    columnsize = 0,\n"
 triggers = search_triggers(cols)
 # 0006's triggers have the same names (the same function made them): each is dropped, then made again.
 drops = "".join(f"DROP TRIGGER IF EXISTS {t.split()[2]};\n" for t in triggers)
@@ -80,18 +82,7 @@ sql = f"""-- Carnet schema, version 8: the search index of version 6 in two colu
 {drops}DROP TABLE contact_search;
 DROP VIEW contact_search_source;
 
-CREATE VIEW contact_search_source AS
-SELECT c.id AS id,
-       {view_columns}
-FROM contacts c;
-
-CREATE VIRTUAL TABLE contact_search USING fts5(
-    {cols},
-    content = 'contact_search_source', content_rowid = 'id',
-    columnsize = 0,
-    tokenize = 'unicode61 remove_diacritics 2'
-);
-INSERT INTO contact_search (contact_search, rank) VALUES ('hashsize', {HASHSIZE});
+{search_index(view_columns, cols, NO_COLUMN_SIZES)}INSERT INTO contact_search (contact_search, rank) VALUES ('hashsize', {HASHSIZE});
 
 {"".join(triggers)}
 INSERT INTO contact_search (contact_search) VALUES ('rebuild');
