@@ -63,6 +63,9 @@ public enum CSVColumn: Sendable, Equatable {
 /// Phone` and `Home Street` columns, and so on. What such a file holds that Carnet does not model
 /// is kept in extras as `X-CSV;X-COLUMN=…:…` lines, never dropped.
 ///
+/// A header cut by tabs with no comma in it (Thunderbird's "Tab separated" export) makes the
+/// whole file tab-separated, quoted the same way.
+///
 /// Every row must have as many fields as the header: a ragged row is an error rather than a
 /// guess at which column moved.
 ///
@@ -92,6 +95,9 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
     /// fields and no column name, such a first row is abook's data, not a header.
     private var rowAllQuoted = true
     private var fieldQuoted = false
+    /// The byte between fields: a comma, or a tab when the header is cut by tabs and holds no
+    /// comma, as Thunderbird's "Tab separated" export is.
+    private var separator: UInt8 = 44
 
     private enum State: Sendable {
         case fieldStart, unquoted, quoted, quoteInQuoted
@@ -130,6 +136,7 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
                 throw InterchangeError(line: 1, message: InterchangeText.utf16Message(encoding))
             }
             bytes.dropByteOrderMark()
+            if bytes.contains(9), !bytes.contains(44) { separator = 9 }
         }
         let continuing = state == .quoted
         if !continuing {
@@ -151,7 +158,7 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
                     state = .quoted
                     fieldQuoted = true
                     quoteLine = lineNumber
-                } else if byte == 44 {
+                } else if byte == separator {
                     endField()
                 } else {
                     field.append(byte)
@@ -159,14 +166,14 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
                 }
             case .unquoted:
                 // A quote inside an unquoted field is kept as it is, as spreadsheets do.
-                if byte == 44 { endField() } else { field.append(byte) }
+                if byte == separator { endField() } else { field.append(byte) }
             case .quoted:
                 if byte == 34 { state = .quoteInQuoted } else { field.append(byte) }
             case .quoteInQuoted:
                 if byte == 34 {
                     field.append(34)
                     state = .quoted
-                } else if byte == 44 {
+                } else if byte == separator {
                     endField()
                 } else if columns == nil || dialect == .abook {
                     // abook quotes every field but writes a quote inside one as it is: a quote

@@ -181,6 +181,12 @@ struct ForeignCSV: Sendable {
         return columns
     }()
 
+    /// The field of each text key path, and whether it may span lines, to check a cell by its rules.
+    private static let textFields: [(keyPath: WritableKeyPath<ContactDraft, String> & Sendable, field: Field, multiline: Bool)] =
+        ContactFields.all.flatMap { spec in
+            [spec.text.map { ($0, spec.field, false) }, spec.multilineText.map { ($0, spec.field, true) }].compactMap { $0 }
+        }
+
     /// Thunderbird's own columns (squashed); the others are read as in every dialect.
     private static let thunderbirdTargets: [String: Target] = {
         var targets: [String: Target] = [
@@ -369,7 +375,11 @@ struct ForeignCSV: Sendable {
             case .name:
                 if draft.name.isEmpty { draft.name = cell } else { keep(column, cell) }
             case let .text(keyPath):
-                if draft[keyPath: keyPath].isEmpty { draft[keyPath: keyPath] = cell } else { keep(column, cell) }
+                if let field = Self.textFields.first(where: { $0.keyPath == keyPath }), !(field.multiline ? ValueRules.text(cell, field.field) : ValueRules.line(cell, field.field)) {
+                    // Kept rather than set, so the rest of the row still imports (a tab in
+                    // Thunderbird's notes is a control character to Carnet's rules).
+                    keep(column, cell, because: "\(field.field) breaks Carnet's rules")
+                } else if draft[keyPath: keyPath].isEmpty { draft[keyPath: keyPath] = cell } else { keep(column, cell) }
             case let .entry(kind, slot, part, section):
                 if Self.isOutlookNone(column, cell, dialect) {
                     keep(column, cell)

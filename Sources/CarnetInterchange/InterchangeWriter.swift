@@ -81,18 +81,18 @@ public struct CSVFileWriter: InterchangeWriter {
     }
 }
 
-/// LDIF as Thunderbird reads it: an entry per person; what LDIF has no attribute for is named.
+/// LDIF as Thunderbird reads it: an entry per person, and a group as Thunderbird's mailing list
+/// (`groupOfNames`); what LDIF has no attribute for is named.
 public struct LDIFFileWriter: InterchangeWriter {
     public init() {}
     public var header: String { LDIFWriter.header }
 
     public func entry(_ contact: Contact, favorite: Bool) -> String? {
-        contact.kind == .group ? nil : LDIFWriter.entry(contact.draft, uid: contact.uid)
+        LDIFWriter.entry(contact.draft, uid: contact.uid)
     }
 
     public func notes(on contact: Contact) -> [InterchangeWriterNote] {
-        guard contact.kind != .group else { return [] }
-        return LDIFWriter.left(contact.draft).map { InterchangeWriterNote(.notWritten, "\($0) not written: \(notWrittenReason) it") }
+        LDIFWriter.left(contact.draft).map { InterchangeWriterNote(.notWritten, "\($0) not written: \(notWrittenReason) it") }
     }
 
     public var notWrittenReason: String { "LDIF has no attribute for" }

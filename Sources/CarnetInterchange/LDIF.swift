@@ -25,9 +25,11 @@ import Foundation
 /// the `cell` phone, as `st` and `postalcode` beside them are.
 ///
 /// `dn` is made again from the name and first email on export, and `objectclass` from the kind
-/// of entry, so neither is kept. Any other attribute, and a value Carnet's rules refuse, is
-/// kept as an extras line `X-LDIF;X-ATTRIBUTE=custom1:value` (with a note), and written back
-/// under its own name.
+/// of entry, so neither is kept. A mailing list (`objectclass: groupOfNames`, as Thunderbird
+/// exports one) is read as a group; its `member` values name the members by DN
+/// (`cn=Ada Lovelace,mail=ada@example.com`), not by UID, so they are kept as they came. Any
+/// other attribute, and a value Carnet's rules refuse, is kept as an extras line
+/// `X-LDIF;X-ATTRIBUTE=custom1:value` (with a note), and written back under its own name.
 enum LDIFAttributes {
     /// The text fields LDIFWriter and LDIFReader handle by their own attributes (`cn`, `sn`, `o`)
     /// or report by hand.
@@ -125,7 +127,9 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
         guard let colon = line.firstIndex(of: 58), colon > 0 else {
             throw InterchangeError(line: pendingLine, message: "expected an attribute (name: value), found \(InterchangeText.preview(line))")
         }
-        let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+        // As written: an attribute kept goes back under its own name (`nsAIMid`); names are
+        // compared in lower case, as LDAP compares them.
+        let name = String(decoding: line[..<colon], as: UTF8.self)
         var rest = line[(colon + 1)...]
         var value: String
         if rest.first == 58 {
@@ -139,7 +143,7 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
         } else {
             value = InterchangeText.string(rest.drop { $0 == 32 })
         }
-        if name == "version", attributes.isEmpty { return }
+        if name.lowercased() == "version", attributes.isEmpty { return }
         if attributes.isEmpty { entryLine = pendingLine }
         value = value.replacingOccurrences(of: "\r\n", with: "\n")
         attributes.append((name, value, pendingLine))
@@ -187,10 +191,15 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
         }
 
         for (original, value, at) in attributes {
-            let name = LDIFAttributes.aliases[original] ?? original
+            let lower = original.lowercased()
+            let name = LDIFAttributes.aliases[lower] ?? lower
             if value.isEmpty { continue }
             switch name {
-            case "dn", "objectclass":
+            case "dn":
+                continue
+            case "objectclass":
+                // Made again on export from the kind of entry; a mailing list's is its kind.
+                if value.lowercased() == "groupofnames" { draft.kind = .group }
                 continue
             case "uid":
                 // Kept as it came, as a vCard's UID is: it names the contact across exports.
@@ -252,7 +261,7 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
                case let date = ContactDate(label: ContactDate.birthday, year: year, month: month, day: day), ValueRules.date(date) {
                 draft.dates.append(date)
             } else {
-                for (name, value, at) in birthLines where birth[LDIFAttributes.aliases[name] ?? name] == value {
+                for (name, value, at) in birthLines where birth[LDIFAttributes.aliases[name.lowercased()] ?? name.lowercased()] == value {
                     keep(name, value, at, because: "birthyear, birthmonth and birthday do not make a date")
                 }
             }
@@ -286,9 +295,10 @@ public enum LDIFWriter {
         }
         let firstEmail = draft.emails.first?.value ?? ""
         add("dn", "cn=" + dnEscaped(draft.name) + (firstEmail.isEmpty ? "" : ",mail=" + dnEscaped(firstEmail)))
-        for objectClass in ["top", "person", "organizationalPerson", "inetOrgPerson", "mozillaAbPersonAlpha"] {
-            add("objectclass", objectClass)
-        }
+        // A group goes out as Thunderbird writes a mailing list, so it reads it back as one.
+        let objectClasses = draft.kind == .group
+            ? ["top", "groupOfNames"] : ["top", "person", "organizationalPerson", "inetOrgPerson", "mozillaAbPersonAlpha"]
+        for objectClass in objectClasses { add("objectclass", objectClass) }
         add("uid", uid ?? "")
         add("givenName", draft.nameParts.given)
         add("sn", draft.nameParts.family)
@@ -360,6 +370,9 @@ public enum LDIFWriter {
         for spec in LDIFAttributes.notWritten where !spec.string(of: draft).isEmpty { left.append(spec.label.lowercased()) }
         if !draft.categories.isEmpty { left.append("categories") }
         if draft.photo != nil { left.append("photo") }
+        // LDIF names a member by its DN, which this entry alone does not know; the members kept
+        // from an LDIF import go back as they came.
+        if !draft.members.isEmpty { left.append(draft.members.count == 1 ? "1 member" : "\(draft.members.count) members") }
         let vcardLines = draft.extras.filter { !$0.hasPrefix(LDIFAttributes.extraPrefix) }.count
         if vcardLines > 0 { left.append("\(vcardLines) kept vCard \(vcardLines == 1 ? "line" : "lines")") }
         return left

@@ -55,15 +55,19 @@ import Testing
         #expect(records.map(\.uid) == Self.contacts.map(\.uid))
     }
 
-    /// A group card has no row in a table of people; vCard and JSON carry it.
+    /// A group card has no row in a table of people; vCard and JSON carry it, and LDIF as
+    /// Thunderbird's mailing list, naming the members it has no DN for.
     @Test func aGroupIsACardButNoRow() throws {
         var group = ContactDraft(name: "Climbing club")
         group.kind = .group
+        group.members = ["ada", "zoe"]
         let card = Contact(id: 3, uid: "club", draft: group, createdAt: RichContact.updated, updatedAt: RichContact.updated, version: 1)
-        for format in [InterchangeFormat.csv, .ldif] {
-            var writer = format.writer()
-            #expect(try writer.entry(card, favorite: false) == nil)
-        }
+        var csv = InterchangeFormat.csv.writer()
+        #expect(try csv.entry(card, favorite: false) == nil)
+        var ldif = InterchangeFormat.ldif.writer()
+        let entry = try #require(try ldif.entry(card, favorite: false))
+        #expect(entry.contains("objectclass: groupOfNames\n") && entry.contains("cn: Climbing club\n"), "\(entry)")
+        #expect(ldif.notes(on: card).map(\.description) == ["2 members not written: LDIF has no attribute for it"])
         for format in [InterchangeFormat.vcf, .json] {
             var writer = format.writer()
             #expect(try writer.entry(card, favorite: false)?.contains("Climbing club") == true)
