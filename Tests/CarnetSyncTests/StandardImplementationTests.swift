@@ -76,7 +76,7 @@ import FoundationNetworking
             _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
             attributes attributeDict: [String: String] = [:]
         ) {
-            open.append(Node(namespace: namespaceURI ?? "", name: elementName))
+            open.append(Node(namespace: namespaceURI ?? "", name: elementName, attributes: attributeDict))
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
@@ -118,8 +118,8 @@ import FoundationNetworking
     }
 
     /// The syntax servers use that a sync's own answers may not show (prefixes declared again,
-    /// the default namespace, CDATA, comments, processing instructions, character references),
-    /// and documents both must refuse.
+    /// the default namespace, CDATA, comments, processing instructions, character references,
+    /// attributes), and documents both must refuse.
     @Test func xmlReaderAgreesWithXMLParserOnTheRestOfTheSyntax() throws {
         let wellFormed = [
             "<D:multistatus xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:carddav\"><D:response><D:href>/a.vcf</D:href>"
@@ -131,6 +131,19 @@ import FoundationNetworking
                 + "<displayname>&#x00C9;lodie &#233;t&#xe9; &lt;&gt;&quot;&apos;</displayname><c:empty/></prop></propstat></response>"
                 + "<?pi inside?></multistatus>\n<!-- after -->\n",
             "<a:root xmlns:a='urn:a'><a:x xmlns:a='urn:b'><a:y/></a:x><plain/>text <!-- c --> more</a:root>",
+            // RFC 6352 section 6.2.2's property as a server answers it, and as Xandikos names its element.
+            "<D:multistatus xmlns:D=\"DAV:\"><D:response><D:href>/ab/</D:href><D:propstat><D:prop>"
+                + "<C:supported-address-data xmlns:C=\"urn:ietf:params:xml:ns:carddav\">"
+                + "<C:address-data-type content-type=\"text/vcard\" version=\"3.0\"/>"
+                + "<C:address-data-type content-type='text/vcard' version='4.0' />"
+                + "<C:address-data-type content-type=\"application/vcard+json\"\tversion=\"4.0\"></C:address-data-type>"
+                + "</C:supported-address-data></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>",
+            "<ns0:multistatus xmlns:ns0=\"DAV:\" xmlns:ns1=\"urn:ietf:params:xml:ns:carddav\"><ns0:response><ns0:prop>"
+                + "<ns1:supported-address-data><ns1:content-type content-type=\"text/vcard\" version=\"3.0\" /></ns1:supported-address-data>"
+                + "</ns0:prop></ns0:response></ns0:multistatus>",
+            // Values: references, the other quote, white space read as spaces, empty; prefixed names, xml:lang.
+            "<r xmlns:p='urn:p' a=\"&amp;&#x41;&lt; &quot;'\" b='\"' c='' d='x\ty\nz\r\nw\rv' e='&#9;&#10;&#13;' p:a='1' xml:lang='en'"
+                + " f = 'é&#xe9;>'><p:s a='2' p:a='3'/><t xmlns='urn:d' a='4'/></r>",
         ]
         for text in wellFormed {
             let data = Data(text.utf8)
@@ -145,6 +158,12 @@ import FoundationNetworking
             "",
             "<undeclared:root/>",  // a prefix never declared
             "<a>&unknown;</a>",  // an entity no DTD declares
+            "<a x='1' x='2'/>",  // an attribute twice
+            "<a xmlns:p='urn:p' xmlns:q='urn:p' p:x='1' q:x='2'/>",  // twice through two prefixes
+            "<a p:x='1'/>",  // an attribute's prefix never declared
+            "<a x='fish & chips'/>",
+            "<a x='<'/>",
+            "<a x='1'y='2'/>",
         ]
         for text in malformed {
             let data = Data(text.utf8)
