@@ -214,6 +214,45 @@ final class CardDAVClient {
         }
     }
 
+    // MARK: What the collection stores
+
+    /// The vCard versions the collection says it stores; asked once, when first needed.
+    private var vCardVersions: Set<String>?
+
+    /// Whether the collection says it stores vCard 4.0 (its `supported-address-data`, RFC 6352
+    /// section 6.2.2). Asked when a card first needs to know, not at setup: a link made before
+    /// has nothing stored, and a server upgraded since is seen. A server that does not answer
+    /// is taken as RFC 6352 says of one without the property: 3.0 only.
+    func storesVCard4() -> Bool {
+        if vCardVersions == nil {
+            let answer = try? propfind(collection, depth: "0", props: "<c:supported-address-data/>").responses.first
+            vCardVersions = Self.vCardVersions(answer?.property(DAV.cardDAV, "supported-address-data"))
+        }
+        return vCardVersions?.contains("4.0") == true
+    }
+
+    /// Whether a new card of `draft` goes up as vCard 4.0: a group that came as a 4.0
+    /// `KIND:group` card, or one made here (no form of its own yet) for a collection that
+    /// stores 4.0. Other groups go in Apple's form, which servers of 3.0 alone take.
+    func sendsNewCardAsVCard4(_ draft: ContactDraft) -> Bool {
+        guard draft.kind == .group else { return false }
+        return (draft.groupForm ?? (storesVCard4() ? .vcard4 : .apple)) == .vcard4
+    }
+
+    /// The vCard versions of a `supported-address-data` property: each `address-data-type` of
+    /// `text/vcard`, RFC 6352's defaults (`text/vcard`, `3.0`) for what it leaves out; 3.0
+    /// alone when there is no property. Xandikos names the element `content-type`, read alike.
+    static func vCardVersions(_ property: XMLNode?) -> Set<String> {
+        guard let property else { return ["3.0"] }
+        var versions: Set<String> = []
+        for type in property.children where type.namespace == DAV.cardDAV && (type.name == "address-data-type" || type.name == "content-type") {
+            let media = (type.attributes["content-type"] ?? "text/vcard").trimmingCharacters(in: .whitespaces).lowercased()
+            guard media == "text/vcard" else { continue }
+            versions.insert((type.attributes["version"] ?? "3.0").trimmingCharacters(in: .whitespaces))
+        }
+        return versions.isEmpty ? ["3.0"] : versions
+    }
+
     // MARK: Discovery
 
     /// An address book collection of the user's home set, with its display name (the last part

@@ -625,10 +625,10 @@ private final class SyncRun {
             // A merge's losing values are in the file before the merge goes up.
             if commitBeforeWriting { try commit() }
             let href = link?.href ?? client.collectionHref + VDir.fileName(uid: contact.uid)
-            // In the version of the card there (4.0 stays 4.0), 3.0 for a new one (4.0 for a
-            // group that came as a 4.0 KIND:group card, 3.0 servers take Apple's form of others),
-            // and in the order of its properties there, so another client sees only the change.
-            let version = link.flatMap { VCardVersion(of: $0.card) } ?? (contact.draft.groupForm == .vcard4 ? .v4 : .v3)
+            // In the version of the card there (4.0 stays 4.0), 3.0 for a new one but 4.0 for a
+            // group in 4.0's form (see `sendsNewCardAsVCard4`), and in the order of its
+            // properties there, so another client sees only the change.
+            let version = link.flatMap { VCardVersion(of: $0.card) } ?? (client.sendsNewCardAsVCard4(contact.draft) ? .v4 : .v3)
             let written = VCardWriter.card(contact: contact, version: version == .v4 ? .v4 : .v3)
             let card = link.map { VCardWriter.card(written, orderedLike: $0.card) } ?? written
             switch try client.put(href, card: card, ifMatch: link.map(\.etag)) {

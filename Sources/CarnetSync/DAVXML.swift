@@ -1,10 +1,12 @@
 import CarnetModels
 import Foundation
 
-/// An element of a WebDAV answer: its namespace and local name, its children, its text.
+/// An element of a WebDAV answer: its namespace and local name, its attributes (by the name
+/// they are written with), its children, its text.
 struct XMLNode: Equatable {
     var namespace: String
     var name: String
+    var attributes: [String: String] = [:]
     var children: [XMLNode] = []
     var text = ""
 

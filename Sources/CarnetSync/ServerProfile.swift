@@ -11,7 +11,10 @@ import Foundation
 /// both): Xandikos asks for no password (it ignores the one sent); it refuses a WebDAV body not
 /// typed as XML (415), and Carnet types every body it sends; `/.well-known/carddav` answers 301
 /// on Radicale and 302 on Xandikos, and the transport follows both with the request's body;
-/// Radicale stores a card re-serialized (its properties sorted), Xandikos byte for byte.
+/// Radicale stores a card re-serialized (its properties sorted), Xandikos byte for byte;
+/// Radicale does not answer `supported-address-data` (taken as 3.0 alone, as RFC 6352 says),
+/// and Xandikos names its element `content-type` where RFC 6352 says `address-data-type`
+/// (both are read).
 struct ServerProfile: Equatable, Sendable {
     /// As messages and tests name it.
     let name: String

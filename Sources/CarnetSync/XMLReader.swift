@@ -3,8 +3,11 @@ import Foundation
 /// Reads a WebDAV answer into an ``XMLNode`` tree, namespaces resolved: elements, text, CDATA,
 /// comments and processing instructions, and the predefined and numeric character references.
 /// A DOCTYPE is skipped (an entity it would declare is not known, so a reference to one makes the
-/// document unreadable, as it does for a reader that refuses external entities). Attributes
-/// other than `xmlns` declarations are not kept: no WebDAV property Carnet reads has any.
+/// document unreadable, as it does for a reader that refuses external entities). Attributes are
+/// kept by the name they are written with (`version`, `x:lang`), their values normalized as XML
+/// says (a literal tab or line end is a space); `xmlns` declarations are namespaces, not
+/// attributes. CardDAV says what a collection stores in attributes
+/// (`<C:address-data-type content-type="text/vcard" version="4.0"/>`).
 ///
 /// Carnet's own rather than FoundationXML's XMLParser: that links libxml2 and ICU into every
 /// `carnet` command, slowing each start, for the few kilobytes of XML a sync reads.
@@ -29,6 +32,12 @@ enum XMLReader {
         /// The prefixes this element declares (`""` for the default namespace).
         var declarations: [String: String]
         var text: [UInt8] = []
+    }
+
+    /// An attribute as written, before its element's declarations are all read.
+    private struct Attribute {
+        var name: Bytes
+        var value: String
     }
 
     private struct Scanner {
@@ -83,15 +92,16 @@ enum XMLReader {
             let name = self.name()
             guard !name.isEmpty else { return false }
             var declarations: [String: String] = [:]
+            // Most elements of a WebDAV answer have none: no array is made for them.
+            var attributes: [Attribute] = []
             while true {
                 let hadSpace = skipSpace()
-                if consume("/") {
-                    guard consume(">") else { return false }
-                    guard let element = resolve(name, declarations) else { return false }
-                    return close(element, root: &root)
-                }
-                if consume(">") {
-                    guard let element = resolve(name, declarations) else { return false }
+                let empty = consume("/")
+                if empty || consume(">") {
+                    guard !empty || consume(">"), var element = resolve(name, declarations),
+                          attributes.isEmpty || resolve(attributes, of: &element)
+                    else { return false }
+                    if empty { return close(element, root: &root) }
                     open.append(element)
                     return true
                 }
@@ -107,14 +117,34 @@ enum XMLReader {
                 while index < bytes.count, bytes[index] != quote, bytes[index] != UInt8(ascii: "<") { index += 1 }
                 guard consume(quote) else { return false }
                 var value: [UInt8] = []
-                guard Self.decode(bytes[start..<(index - 1)], into: &value) else { return false }
-                let key = String(decoding: attribute, as: UTF8.self)
-                if key == "xmlns" {
+                guard Self.decodeAttribute(bytes[start..<(index - 1)], into: &value) else { return false }
+                if attribute.elementsEqual("xmlns".utf8) {
                     declarations[""] = String(decoding: value, as: UTF8.self)
-                } else if key.hasPrefix("xmlns:") {
-                    declarations[String(key.dropFirst(6))] = String(decoding: value, as: UTF8.self)
+                } else if attribute.starts(with: "xmlns:".utf8) {
+                    declarations[String(decoding: attribute.dropFirst(6), as: UTF8.self)] = String(decoding: value, as: UTF8.self)
+                } else {
+                    attributes.append(Attribute(name: attribute, value: String(decoding: value, as: UTF8.self)))
                 }
             }
+        }
+
+        /// Puts `attributes` on `element` by the names they are written with; false, as XML
+        /// says, when one is written twice, when a prefix is not declared, or when two prefixes
+        /// of one namespace name it twice.
+        private func resolve(_ attributes: [Attribute], of element: inout Open) -> Bool {
+            var qualified: Set<String> = []
+            for attribute in attributes {
+                guard let colon = attribute.name.firstIndex(of: UInt8(ascii: ":")) else { continue }
+                let prefix = String(decoding: attribute.name[..<colon], as: UTF8.self)
+                guard let namespace = namespace(of: prefix, declarations: element.declarations),
+                      qualified.insert(namespace + " " + String(decoding: attribute.name[(colon + 1)...], as: UTF8.self)).inserted
+                else { return false }
+            }
+            for attribute in attributes {
+                let name = String(decoding: attribute.name, as: UTF8.self)
+                guard element.node.attributes.updateValue(attribute.value, forKey: name) == nil else { return false }
+            }
+            return true
         }
 
         /// The element named `qualifiedName`, its prefix looked up in its own declarations and then
@@ -124,11 +154,17 @@ enum XMLReader {
             let prefix = colon.map { String(decoding: qualifiedName[..<$0], as: UTF8.self) } ?? ""
             let local = colon.map { qualifiedName[qualifiedName.index(after: $0)...] } ?? qualifiedName
             guard !local.isEmpty else { return nil }
+            guard let namespace = namespace(of: prefix, declarations: declarations) ?? (prefix.isEmpty ? "" : nil) else { return nil }
+            return Open(node: XMLNode(namespace: namespace, name: String(decoding: local, as: UTF8.self)), qualifiedName: qualifiedName, declarations: declarations)
+        }
+
+        /// The namespace `prefix` stands for in an element declaring `declarations`, inside the
+        /// open ones; nil when none declares it.
+        private func namespace(of prefix: String, declarations: [String: String]) -> String? {
             var namespace = declarations[prefix]
             for element in open.reversed() where namespace == nil { namespace = element.declarations[prefix] }
             if namespace == nil, prefix == "xml" { namespace = "http://www.w3.org/XML/1998/namespace" }
-            guard let namespace = namespace ?? (prefix.isEmpty ? "" : nil) else { return nil }
-            return Open(node: XMLNode(namespace: namespace, name: String(decoding: local, as: UTF8.self)), qualifiedName: qualifiedName, declarations: declarations)
+            return namespace
         }
 
         /// Ends `element`: a child of the element it is in, or the root. A second root is refused.
@@ -217,6 +253,24 @@ enum XMLReader {
 
         static func isSpace(_ byte: UInt8) -> Bool {
             byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
+
+        /// An attribute's value as `decode(_:into:)` reads text, with each literal tab, CR, LF
+        /// or CR LF read as one space (XML 1.0, section 3.3.3; a reference such as `&#9;` stays).
+        static func decodeAttribute(_ text: Bytes, into output: inout [UInt8]) -> Bool {
+            guard text.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return decode(text, into: &output) }
+            var spaced: [UInt8] = []
+            spaced.reserveCapacity(text.count)
+            var previous: UInt8 = 0
+            for byte in text {
+                if byte == 0x0A, previous == 0x0D {
+                    previous = byte
+                    continue
+                }
+                spaced.append(byte == 0x09 || byte == 0x0A || byte == 0x0D ? 0x20 : byte)
+                previous = byte
+            }
+            return spaced.withUnsafeBufferPointer { decode($0[...], into: &output) }
         }
 
         /// Appends `text` with its character references replaced; false for an unknown or

@@ -19,8 +19,13 @@ public final class XandikosServer: DAVTestServer, @unchecked Sendable {
     private var stopped = false
 
     public static let executable = "/usr/bin/xandikos"
+    /// What runs Debian's Xandikos (its script's `#!`).
+    static let python = "/usr/bin/python3"
 
-    public init(user: String = "carnet") throws {
+    /// With `vCardVersions`, the server's address books say they store those versions (their
+    /// `supported-address-data`) where Xandikos says 3.0 alone: the same server, its answer to
+    /// that one property changed by replacing the method that makes it before it starts.
+    public init(user: String = "carnet", vCardVersions: [String]? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw DAVTestServerFailure("\(Self.executable) is missing; run `make deps` (apt-get install xandikos)")
         }
@@ -37,7 +42,19 @@ public final class XandikosServer: DAVTestServer, @unchecked Sendable {
                 "--current-user-principal", "/\(user)/",
             ]
             let log = folder.appendingPathComponent("xandikos-\(port).log")
-            let process = try Loopback.start(Self.executable, arguments, log: log)
+            let process: Process
+            if let vCardVersions {
+                let types = vCardVersions.map { "('text/vcard', '\($0)')" }.joined(separator: ", ")
+                let script = """
+                    import sys, xandikos.web
+                    xandikos.web.AddressbookCollection.get_supported_address_data_types = lambda self: [\(types)]
+                    from xandikos.__main__ import main
+                    sys.exit(main(['xandikos'] + sys.argv[1:]))
+                    """
+                process = try Loopback.start(Self.python, ["-c", script] + arguments, log: log)
+            } else {
+                process = try Loopback.start(Self.executable, arguments, log: log)
+            }
             if Loopback.waitUntilAnswering(port: port, process: process) {
                 self.port = port
                 self.process = process

@@ -70,4 +70,32 @@ import Testing
         let only = box.carnetInProcess(["sync", "--book", "personal"], environment: password)
         #expect(only.status == 0 && only.stdout == "synced with \(host): 0 down, 0 up\n", "\(only)")
     }
+
+    /// `sync status --json` with two linked books: the first book's fields at the top, as with
+    /// one book, and every book in `books`, each with its own account, counts and book name.
+    @Test func statusJSONShowsEveryLinkedBook() throws {
+        makeCollection("personal", "Personal")
+        makeCollection("work", "Work")
+        #expect(box.carnetInProcess(["sync", "setup", server.url.absoluteString, "--user", "ada"], environment: password).status == 0)
+        box.carnetInProcess(["add", "--book", "Personal", "--name", "Ada Lovelace"])
+        #expect(box.carnetInProcess(["sync"], environment: password).status == 0)
+        box.carnetInProcess(["add", "--book", "Work", "--name", "Grace Hopper"])
+        box.carnetInProcess(["add", "--book", "Work", "--name", "Alan Turing"])
+
+        let run = box.carnetInProcess(["sync", "status", "--json"])
+        let json = try #require(box.json(run.stdout) as? [String: Any], "\(run)")
+        let base = server.url.absoluteString + "ada/"
+        #expect(json["book"] as? String == "Personal" && (json["account"] as? [String: Any])?["url"] as? String == base + "personal/")
+        #expect(json["synced"] as? Int == 1 && (json["pending"] as? [String: Int]) == ["new": 0, "changed": 0, "deleted": 0])
+        let books = try #require(json["books"] as? [[String: Any]], "\(run)")
+        #expect(books.map { $0["book"] as? String } == ["Personal", "Work"])
+        #expect(books.map { ($0["account"] as? [String: Any])?["url"] as? String } == [base + "personal/", base + "work/"])
+        #expect(books.map { $0["synced"] as? Int } == [1, 0])
+        #expect(books.map { ($0["pending"] as? [String: Int])?["new"] } == [0, 2])
+        #expect(books.allSatisfy { $0["books"] == nil && $0["conflicts"] is [Any] && $0["cardsNotSynced"] is [Any] })
+
+        // The human form: a block per book.
+        let status = box.carnetInProcess(["sync", "status"])
+        #expect(status.lines.contains("book: Work") && status.lines.contains("to send: 2 new, 0 changed, 0 deleted"), "\(status)")
+    }
 }

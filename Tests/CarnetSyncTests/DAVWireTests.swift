@@ -68,6 +68,34 @@ import Testing
         #expect(prop.child(DAV.cardDAV, "empty") == XMLNode(namespace: DAV.cardDAV, name: "empty"))
     }
 
+    /// What an address book stores (RFC 6352 section 6.2.2), read from its attributes: the
+    /// RFC's example, a server of 3.0 and 4.0 (and jCard, not a vCard), Xandikos's element
+    /// name, the RFC's defaults, and no property at all (3.0 alone, as the RFC says).
+    @Test func whatAnAddressBookSaysItStores() throws {
+        func versions(_ types: String?) throws -> Set<String> {
+            guard let types else { return CardDAVClient.vCardVersions(nil) }
+            let text = "<D:multistatus xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:carddav\"><D:response><D:href>/ab/</D:href>"
+                + "<D:propstat><D:prop><C:supported-address-data>\(types)</C:supported-address-data></D:prop>"
+                + "<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>"
+            let status = try Multistatus(Data(text.utf8), from: URL(string: "http://127.0.0.1/")!)
+            return CardDAVClient.vCardVersions(status.responses.first?.property(DAV.cardDAV, "supported-address-data"))
+        }
+        #expect(try versions("<C:address-data-type content-type=\"text/vcard\" version=\"3.0\"/>") == ["3.0"])
+        #expect(try versions("""
+            <C:address-data-type content-type="text/vcard" version="3.0"/>
+            <C:address-data-type content-type="text/vcard" version="4.0"/>
+            <C:address-data-type content-type="application/vcard+json" version="4.0"/>
+            """) == ["3.0", "4.0"])
+        #expect(try versions("<C:address-data-type content-type='application/vcard+json' version='4.0'/>") == ["3.0"])
+        #expect(try versions("<C:content-type content-type=\"text/vcard\" version=\"4.0\" />") == ["4.0"])
+        #expect(try versions("<C:address-data-type version=\"4.0\"/><C:address-data-type/>") == ["3.0", "4.0"])
+        #expect(try versions("<C:address-data-type content-type=\" Text/VCard \" version=\" 4.0 \"/>") == ["4.0"])
+        #expect(try versions("") == ["3.0"])
+        #expect(try versions(nil) == ["3.0"])
+        let node = try #require(parse("<a xmlns:p='urn:p' v='4.0' p:v='x&amp;y'/>"))
+        #expect(node.attributes == ["v": "4.0", "p:v": "x&y"])
+    }
+
     @Test(arguments: [
         "",
         "   ",
@@ -85,6 +113,9 @@ import Testing
         "<a b='1'/ >",
         "<a b=1/>",
         "<a b='1'c='2'/>",
+        "<a b='1' b='2'/>",
+        "<a p:b='1'/>",
+        "<a b='x & y'/>",
         "<a><![CDATA[never closed</a>",
         "<a><!-- never closed</a>",
         "<a>\u{0}</a><",

@@ -38,6 +38,12 @@ final class SyncFixture {
         server = try kind.start(user: Self.user, password: Self.password)
     }
 
+    /// A fixture on a server started otherwise (a Xandikos that says it stores vCard 4.0).
+    init(_ kind: ServerKind, server: any DAVTestServer) {
+        self.kind = kind
+        self.server = server
+    }
+
     /// The address book Carnet makes in the user's home on its first setup.
     var collection: URL { server.collection(Self.user) }
 

@@ -7,13 +7,15 @@ import Foundation
 struct SyncStatusCommand: SyncingCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show the address book synced with, the last sync, what waits to be sent, conflicts and cards not synced.",
+        abstract: "Show each linked address book, its last sync, what waits to be sent, conflicts and cards not synced.",
         discussion: """
             Asks nothing of the server. Each recent conflict has a number, and each field both \
             sides changed shows the value kept (as the contact holds it now) and the value that \
             lost; carnet sync take NUMBER takes the one that lost. A card on the server that \
             this file cannot take is named by every sync and listed here until it syncs, is gone \
-            there, or carnet sync skip says to stop.
+            there, or carnet sync skip says to stop. With several linked books, each has a \
+            block of its own; --json gives the first book's fields at the top, as with one \
+            book, and every book's in "books".
 
             EXAMPLES:
               carnet sync status
@@ -27,7 +29,7 @@ struct SyncStatusCommand: SyncingCommand {
         let statuses = try sync.statuses()
         guard let first = statuses.first else { throw CarnetError.sync(.notConfigured) }
         if json {
-            terminal.print(try JSONOutput.string(StatusJSON(first)))
+            terminal.print(try JSONOutput.string(StatusJSON(first, books: statuses)))
             return
         }
         for (index, status) in statuses.enumerated() {
@@ -78,7 +80,9 @@ struct SyncStatusCommand: SyncingCommand {
         entries.isEmpty ? "(empty)" : entries.joined(separator: "; ")
     }
 
-    /// `--json`: one object, keys sorted.
+    /// `--json`: one object, keys sorted. Its fields are the first linked book's (the default
+    /// book's, when it is linked), as when a file had one, so scripts written then read them
+    /// unchanged; `books` lists every linked book's, each an object of the same fields.
     struct StatusJSON: Encodable {
         struct Account: Encodable {
             let url: String, user: String, passwordCommand: String, lastSync: String?, pinnedCA: Bool
@@ -90,13 +94,19 @@ struct SyncStatusCommand: SyncingCommand {
         struct Card: Encodable {
             let id: Int64, href: String, reason: String, firstSeen: String?, lastSeen: String?, skipped: Bool
         }
+        /// The book of the file it is about.
+        let book: String
         let account: Account
         let synced: Int
         let pending: Pending
         let conflicts: [Conflict]
         let cardsNotSynced: [Card]
+        /// Every linked book, in the order `sync` takes them; only on the outer object.
+        let books: [StatusJSON]?
 
-        init(_ status: SyncStatus) {
+        init(_ status: SyncStatus, books: [SyncStatus]? = nil) {
+            self.books = books?.map { StatusJSON($0) }
+            book = status.account.bookName
             let a = status.account
             account = Account(
                 url: a.collectionURL, user: a.username, passwordCommand: a.passwordCommand, lastSync: a.lastSyncAt.map(Timestamp.string),
