@@ -89,4 +89,30 @@ import Testing
         try screen.onAppear()
         #expect(!screen.isDeleted && screen.group.name == "Climbers")
     }
+
+    @Test func theCoordinatorOpensGroupsAndAGroupsIdFromTheList() throws {
+        let state = try makeState(dir.database)
+        let ada = try state.addContact(ContactDraft(name: "Ada Lovelace"))
+        let club = try GroupsViewModel(state: state).add(name: "Climbing club")
+        let app = AppCoordinator(state: state)
+        try app.start()
+        try app.showContact(id: club.id)
+        guard case let .groupDetail(group) = app.current else { Issue.record("a group's id did not open its screen"); return }
+        #expect(group.group.id == club.id)
+        try app.back()
+        try app.showGroups()
+        guard case let .groups(groups) = app.current else { Issue.record("not on the groups screen"); return }
+        #expect(groups.rows.map(\.id) == [club.id])
+        try app.showGroup(club)
+        guard case let .groupDetail(detail) = app.current else { Issue.record("not on the group's screen"); return }
+        try detail.addMembers(ids: [ada.id])
+        // From a member, its contact screen.
+        try app.showContact(id: ada.id)
+        guard case .contactDetail = app.current else { Issue.record("a member did not open as a contact"); return }
+        try app.back()
+        try detail.delete()
+        try app.back()
+        guard case let .groups(again) = app.current else { Issue.record("not back on the groups screen"); return }
+        #expect(again.rows.isEmpty)
+    }
 }
