@@ -81,3 +81,12 @@ public struct MailEntry: Sendable, Equatable {
         self.bookID = bookID
     }
 }
+
+extension CarnetError {
+    /// A group card's id given where only a contact (a person) will do: refused, the message
+    /// naming the group and saying `reason` (what is only for people, or what to use instead),
+    /// so every screen says it the same way.
+    public static func groupIsNotAContact(id: Int64, name: String, _ reason: String) -> CarnetError {
+        .refused("\(id) is a group (\(name)), not a contact: \(reason)")
+    }
+}

@@ -48,12 +48,14 @@ extension StateController {
         return contact
     }
 
-    /// Copies a contact into another book as a new contact with a UID of its own.
+    /// Copies a contact (or a group, with its members) into another book as a new card with a
+    /// UID of its own.
     @discardableResult
     public func copyContact(id: Int64, toBook name: String) throws(CarnetError) -> Contact {
         let contact = try storage.copyContact(id: id, toBook: name)
         historyDidChange()
-        adjustContactCount(by: 1)
+        // A group's copy is a group: not one more person.
+        if contact.kind == .individual { adjustContactCount(by: 1) }
         didSave(contact)
         return contact
     }

@@ -94,10 +94,12 @@ extension StorageController {
     /// proposes them together again. An action of the history (undo takes it back).
     public func markDifferentPeople(_ a: Int64, _ b: Int64) throws(CarnetError) {
         guard a != b else { throw CarnetError.refused("a contact cannot be a different person from itself: give two different ids") }
+        let hasGroups = self.hasGroups
         try recordedWrite { db, history in
             var names: [String] = []
             for id in [a, b] {
                 guard let name = try Self.contactName(db, id) else { throw CarnetError.notFound(.contact, id: id) }
+                if hasGroups { try Self.refuseGroup(db, id: id, name: name, "only contacts are told apart as different people") }
                 names.append(name)
             }
             history.note = HistoryNote(.markDifferent, subject: names[0], "marked \(names[0]) and \(names[1]) as different people")
@@ -124,7 +126,7 @@ extension StorageController {
             throw CarnetError.refused("a contact cannot be merged into itself: give each id once")
         }
         if let group = contacts.first(where: { $0.draft.kind == .group }) {
-            throw CarnetError.refused("\(group.id) (\(group.name)) is a group, not a person: groups are not merged")
+            throw CarnetError.groupIsNotAContact(id: group.id, name: group.name, "groups are not merged")
         }
         let draft = try draft.validated()
         let others = Array(contacts.dropFirst())

@@ -27,9 +27,7 @@ extension StorageController {
                 throw CarnetError.notFound(.contact, id: contactID)
             }
             // A favorite is a person (a group card is no one to call).
-            if hasGroups, try String.fetchOne(db.cachedStatement(sql: "SELECT kind FROM contacts WHERE id = ?"), arguments: [contactID]) == ContactKind.group.rawValue {
-                throw CarnetError.refused("\(name) is a group, not a contact: a favorite is a contact")
-            }
+            if hasGroups { try Self.refuseGroup(db, id: contactID, name: name, "a favorite is a contact") }
             var order = try Self.favoriteOrder(db)
             if let index = order.firstIndex(of: contactID) {
                 guard let position else { return try Self.fetchFavorites(db) }
@@ -73,7 +71,10 @@ extension StorageController {
             history.note = HistoryNote(.unfavorite, subject: name, "unfavorited \(name)")
             try db.execute(sql: "DELETE FROM favorites WHERE contact_id = ?", arguments: [contactID])
             if db.changesCount == 0 {
-                if try Self.fetchContact(db, id: contactID) == nil { throw CarnetError.notFound(.contact, id: contactID) }
+                guard let contact = try Self.fetchContact(db, id: contactID) else { throw CarnetError.notFound(.contact, id: contactID) }
+                if contact.kind == .group {
+                    throw CarnetError.groupIsNotAContact(id: contactID, name: contact.name, "a group is never a favorite")
+                }
                 throw CarnetError.notFound(.favorite, id: contactID)
             }
             try Self.renumber(db, try Self.favoriteOrder(db))

@@ -21,6 +21,13 @@ extension StorageController {
     /// upgrade, has not).
     var hasGroups: Bool { (migrations.last?.version ?? 0) >= 14 }
 
+    /// Throws `CarnetError.groupIsNotAContact(id:name:_:)` when card `id` (named `name`) is a
+    /// group: for the writes that only make sense of a person.
+    static func refuseGroup(_ db: Database, id: Int64, name: String, _ reason: String) throws {
+        let kind = try String.fetchOne(db.cachedStatement(sql: "SELECT kind FROM contacts WHERE id = ?"), arguments: [id])
+        if kind == ContactKind.group.rawValue { throw CarnetError.groupIsNotAContact(id: id, name: name, reason) }
+    }
+
     /// Every group card, by name.
     public func groups() throws(CarnetError) -> [Contact] {
         try read { db in

@@ -60,6 +60,9 @@ public final class AddSenderViewModel {
     @discardableResult
     public func add(toContact id: Int64, label: String = "") throws(CarnetError) -> Contact {
         let contact = try state.contact(id: id)
+        if contact.kind == .group {
+            throw .groupIsNotAContact(id: id, name: contact.name, "an address goes on a contact (carnet group show \(id) lists its members)")
+        }
         var draft = contact.draft
         draft.emails.append(LabeledValue(sender.email, label: label))
         return try state.updateContact(contact, with: draft)

@@ -25,6 +25,10 @@ public final class AppCoordinator {
         case editQuote(EditQuoteViewModel)
         /// The address books; opening one pushes its own `.contacts` list.
         case books(BooksViewModel)
+        /// The groups; opening one pushes its `.groupDetail`.
+        case groups(GroupsViewModel)
+        /// One group: its members; opening a member pushes its `.contactDetail`.
+        case groupDetail(GroupDetailViewModel)
     }
 
     public let contacts: ContactsViewModel
@@ -32,6 +36,8 @@ public final class AppCoordinator {
     public let quote: QuoteViewModel
     /// The address books screen (`showBooks()`).
     public let books: BooksViewModel
+    /// The groups screen (`showGroups()`).
+    public let groups: GroupsViewModel
     /// Undo and redo, from any screen.
     public let history: HistoryViewModel
     public private(set) var tab: Tab = .contacts
@@ -45,6 +51,7 @@ public final class AppCoordinator {
         self.state = state
         self.pageSize = pageSize
         books = BooksViewModel(state: state)
+        groups = GroupsViewModel(state: state)
         contacts = ContactsViewModel(state: state, pageSize: pageSize)
         favorites = ContactsViewModel(state: state, favoritesOnly: true, pageSize: pageSize)
         quote = QuoteViewModel(state: state)
@@ -112,8 +119,10 @@ public final class AppCoordinator {
         return tab == .favorites ? favorites : contacts
     }
 
-    /// Opens a contact's detail from the current list (forward passing).
+    /// Opens a contact's detail from the current list (forward passing); a group's card opens
+    /// the group's screen instead, since contacts and groups share one space of ids.
     public func showContact(_ contact: Contact) throws(CarnetError) {
+        guard contact.kind == .individual else { return try showGroup(contact) }
         let detail = currentList.detail(for: contact)
         try push(.contactDetail(detail))
     }
@@ -122,6 +131,17 @@ public final class AppCoordinator {
     public func showBooks() throws(CarnetError) {
         if tab != .contacts { try select(.contacts) }
         try push(.books(books))
+    }
+
+    /// Opens the groups screen on the contacts tab.
+    public func showGroups() throws(CarnetError) {
+        if tab != .contacts { try select(.contacts) }
+        try push(.groups(groups))
+    }
+
+    /// Opens one group's screen (the group passed forward).
+    public func showGroup(_ group: Contact) throws(CarnetError) {
+        try push(.groupDetail(groups.detailScreen(for: group)))
     }
 
     /// Opens one book's contact list (the book passed forward); a contact added from it goes to it.
@@ -181,7 +201,10 @@ public final class AppCoordinator {
         guard let top = stack.popLast() else { return }
         if case let .editContact(edit) = top, edit.isDirty { edit.onCancel = nil; edit.cancel() }
         if case let .editQuote(edit) = top, edit.isDirty { edit.onCancel = nil; edit.cancel() }
-        if case .contactDetail = current, case let .contactDetail(detail) = current, detail.isDeleted {
+        if case let .contactDetail(detail) = current, detail.isDeleted {
+            stack.removeLast()
+        }
+        if case let .groupDetail(detail) = current, detail.isDeleted {
             stack.removeLast()
         }
         try appear(current)
@@ -203,6 +226,8 @@ public final class AppCoordinator {
         case let .contactDetail(detail): try detail.onAppear()
         case let .quote(quote): try quote.onAppear()
         case let .books(books): try books.onAppear()
+        case let .groups(groups): try groups.onAppear()
+        case let .groupDetail(detail): try detail.onAppear()
         case .editContact, .editQuote: break
         }
     }

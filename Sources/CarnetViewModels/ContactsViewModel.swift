@@ -230,9 +230,35 @@ public final class ContactsViewModel {
         return detail
     }
 
-    /// The detail screen for a contact id (reads the contact first).
+    /// The detail screen for a contact id (reads the contact first). A group's id is refused
+    /// (`CarnetError.groupIsNotAContact(id:name:_:)`, naming the group commands): a contact's
+    /// screens would show and edit its name as a person's. `card(forID:)` opens either.
     public func detail(forID id: Int64) throws(CarnetError) -> ContactDetailViewModel {
-        detail(for: try state.contact(id: id))
+        let contact = try state.contact(id: id)
+        guard contact.kind == .individual else {
+            throw .groupIsNotAContact(id: id, name: contact.name, """
+                carnet group rename \(id) NAME renames it, carnet group add-member \(id) ID… and                 remove-member change its members, carnet group show \(id) shows them
+                """)
+        }
+        return detail(for: contact)
+    }
+
+    /// What an id opens. Contacts and groups share one space of ids (a group is a card of its
+    /// own), so an id is either.
+    public enum Card {
+        /// A contact's detail screen (delegate: this list).
+        case contact(ContactDetailViewModel)
+        /// A group's screen.
+        case group(GroupDetailViewModel)
+    }
+
+    /// The screen of the card with that id: a contact's detail, or a group's screen.
+    public func card(forID id: Int64) throws(CarnetError) -> Card {
+        let contact = try state.contact(id: id)
+        switch contact.kind {
+        case .individual: return .contact(detail(for: contact))
+        case .group: return .group(GroupDetailViewModel(state: state, group: contact))
+        }
     }
 }
 

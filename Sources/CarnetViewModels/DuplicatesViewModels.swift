@@ -77,7 +77,12 @@ public final class DuplicatesViewModel {
     /// (see `CarnetModels/ContactMerge`).
     public func mergeScreen(contactIDs: [Int64], taking: [Field: Int] = [:]) throws(CarnetError) -> MergeContactsViewModel {
         var contacts: [Contact] = []
-        for id in contactIDs { contacts.append(try state.contact(id: id)) }
+        for id in contactIDs {
+            let contact = try state.contact(id: id)
+            // Refused before any question is asked about a merge that cannot be saved.
+            if contact.kind == .group { throw .groupIsNotAContact(id: id, name: contact.name, "groups are not merged") }
+            contacts.append(contact)
+        }
         return MergeContactsViewModel(state: state, contacts: contacts, taking: taking)
     }
 

@@ -8,15 +8,32 @@ import Observation
 @MainActor
 @Observable
 public final class GroupsViewModel {
+    /// The groups the screen shows, by name: read when it appears and after each change made
+    /// through it.
+    public private(set) var rows: [Contact] = []
+
     @ObservationIgnored private let state: StateController
+    @ObservationIgnored private var hasAppeared = false
 
     public init(state: StateController) {
         self.state = state
     }
 
+    /// The screen appears: picks up changes made elsewhere and reads the groups.
+    public func onAppear() throws(CarnetError) {
+        try state.refresh()
+        rows = try state.groups()
+        hasAppeared = true
+    }
+
     /// Every group, by name.
     public func groups() throws(CarnetError) -> [Contact] {
         try state.groups()
+    }
+
+    /// The screen of one group (passed forward, the state injected).
+    public func detailScreen(for group: Contact) -> GroupDetailViewModel {
+        GroupDetailViewModel(state: state, group: group, groups: self)
     }
 
     /// The group named by `text`: its id, or its name (ignoring A-Z case). Several groups of
@@ -60,7 +77,9 @@ public final class GroupsViewModel {
         try refuseTaken(name, except: nil)
         var draft = ContactDraft(name: name)
         draft.kind = .group
-        return try state.addContact(draft)
+        let group = try state.addContact(draft)
+        try reloadRows()
+        return group
     }
 
     /// Renames `group`; its members and UID stay.
@@ -69,12 +88,13 @@ public final class GroupsViewModel {
         try refuseTaken(name, except: group.id)
         var draft = group.draft
         draft.name = name
-        return try state.updateContact(group, with: draft)
+        return try save(group, draft)
     }
 
     /// Deletes the group card; its members stay (they are cards of their own).
     public func delete(_ group: Contact) throws(CarnetError) {
         try state.deleteContact(group)
+        rows.removeAll { $0.id == group.id }
     }
 
     /// Adds the contacts with `ids` to `group`, after its members, in the order given; one
@@ -88,7 +108,7 @@ public final class GroupsViewModel {
             let uid = GroupMember.uid(of: member.uid)
             if !draft.members.contains(uid) { draft.members.append(uid) }
         }
-        return try state.updateContact(group, with: draft)
+        return try save(group, draft)
     }
 
     /// Takes the members named by `members` (contact ids, or UIDs of members not in the file)
@@ -104,7 +124,20 @@ public final class GroupsViewModel {
             }
             draft.members.remove(at: index)
         }
-        return try state.updateContact(group, with: draft)
+        return try save(group, draft)
+    }
+
+    /// Saves a change to `group`; the rows show it (its name or its count of members).
+    private func save(_ group: Contact, _ draft: ContactDraft) throws(CarnetError) -> Contact {
+        let saved = try state.updateContact(group, with: draft)
+        try reloadRows()
+        return saved
+    }
+
+    /// Reads the rows again after a change, once the screen has shown them (a command that
+    /// never shows them never reads them).
+    private func reloadRows() throws(CarnetError) {
+        if hasAppeared { rows = try state.groups() }
     }
 
     private func refuseTaken(_ name: String, except id: Int64?) throws(CarnetError) {
@@ -112,5 +145,78 @@ public final class GroupsViewModel {
         if let other = try state.groups().first(where: { $0.name.asciiLowercased == wanted && $0.id != id }) {
             throw .refused("a group named \(other.name) already exists (id \(other.id))")
         }
+    }
+}
+
+/// One group's screen: its name and members (resolved by UID, the ones not in the file kept);
+/// rename, add and take out members, delete. The group is passed forward by the screen that
+/// opens it; each change is one action in the history, and the groups screen sees it when it
+/// appears again.
+@MainActor
+@Observable
+public final class GroupDetailViewModel {
+    /// Whether the group was deleted (here or, after `onAppear()`, elsewhere).
+    public private(set) var isDeleted = false
+
+    @ObservationIgnored private let state: StateController
+    @ObservationIgnored private let groups: GroupsViewModel
+    private var shown: Contact
+
+    /// - Parameters:
+    ///   - state: the state shared by every screen.
+    ///   - group: the group's card, passed forward by the screen that opens this one.
+    ///   - groups: the groups screen whose rules (names are unique) and rows its changes go
+    ///     through; a screen of its own when nil.
+    public init(state: StateController, group: Contact, groups: GroupsViewModel? = nil) {
+        self.state = state
+        self.groups = groups ?? GroupsViewModel(state: state)
+        shown = group
+    }
+
+    /// The group's card as it is now: a change made anywhere in this process shows at once.
+    public var group: Contact { state.latest(shown) ?? shown }
+
+    /// The group with its members resolved by UID, in its order (read from the file each time
+    /// the screen asks, since members are other cards that change on their own).
+    public func members() throws(CarnetError) -> ContactGroup {
+        try state.resolved(group: group)
+    }
+
+    /// The screen appears: re-read the group, which another process may have changed.
+    public func onAppear() throws(CarnetError) {
+        try state.refresh()
+        do {
+            shown = try state.contact(id: shown.id)
+            isDeleted = false
+        } catch .notFound {
+            isDeleted = true
+        }
+    }
+
+    /// Renames the group; its members and UID stay.
+    public func rename(to name: String) throws(CarnetError) {
+        shown = try groups.rename(group, to: name)
+    }
+
+    /// Adds the contacts with `ids` after the members (one already there stays where it is).
+    public func addMembers(ids: [Int64]) throws(CarnetError) {
+        shown = try groups.addMembers(group, ids: ids)
+    }
+
+    /// Takes out the members named by contact id, or by UID for one not in the file.
+    public func removeMembers(_ members: [String]) throws(CarnetError) {
+        shown = try groups.removeMembers(group, members)
+    }
+
+    /// Deletes the group card; its members stay. If it was deleted meanwhile, throws
+    /// `CarnetError.deleted(_:id:)`.
+    public func delete() throws(CarnetError) {
+        do {
+            try groups.delete(group)
+        } catch .deleted(let record, let id) {
+            isDeleted = true
+            throw .deleted(record, id: id)
+        }
+        isDeleted = true
     }
 }

@@ -361,3 +361,100 @@ extension InteractiveTests {
         #expect(work.lines.count == 2 && work.lines[1].contains("Grace Hopper\t"), "\(work)")
     }
 }
+
+/// The groups of `carnet interactive`: listed, opened (by id or name, or by a group's id from
+/// the contacts list), added, renamed, deleted, members added and taken out, each undoable, and
+/// the help of each screen made from the same table of verbs.
+@Suite struct InteractiveGroupsTests {
+    let box = Sandbox()
+
+    init() {
+        box.carnetInProcess(["sample"])
+    }
+
+    func session(_ lines: String) -> Run {
+        box.carnet(["interactive"], stdin: lines)
+    }
+
+    func groupJSON(_ group: String) -> [String: Any]? {
+        box.json(box.carnetInProcess(["group", "show", group, "--json"]).stdout) as? [String: Any]
+    }
+
+    func memberNames(_ group: String) -> [String] {
+        (groupJSON(group)?["members"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+    }
+
+    @Test func aGroupIsAddedGivenMembersRenamedAndDeleted() {
+        let run = session("""
+            groups
+            add Climbing club
+            open climbing club
+            add-member 2 4
+            remove-member 2
+            add 5
+            rename Climbers
+            back
+            quit
+
+            """)
+        #expect(run.status == 0, "\(run)")
+        #expect(!run.stdout.contains("error"), "\(run)")
+        #expect(run.stdout.contains("── Groups (0) ──\n  no groups (add NAME)\n"), "\(run)")
+        #expect(run.stdout.contains("saved group 6"), "\(run)")
+        #expect(run.stdout.contains("── Group ──\nClimbing club  (group 6, uid "), "\(run)")
+        #expect(run.stdout.contains("  4\tGary Edwards  <gary.edwards@example.com>\n"), "\(run)")
+        #expect(run.stdout.contains("saved group 6: 2 members\n") && run.stdout.contains("saved group 6: 1 member\n"), "\(run)")
+        #expect(run.stdout.contains("── Groups (1) ──\n    6  Climbers  2 members\n"), "\(run)")
+        #expect(memberNames("Climbers") == ["Gary Edwards", "Rebecca Rogers"])
+        // Each change was one action: undo takes back the rename, then the member added.
+        let undo = session("groups\nundo\nundo\nquit\n")
+        #expect(undo.stdout.contains("    6  Climbing club  1 member\n"), "\(undo)")
+        #expect(memberNames("Climbing club") == ["Gary Edwards"])
+        // Deleting asks (from a script: delete --yes); the members stay.
+        let delete = session("groups\n6\ndelete\ndelete --yes\nquit\n")
+        #expect(delete.stdout.contains("error: not deleting group 6 without --yes (standard input is not a terminal): type delete --yes"), "\(delete)")
+        #expect(delete.stdout.contains("deleted group 6, Climbing club; its 1 member stays (undo: u)\n── Groups (0) ──"), "\(delete)")
+        #expect(box.carnetInProcess(["group", "show", "6"]).status == 66)
+        #expect(box.carnetInProcess(["list"]).lines.count == 6)
+    }
+
+    /// A group's id typed on the contacts list opens the group, not a contact screen that would
+    /// show "Climbing" as a given name; a member's id on the group's screen opens that contact.
+    @Test func aGroupsIdOnTheContactsListOpensTheGroup() {
+        box.carnetInProcess(["group", "add", "Climbing club"])
+        box.carnetInProcess(["group", "add-member", "6", "3"])
+        let run = session("6\n3\nquit\n")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("── Group ──\nClimbing club  (group 6"), "\(run)")
+        #expect(!run.stdout.contains("Given name       Climbing"), "\(run)")
+        #expect(run.stdout.contains("── Contact ──\nKatherine Price"), "\(run)")
+        // Refusals on the contacts list name the group.
+        let refused = session("fav 6\nquit\n")
+        #expect(refused.stdout.contains("error: 6 is a group (Climbing club), not a contact: a favorite is a contact"), "\(refused)")
+    }
+
+    @Test func helpOnTheGroupScreensComesFromTheVerbTable() {
+        box.carnetInProcess(["group", "add", "Family"])
+        let run = session("help\ngroups\nhelp\nopen family\nhelp\nquit\n")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("anywhere: contacts (c) · favorites (f) · quote · books · groups (g) · back (b)"), "\(run)")
+        #expect(run.stdout.contains("ID or open GROUP · add NAME · list"), "\(run)")
+        #expect(run.stdout.contains("add-member ID… · remove-member ID|UID… · rename NAME · delete (asks; delete --yes from a script) · ID or open ID: a member"), "\(run)")
+        // A word no verb of the screen answers to is still unknown there.
+        #expect(session("groups\nedit\nquit\n").stdout.contains("unknown command \"edit\" here; type help"))
+    }
+
+    @Test func errorsOnTheGroupScreensAreLinesAndChangeNothing() {
+        box.carnetInProcess(["group", "add", "Family"])
+        let before = box.snapshot()
+        let run = session("groups\nadd family\nopen nobody\nopen family\nadd-member 99\nremove-member 1\nrename\nadd-member x\nquit\n")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("error: a group named Family already exists (id 6)"), "\(run)")
+        #expect(run.stdout.contains("error: no group is named nobody (carnet group list shows them)"), "\(run)")
+        #expect(run.stdout.contains("error: no contact has id 99"), "\(run)")
+        #expect(run.stdout.contains("error: 1 is not a member of Family"), "\(run)")
+        #expect(run.stdout.contains("error: type rename NAME"), "\(run)")
+        #expect(run.stdout.contains("error: expected an id (a positive number), got \"x\""), "\(run)")
+        #expect(box.snapshot() == before)
+    }
+}

@@ -17,6 +17,8 @@ import Testing
         case .quote: "quote"
         case .editQuote: "edit quote"
         case .books: "books"
+        case .groups: "groups"
+        case .groupDetail: "group"
         }
     }
 

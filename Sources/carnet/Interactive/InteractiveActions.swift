@@ -15,6 +15,8 @@ extension InteractiveSession {
         case .quote: .quote
         case .editQuote: .editQuote
         case .books: .books
+        case .groups: .groups
+        case .groupDetail: .groupDetail
         }
     }
 
@@ -32,6 +34,11 @@ extension InteractiveSession {
 
     var quoteScreen: QuoteViewModel? {
         if case let .quote(quote) = app.current { return quote }
+        return nil
+    }
+
+    var groupScreen: GroupDetailViewModel? {
+        if case let .groupDetail(group) = app.current { return group }
         return nil
     }
 
@@ -83,6 +90,32 @@ extension InteractiveSession {
         }
         try detail.delete()
         terminal.print("deleted contact \(id), \(detail.contact.name.shown) (undo: u)")
+        try app.back()
+        try render()
+    }
+
+    // MARK: Groups
+
+    /// Opens the group named by `text`, its id or its name.
+    func openGroup(_ text: String) throws {
+        let name = try required(text, "open GROUP (its id or name)")
+        try app.showGroup(try app.groups.group(name)); try render()
+    }
+
+    func deleteShownGroup(_ rest: String) throws {
+        guard let screen = groupScreen else { return }
+        let group = screen.group
+        if !["--yes", "-y"].contains(rest) {
+            guard terminal.stdinIsTerminal else {
+                throw CLIError.usage("not deleting group \(group.id) without --yes (standard input is not a terminal): type delete --yes")
+            }
+            guard confirm("delete group \(group.id), \(group.name.shown)? \(GroupRendering.membersStay(group.draft.members.count))") else {
+                terminal.print("cancelled; group \(group.id) kept")
+                return
+            }
+        }
+        try screen.delete()
+        terminal.print("deleted group \(group.id), \(group.name.shown); \(GroupRendering.membersStay(group.draft.members.count)) (undo: u)")
         try app.back()
         try render()
     }

@@ -5,7 +5,7 @@ import CarnetViewModels
 struct InteractiveCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "interactive",
-        abstract: "A keyboard-driven session: contacts and favorites tabs, detail, edit, quote.",
+        abstract: "A keyboard-driven session: contacts and favorites tabs, detail, edit, quote, books, groups.",
         discussion: """
             Reads one command per line from standard input, so it can be scripted too:
               printf 'open 3\\nfav\\nfavorites\\nquit\\n' | carnet interactive
@@ -22,6 +22,11 @@ struct InteractiveCommand: StateCommand {
             another tab, quit and Ctrl-D ask first; from a script, back and tab switches are \
             refused until you save or cancel, and quit or the end of input says the draft was \
             discarded. delete asks on a terminal; from a script it needs delete --yes.
+
+            groups lists the groups; open GROUP (its id or name, or a group's id typed on the \
+            contacts list) shows its members, and add-member ID…, remove-member ID|UID…, rename \
+            NAME and delete change it, each undoable:
+              printf 'groups\\nadd Choir\\nopen choir\\nadd 2 4\\nq\\n' | carnet interactive
             """)
 
     @OptionGroup var database: DatabaseOption

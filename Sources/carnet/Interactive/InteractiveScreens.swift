@@ -31,6 +31,19 @@ extension InteractiveSession {
             terminal.print(terminal.bold(edit.isNew ? "── New quote ──" : "── Edit quote ──") + (edit.isDirty ? "  (unsaved)" : ""))
             terminal.print("  text:   \(edit.draft.text.multiline)\n  author: \(edit.draft.author.shown)")
             printIssuesAndClashes(edit)
+        case let .groups(groups):
+            terminal.print(terminal.bold("── Groups (\(groups.rows.count)) ──"))
+            for group in groups.rows {
+                terminal.print("\(String(group.id).leftPad(5))  \(group.name.shown)  \(GroupRendering.members(group.draft.members.count))")
+            }
+            if groups.rows.isEmpty { terminal.print("  no groups (add NAME)") }
+        case let .groupDetail(group):
+            terminal.print(terminal.bold("── Group ──"))
+            if group.isDeleted {
+                terminal.print("group \(group.group.id) was deleted (back)")
+            } else {
+                terminal.print(GroupRendering.detail(try group.members(), terminal: terminal, noMembers: "add-member ID…"), terminator: "")
+            }
         case let .books(books):
             terminal.print(terminal.bold("── Address books ──"))
             for book in books.books {

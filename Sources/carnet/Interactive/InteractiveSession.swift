@@ -106,6 +106,8 @@ final class InteractiveSession {
         case .quote: "quote"
         case .editQuote: "edit quote"
         case .books: "books"
+        case .groups: "groups"
+        case .groupDetail: "group"
         }
     }
 
@@ -119,8 +121,21 @@ final class InteractiveSession {
     }
 
     func number(_ text: String) throws -> Int64 {
-        guard let value = Int64(text), value > 0 else { throw CLIError.usage("expected an id (a positive number), got \"\(text)\"") }
+        guard let value = Int64(text), value > 0 else { throw CLIError.usage("expected an id (a positive number), got \"\(text.shown)\"") }
         return value
+    }
+
+    /// The ids typed after a verb, at least one.
+    func numbers(_ text: String, _ usage: String) throws -> [Int64] {
+        let words = text.split(separator: " ").map(String.init)
+        if words.isEmpty { throw CLIError.usage("type \(usage)") }
+        return try words.map(number)
+    }
+
+    /// What was typed after a verb that needs it, else the usage as an error.
+    func required(_ text: String, _ usage: String) throws -> String {
+        if text.isEmpty { throw CLIError.usage("type \(usage)") }
+        return text
     }
 }
 

@@ -8,7 +8,7 @@ import CarnetViewModels
 struct InteractiveVerb {
     /// The screens, as help and dispatch tell them apart.
     enum Screen: CaseIterable {
-        case contacts, favorites, contactDetail, editContact, quote, editQuote, books
+        case contacts, favorites, contactDetail, editContact, quote, editQuote, books, groups, groupDetail
 
         static let lists: Set<Screen> = [.contacts, .favorites]
         static let drafts: Set<Screen> = [.editContact, .editQuote]
@@ -65,7 +65,8 @@ struct InteractiveVerb {
 extension InteractiveSession {
     /// Every verb of interactive mode. Verbs that work anywhere are tried first, so a field can
     /// never shadow `back` or `quit`; then the verbs of the screen on top, in this order.
-    static let verbs: [InteractiveVerb] = anywhere + onLists + onDetail + onEditContact + onDrafts + onQuote + onBooks
+    static let verbs: [InteractiveVerb] = anywhere + onLists + onDetail + onEditContact + onDrafts + onQuote + onBooks + onGroups
+        + onGroupDetail
 
     static let anywhere: [InteractiveVerb] = [
         InteractiveVerb(["contacts", "c"], usage: "contacts (c)") { s, _, _ in try s.switchTab(to: .contacts) },
@@ -74,6 +75,10 @@ extension InteractiveSession {
         InteractiveVerb(["books"], usage: "books") { s, _, _ in
             guard try s.mayDropDraft() else { return try s.render() }
             try s.app.showBooks(); try s.render()
+        },
+        InteractiveVerb(["groups", "g"], usage: "groups (g)") { s, _, _ in
+            guard try s.mayDropDraft() else { return try s.render() }
+            try s.app.showGroups(); try s.render()
         },
         InteractiveVerb(["back", "b"], usage: "back (b)") { s, _, _ in
             guard try s.mayDropDraft() else { return try s.render() }
@@ -238,5 +243,54 @@ extension InteractiveSession {
             try books.add(named: rest); try s.render()
         },
         InteractiveVerb(["list", "l"], on: [.books], usage: "list") { s, _, _ in try s.render() },
+    ]
+}
+
+extension InteractiveSession {
+    /// The groups screen: a group opens by its id or its name.
+    static let onGroups: [InteractiveVerb] = [
+        InteractiveVerb(matching: { _, word in Int64(word) != nil }, on: [.groups], usage: { _ in "ID or open GROUP" }) { s, verb, _ in
+            try s.openGroup(verb)
+        },
+        InteractiveVerb(["open", "o"], on: [.groups], usage: "") { s, _, rest in try s.openGroup(rest) },
+        InteractiveVerb(["add", "a"], on: [.groups], usage: "add NAME") { s, _, rest in
+            let group = try s.app.groups.add(name: try s.required(rest, "add NAME"))
+            s.terminal.print("saved group \(group.id)")
+            try s.render()
+        },
+        InteractiveVerb(["list", "l"], on: [.groups], usage: "list") { s, _, _ in try s.render() },
+    ]
+
+    /// One group's screen: its members and what changes them; a member's id opens the member.
+    static let onGroupDetail: [InteractiveVerb] = [
+        InteractiveVerb(["add-member", "add", "a"], on: [.groupDetail], usage: "add-member ID…") { s, _, rest in
+            guard let group = s.groupScreen else { return }
+            try group.addMembers(ids: try s.numbers(rest, "add-member ID…"))
+            s.terminal.print("saved group \(group.group.id): \(GroupRendering.members(group.group.draft.members.count))")
+            try s.render()
+        },
+        InteractiveVerb(["remove-member", "remove"], on: [.groupDetail], usage: "remove-member ID|UID…") { s, _, rest in
+            guard let group = s.groupScreen else { return }
+            let members = rest.split(separator: " ").map(String.init)
+            if members.isEmpty { throw CLIError.usage("type remove-member ID|UID…") }
+            try group.removeMembers(members)
+            s.terminal.print("saved group \(group.group.id): \(GroupRendering.members(group.group.draft.members.count))")
+            try s.render()
+        },
+        InteractiveVerb(["rename"], on: [.groupDetail], usage: "rename NAME") { s, _, rest in
+            guard let group = s.groupScreen else { return }
+            try group.rename(to: try s.required(rest, "rename NAME"))
+            s.terminal.print("saved group \(group.group.id)")
+            try s.render()
+        },
+        InteractiveVerb(["delete"], on: [.groupDetail], usage: "delete (asks; delete --yes from a script)") { s, _, rest in
+            try s.deleteShownGroup(rest)
+        },
+        InteractiveVerb(matching: { _, word in Int64(word) != nil }, on: [.groupDetail], usage: { _ in "ID or open ID: a member" }) { s, verb, _ in
+            try s.app.showContact(id: try s.number(verb)); try s.render()
+        },
+        InteractiveVerb(["open", "o"], on: [.groupDetail], usage: "") { s, _, rest in
+            try s.app.showContact(id: try s.number(rest)); try s.render()
+        },
     ]
 }

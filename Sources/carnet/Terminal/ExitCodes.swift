@@ -76,7 +76,8 @@ let exitCodeHelp = """
       0   success
       1   cancelled (you said no, or left the editor unchanged), or another error
       64  usage: a wrong flag, argument or number, or a search over 1000 characters
-      65  invalid data: a value breaks a rule; nothing was written
+      65  invalid data: a value breaks a rule, or a change is refused (a group's
+          id given to carnet edit, favorite or merge); nothing was written
       66  not found: no record has that id, or it was deleted since it was read;
           or no address book at the path named by --db or CARNET_DB (only a
           command that writes creates it); or the file to import does not

@@ -34,11 +34,21 @@ struct GroupJSON: Encodable {
 }
 
 enum GroupRendering {
-    static func detail(_ detail: ContactGroup, terminal: Terminal) -> String {
+    /// "1 member", "3 members".
+    static func members(_ count: Int) -> String { "\(count) member\(count == 1 ? "" : "s")" }
+
+    /// What deleting a group leaves: "its 2 members stay", "it has no members".
+    static func membersStay(_ count: Int) -> String {
+        count == 0 ? "it has no members" : "its \(members(count)) \(count == 1 ? "stays" : "stay")"
+    }
+
+    /// The group's name, id and UID, then a line per member (the ones not in the file by
+    /// UID); an empty group says `noMembers`, how to add some where it is shown.
+    static func detail(_ detail: ContactGroup, terminal: Terminal, noMembers: String? = nil) -> String {
         let group = detail.contact
         var lines = [terminal.bold(group.name.shown) + "  (group \(group.id), uid \(group.uid.shown))"]
         let found = Dictionary(detail.members.map { (GroupMember.uid(of: $0.uid), $0) }, uniquingKeysWith: { a, _ in a })
-        if group.draft.members.isEmpty { lines.append("  no members (carnet group add-member \(group.id) ID…)") }
+        if group.draft.members.isEmpty { lines.append("  no members (\(noMembers ?? "carnet group add-member \(group.id) ID…"))") }
         for uid in group.draft.members {
             if let member = found[uid] {
                 let email = member.draft.email.isEmpty ? "" : "  <\(member.draft.email.shown)>"

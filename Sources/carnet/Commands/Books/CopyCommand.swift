@@ -6,10 +6,10 @@ import CarnetViewModels
 struct CopyCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
-        abstract: "Copy a contact into another address book, and print the copy's id.",
+        abstract: "Copy a contact (or a group, by its id) into another address book, and print the copy's id.",
         discussion: """
             The copy is a new contact with every field and a UID of its own: the two are edited \
-            and synced apart.
+            and synced apart. A group's copy is a group with the same members.
 
             EXAMPLES:
               carnet copy 3 --to Work
@@ -22,6 +22,9 @@ struct CopyCommand: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let copy = try BooksViewModel(state: state).copy(contactID: contact.id, to: to)
+        if copy.contact.kind == .group {
+            return terminal.print("copied group \(contact.id) (\(copy.contact.name.shown)) to \(copy.book.name.shown) as group \(copy.contact.id)")
+        }
         terminal.print("copied contact \(contact.id) to \(copy.book.name.shown) as contact \(copy.contact.id)")
     }
 }

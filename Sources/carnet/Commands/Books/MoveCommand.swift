@@ -6,9 +6,9 @@ import CarnetViewModels
 struct MoveCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "move",
-        abstract: "Move a contact to another address book.",
+        abstract: "Move a contact (or a group, by its id) to another address book.",
         discussion: """
-            The contact keeps its id and UID. When both books are synced, the next carnet sync \
+            The contact keeps its id and UID; a group keeps its members too. When both books are synced, the next carnet sync \
             deletes its card from the old collection and puts it in the new one.
 
             EXAMPLES:
@@ -22,6 +22,9 @@ struct MoveCommand: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let moved = try BooksViewModel(state: state).move(contactID: contact.id, to: to)
-        terminal.print("moved contact \(moved.contact.id) to \(moved.book.name.shown)")
+        let card = moved.contact
+        // A group card lives in a book as a contact does (a book is one collection of the sync).
+        let what = card.kind == .group ? "group \(card.id) (\(card.name.shown))" : "contact \(card.id)"
+        terminal.print("moved \(what) to \(moved.book.name.shown)")
     }
 }

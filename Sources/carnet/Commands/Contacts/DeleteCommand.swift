@@ -8,9 +8,11 @@ import Foundation
 struct DeleteCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete a contact (and its favorite).",
+        abstract: "Delete a contact (and its favorite), or a group by its id.",
         discussion: """
-            Asks first on a terminal; elsewhere --yes is required.
+            Asks first on a terminal; elsewhere --yes is required. A group's id (see carnet \
+            group list) deletes the group, as carnet group delete does: its members stay. \
+            carnet undo brings either back.
 
             EXAMPLES:
               carnet delete 3
@@ -23,7 +25,11 @@ struct DeleteCommand: StateCommand {
     @Flag(name: [.short, .long], help: "Do not ask.") var yes = false
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let detail = try ContactsViewModel(state: state).detail(forID: contact.id)
+        let detail: ContactDetailViewModel
+        switch try ContactsViewModel(state: state).card(forID: contact.id) {
+        case let .contact(screen): detail = screen
+        case let .group(screen): return try delete(screen, terminal: terminal)
+        }
         if !yes {
             guard terminal.stdinIsTerminal else {
                 throw CLIError.usage("not deleting contact \(contact.id) without --yes (standard input is not a terminal)")
@@ -34,5 +40,22 @@ struct DeleteCommand: StateCommand {
         }
         try detail.delete()
         terminal.print("deleted contact \(contact.id)")
+    }
+
+    /// A group's id deletes the group, as `carnet group delete` does (its members stay; undo
+    /// brings it back): the id names one card, and the command asks first, saying it is a group.
+    @MainActor private func delete(_ screen: GroupDetailViewModel, terminal: Terminal) throws {
+        let group = screen.group
+        let stay = GroupRendering.membersStay(group.draft.members.count)
+        if !yes {
+            guard terminal.stdinIsTerminal else {
+                throw CLIError.usage("not deleting group \(group.id) (\(group.name.shown)) without --yes (standard input is not a terminal)")
+            }
+            guard terminal.confirm("Delete group \(group.id), \(group.name.shown)? \(stay.prefix(1).uppercased() + stay.dropFirst()).") else {
+                throw CLIError.cancelled("cancelled; group \(group.id) kept")
+            }
+        }
+        try screen.delete()
+        terminal.print("deleted group \(group.id) (\(group.name.shown)); \(stay)")
     }
 }

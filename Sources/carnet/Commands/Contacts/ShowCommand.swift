@@ -8,7 +8,7 @@ import Foundation
 struct ShowCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show one contact.",
+        abstract: "Show one contact (or, given a group's id, the group and its members).",
         discussion: """
             EXAMPLES:
               carnet show 3
@@ -20,10 +20,13 @@ struct ShowCommand: StateCommand {
     @Flag(help: "Print a JSON object.") var json = false
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let detail = try ContactsViewModel(state: state).detail(forID: contact.id)
-        if detail.contact.kind == .group {
+        let detail: ContactDetailViewModel
+        switch try ContactsViewModel(state: state).card(forID: contact.id) {
+        case let .contact(screen):
+            detail = screen
+        case let .group(screen):
             // A group's id shows the group, as carnet group show does.
-            let group = try GroupsViewModel(state: state).detail(detail.contact)
+            let group = try screen.members()
             terminal.print(json ? try JSONOutput.string(GroupJSON(group)) : GroupRendering.detail(group, terminal: terminal), terminator: json ? "\n" : "")
             return
         }

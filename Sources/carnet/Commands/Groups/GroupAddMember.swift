@@ -25,6 +25,6 @@ struct GroupAddMember: StateCommand {
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let screen = GroupsViewModel(state: state)
         let group = try screen.addMembers(try screen.group(name.group), ids: ids)
-        terminal.print("saved group \(group.id): \(group.draft.members.count) member\(group.draft.members.count == 1 ? "" : "s")")
+        terminal.print("saved group \(group.id): \(GroupRendering.members(group.draft.members.count))")
     }
 }

@@ -22,7 +22,7 @@ struct GroupList: StateCommand {
             return
         }
         for group in groups {
-            terminal.print("\(group.id)\t\(group.name.shown)\t\(group.draft.members.count) member\(group.draft.members.count == 1 ? "" : "s")")
+            terminal.print("\(group.id)\t\(group.name.shown)\t\(GroupRendering.members(group.draft.members.count))")
         }
     }
 }

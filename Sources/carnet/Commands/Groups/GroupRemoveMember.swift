@@ -21,6 +21,6 @@ struct GroupRemoveMember: StateCommand {
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let screen = GroupsViewModel(state: state)
         let group = try screen.removeMembers(try screen.group(name.group), members)
-        terminal.print("saved group \(group.id): \(group.draft.members.count) member\(group.draft.members.count == 1 ? "" : "s")")
+        terminal.print("saved group \(group.id): \(GroupRendering.members(group.draft.members.count))")
     }
 }
