@@ -13,14 +13,28 @@ public struct AddressBook: Sendable, Equatable, Hashable, Identifiable, Codable 
     public let id: Int64
     public var name: String
     public var isDefault: Bool
-    /// How many contacts it holds (as read).
+    /// How many people it holds (as read).
     public var contactCount: Int
+    /// How many group cards it holds (as read): a group is a card of the book, not a person.
+    public var groupCount: Int
 
-    public init(id: Int64, name: String, isDefault: Bool = false, contactCount: Int = 0) {
+    public init(id: Int64, name: String, isDefault: Bool = false, contactCount: Int = 0, groupCount: Int = 0) {
         self.id = id
         self.name = name
         self.isDefault = isDefault
         self.contactCount = contactCount
+        self.groupCount = groupCount
+    }
+
+    /// Every card it holds, people and groups: what a deletion of the book takes with it.
+    public var cardCount: Int { contactCount + groupCount }
+
+    /// "12 contacts", "12 contacts and 2 groups", "1 group": what the book holds, as a screen says it.
+    public var contents: String {
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        if groupCount == 0 { return count(contactCount, "contact") }
+        if contactCount == 0 { return count(groupCount, "group") }
+        return count(contactCount, "contact") + " and " + count(groupCount, "group")
     }
 
     /// `name` trimmed, if it can name a book: one line of 1 to `maxNameLength` characters.

@@ -4,12 +4,14 @@ import GRDB
 
 extension StorageController {
     private static let booksSQL = """
-        SELECT b.id, b.name, b.is_default, (SELECT count(*) FROM contacts c WHERE c.book_id = b.id) AS contacts
+        SELECT b.id, b.name, b.is_default,
+               (SELECT count(*) FROM contacts c WHERE c.book_id = b.id AND c.kind = 'individual') AS contacts,
+               (SELECT count(*) FROM contacts c WHERE c.book_id = b.id AND c.kind = 'group') AS groups
         FROM address_books b
         """
 
     private static func book(_ row: Row) -> AddressBook {
-        AddressBook(id: row["id"], name: row["name"], isDefault: row["is_default"], contactCount: row["contacts"])
+        AddressBook(id: row["id"], name: row["name"], isDefault: row["is_default"], contactCount: row["contacts"], groupCount: row["groups"])
     }
 
     static func fetchBooks(_ db: Database) throws -> [AddressBook] {
@@ -35,7 +37,7 @@ extension StorageController {
     public func addressBooks(counting: Bool = true) throws(CarnetError) -> [AddressBook] {
         guard counting else {
             return try read { db in
-                try Row.fetchAll(db, sql: "SELECT id, name, is_default, 0 AS contacts FROM address_books ORDER BY is_default DESC, name, id")
+                try Row.fetchAll(db, sql: "SELECT id, name, is_default, 0 AS contacts, 0 AS groups FROM address_books ORDER BY is_default DESC, name, id")
                     .map(Self.book)
             }
         }
@@ -91,11 +93,11 @@ extension StorageController {
             if book.isDefault {
                 throw CarnetError.refused("\(book.name) is the default address book, which cannot be deleted (it can be renamed)")
             }
-            if book.contactCount > 0 && !withContacts {
+            if book.cardCount > 0 && !withContacts {
                 throw CarnetError.refused(
-                    "the address book \(book.name) holds \(HistoryNote.count(book.contactCount, "contact")); delete it with them (--force), or move them first")
+                    "the address book \(book.name) holds \(book.contents); delete it with them (--force), or move them first")
             }
-            let what = book.contactCount > 0 ? " and its \(HistoryNote.count(book.contactCount, "contact"))" : ""
+            let what = book.cardCount > 0 ? " and its \(book.contents)" : ""
             history.note = HistoryNote(.deleteBook, subject: book.name, "deleted the address book \(book.name)\(what)")
             let ids = try Int64.fetchAll(db, sql: "SELECT id FROM contacts WHERE book_id = ?", arguments: [book.id])
             for id in ids {

@@ -48,7 +48,7 @@ public final class BooksViewModel {
     /// brings them back).
     public func delete(_ book: AddressBook, confirmed: Bool = false) throws(CarnetError) -> Deletion {
         let current = try state.addressBook(named: book.name)
-        if current.contactCount > 0 && !confirmed { return .needsConfirmation(current) }
+        if current.cardCount > 0 && !confirmed { return .needsConfirmation(current) }
         let deleted = try state.deleteAddressBook(named: current.name, withContacts: confirmed)
         books = try state.addressBooks()
         return .deleted(deleted)

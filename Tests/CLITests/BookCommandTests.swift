@@ -10,8 +10,8 @@ import Testing
     @Test func booksAreListedAddedRenamedAndDeleted() {
         let added = box.carnetInProcess(["book", "add", "Work"])
         #expect(added.status == 0 && added.stdout == "added address book Work\n", "\(added)")
-        #expect(box.carnetInProcess(["book", "list"]).stdout == "name\tcontacts\tdefault\nContacts\t0\tyes\nWork\t0\t\n")
-        #expect(box.carnetInProcess(["book"]).stdout == "name\tcontacts\tdefault\nContacts\t0\tyes\nWork\t0\t\n")  // list is the default
+        #expect(box.carnetInProcess(["book", "list"]).stdout == "name\tcontacts\tdefault\tgroups\nContacts\t0\tyes\t0\nWork\t0\t\t0\n")
+        #expect(box.carnetInProcess(["book"]).stdout == "name\tcontacts\tdefault\tgroups\nContacts\t0\tyes\t0\nWork\t0\t\t0\n")  // list is the default
         let again = box.carnetInProcess(["book", "add", "work"])
         #expect(again.status == 65 && again.stderr.contains("already an address book named \"Work\""), "\(again)")
         #expect(box.carnetInProcess(["book", "add", ""]).status == 65)
@@ -23,14 +23,14 @@ import Testing
         let unknown = box.carnetInProcess(["book", "delete", "Nowhere"])
         #expect(unknown.status == 79 && unknown.stderr.contains("no address book is named \"Nowhere\""), "\(unknown)")
         #expect(box.carnetInProcess(["book", "delete", "Office"]).stdout == "deleted address book Office (carnet undo brings it back)\n")
-        #expect(box.carnetInProcess(["book", "list"]).lines == ["name\tcontacts\tdefault", "Personal\t0\tyes"])
+        #expect(box.carnetInProcess(["book", "list"]).lines == ["name\tcontacts\tdefault\tgroups", "Personal\t0\tyes\t0"])
         // Each was one action: undone newest first.
         #expect(box.carnetInProcess(["undo"]).stdout == "undone 4: deleted the address book Office\n")
         #expect(box.carnetInProcess(["undo"]).stdout == "undone 3: renamed the address book Contacts to Personal\n")
         #expect(box.carnetInProcess(["history"]).lines.last?.hasSuffix("\tadded the address book Work\t") == true)
-        #expect(box.carnetInProcess(["book", "list"]).lines == ["name\tcontacts\tdefault", "Contacts\t0\tyes", "Office\t0\t"])
+        #expect(box.carnetInProcess(["book", "list"]).lines == ["name\tcontacts\tdefault\tgroups", "Contacts\t0\tyes\t0", "Office\t0\t\t0"])
         #expect(box.carnetInProcess(["redo"]).status == 0)
-        #expect(box.carnetInProcess(["book", "list"]).lines.dropFirst().first == "Personal\t0\tyes")
+        #expect(box.carnetInProcess(["book", "list"]).lines.dropFirst().first == "Personal\t0\tyes\t0")
     }
 
     @Test func bookNarrowsAddListQueryBirthdaysExportAndImport() throws {
@@ -61,10 +61,10 @@ import Testing
         #expect(exported.stdout.components(separatedBy: "BEGIN:VCARD").count == 2 && exported.stdout.contains("FN:Ada Byron"), "\(exported)")
         let card = box.write("grace.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:grace\r\nFN:Grace Hopper\r\nN:Hopper;Grace;;;\r\nEND:VCARD\r\n")
         #expect(box.carnetInProcess(["import", card, "--book", "Work"]).status == 0)
-        #expect(box.carnetInProcess(["book", "list"]).lines == ["name\tcontacts\tdefault", "Contacts\t1\tyes", "Work\t2\t"])
+        #expect(box.carnetInProcess(["book", "list"]).lines == ["name\tcontacts\tdefault\tgroups", "Contacts\t1\tyes\t0", "Work\t2\t\t0"])
         let defaultImport = box.write("alan.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:alan\r\nFN:Alan Turing\r\nN:Turing;Alan;;;\r\nEND:VCARD\r\n")
         #expect(box.carnetInProcess(["import", defaultImport]).status == 0)
-        #expect(box.carnetInProcess(["book", "list"]).lines.dropFirst().first == "Contacts\t2\tyes")
+        #expect(box.carnetInProcess(["book", "list"]).lines.dropFirst().first == "Contacts\t2\tyes\t0")
 
         for arguments in [["list", "--book", "Nope"], ["add", "--name", "X", "--book", "Nope"], ["query", "ada", "--book", "Nope"],
                           ["birthdays", "--book", "Nope"], ["export", "--book", "Nope"], ["import", card, "--book", "Nope"]] {
@@ -80,13 +80,31 @@ import Testing
         box.carnetInProcess(["add", "--book", "Work", "--name", "Ada Byron"])
         let refused = box.carnetInProcess(["book", "delete", "Work"])
         #expect(refused.status == 64 && refused.stderr.contains("not deleting the address book Work and its 2 contacts without --force"), "\(refused)")
-        #expect(box.carnetInProcess(["book", "list"]).lines.last == "Work\t2\t")
+        #expect(box.carnetInProcess(["book", "list"]).lines.last == "Work\t2\t\t0")
         let deleted = box.carnetInProcess(["book", "delete", "Work", "--force"])
         #expect(deleted.stdout == "deleted address book Work and its 2 contacts (carnet undo brings it back)\n", "\(deleted)")
         #expect(box.carnetInProcess(["list"]).lines.count == 1)
         #expect(box.carnetInProcess(["history"]).lines[1].hasSuffix("\tdeleted the address book Work and its 2 contacts\t"))
         #expect(box.carnetInProcess(["undo"]).status == 0)
         #expect(box.carnetInProcess(["list", "--book", "Work"]).lines.count == 3)
+    }
+
+    /// A group is a card of its book, not a person: the book's count says the two apart, and a
+    /// book holding only a group is not deleted without being told, as one holding people is not.
+    @Test func aBooksGroupsAreCountedApartAndGoWithItOnlyWhenTold() {
+        box.carnetInProcess(["book", "add", "Work"])
+        box.carnetInProcess(["add", "--book", "Work", "--name", "Grace Hopper"])
+        let card = box.write("team.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:team\r\nKIND:group\r\nFN:Team\r\nEND:VCARD\r\n")
+        #expect(box.carnetInProcess(["import", card, "--book", "Work"]).status == 0)
+        #expect(box.carnetInProcess(["book", "list"]).lines.last == "Work\t1\t\t1")
+
+        #expect(box.carnetInProcess(["delete", "1", "--yes"]).status == 0)
+        let refused = box.carnetInProcess(["book", "delete", "Work"])
+        #expect(refused.status == 64 && refused.stderr.contains("not deleting the address book Work and its 1 group without --force"), "\(refused)")
+        let deleted = box.carnetInProcess(["book", "delete", "Work", "--force"])
+        #expect(deleted.stdout == "deleted address book Work and its 1 group (carnet undo brings it back)\n", "\(deleted)")
+        #expect(box.carnetInProcess(["undo"]).status == 0)
+        #expect(box.carnetInProcess(["group", "list", "--book", "Work"]).stdout.contains("Team") || box.carnetInProcess(["group", "list"]).stdout.contains("Team"))
     }
 
     /// A script that types `answer` and Enter into the terminal once the question is there.
@@ -101,7 +119,7 @@ import Testing
         box.carnetInProcess(["add", "--book", "Work", "--name", "Grace Hopper"])
         let no = box.carnetOnTerminal(["book", "delete", "Work"], feeder: try answering("n"))
         #expect(no.stdout.contains("Delete the address book Work and its 1 contact?") && no.status == 1, "\(no)")
-        #expect(box.carnetInProcess(["book", "list"]).lines.last == "Work\t1\t")
+        #expect(box.carnetInProcess(["book", "list"]).lines.last == "Work\t1\t\t0")
         let yes = box.carnetOnTerminal(["book", "delete", "Work"], feeder: try answering("y"))
         #expect(yes.status == 0 && yes.stdout.contains("deleted address book Work and its 1 contact"), "\(yes)")
     }

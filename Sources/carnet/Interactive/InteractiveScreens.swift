@@ -47,7 +47,7 @@ extension InteractiveSession {
         case let .books(books):
             terminal.print(terminal.bold("── Address books ──"))
             for book in books.books {
-                terminal.print("  \(book.name.shown)\(book.isDefault ? " (default)" : "")  \(book.contactCount) contact\(book.contactCount == 1 ? "" : "s")")
+                terminal.print("  \(book.name.shown)\(book.isDefault ? " (default)" : "")  \(book.contents)")
             }
         }
     }

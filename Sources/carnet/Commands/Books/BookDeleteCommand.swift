@@ -29,7 +29,7 @@ struct BookDeleteCommand: StateCommand {
         let book = try screen.book(named: name)
         var outcome = try screen.delete(book, confirmed: force)
         if case let .needsConfirmation(full) = outcome {
-            let count = "\(full.contactCount) contact\(full.contactCount == 1 ? "" : "s")"
+            let count = full.contents
             guard terminal.stdinIsTerminal else {
                 throw CLIError.usage("not deleting the address book \(full.name.shown) and its \(count) without --force (standard input is not a terminal)")
             }
@@ -39,7 +39,7 @@ struct BookDeleteCommand: StateCommand {
             outcome = try screen.delete(full, confirmed: true)
         }
         guard case let .deleted(deleted) = outcome else { return }
-        let with = deleted.contactCount > 0 ? " and its \(deleted.contactCount) contact\(deleted.contactCount == 1 ? "" : "s")" : ""
+        let with = deleted.cardCount > 0 ? " and its \(deleted.contents)" : ""
         terminal.print("deleted address book \(deleted.name.shown)\(with) (carnet undo brings it back)")
     }
 }

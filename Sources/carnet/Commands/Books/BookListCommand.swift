@@ -6,9 +6,9 @@ import CarnetViewModels
 struct BookListCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the address books with how many contacts each holds.",
+        abstract: "List the address books with how many contacts and groups each holds.",
         discussion: """
-            Tab-separated lines with a header (name, contacts, default) when not on a terminal.
+            Tab-separated lines with a header (name, contacts, default, groups) when not on a terminal.
             """)
 
     @OptionGroup var database: DatabaseOption
@@ -19,14 +19,14 @@ struct BookListCommand: StateCommand {
         if terminal.stdoutIsTerminal {
             let width = screen.books.map(\.name.count).max() ?? 0
             for book in screen.books {
-                let count = "\(book.contactCount) contact\(book.contactCount == 1 ? "" : "s")"
+                let count = book.contents
                 terminal.print(book.name.shown.padding(toLength: max(width, book.name.shown.count), withPad: " ", startingAt: 0)
                     + "  " + count + (book.isDefault ? "  (default)" : ""))
             }
         } else {
-            terminal.print("name\tcontacts\tdefault")
+            terminal.print("name\tcontacts\tdefault\tgroups")
             for book in screen.books {
-                terminal.print("\(book.name.shown)\t\(book.contactCount)\t\(book.isDefault ? "yes" : "")")
+                terminal.print("\(book.name.shown)\t\(book.contactCount)\t\(book.isDefault ? "yes" : "")\t\(book.groupCount)")
             }
         }
     }
