@@ -537,9 +537,12 @@ public final class SyncTransaction {
             arguments: [account.id, href]) ?? false
     }
 
-    /// The card at `href` synced, or is gone from the server: nothing left to name.
-    public func forgetCardNotSynced(href: String) throws {
-        try db.cachedStatement(sql: "DELETE FROM sync_cards_not_synced WHERE account_id = ? AND href = ?").execute(arguments: [account.id, href])
+    /// The card at `href` synced, or is gone from the server: nothing left to name. `keepingHeld`:
+    /// a held deletion there stays, with the time it was first seen (a server without tokens
+    /// lists a card gone as gone again at every sync).
+    public func forgetCardNotSynced(href: String, keepingHeld: Bool = false) throws {
+        try db.cachedStatement(sql: "DELETE FROM sync_cards_not_synced WHERE account_id = ? AND href = ? AND (? = 0 OR reason NOT LIKE ? || '%')")
+            .execute(arguments: [account.id, href, keepingHeld, Self.heldReason])
     }
 
     /// The server's token once every change it lists up to it is applied here.

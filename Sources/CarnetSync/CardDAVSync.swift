@@ -597,7 +597,7 @@ private final class SyncRun {
 
     private func applyRemoteDeletion(_ href: String) throws {
         try here.removeTombstone(href: href)
-        try here.forgetCardNotSynced(href: href)
+        try here.forgetCardNotSynced(href: href, keepingHeld: true)
         guard let link = try here.link(href: href), let contact = try here.contact(id: link.contactID) else { return }
         let others = try otherAccounts ?? here.otherAccounts()
         otherAccounts = others
