@@ -214,6 +214,9 @@ public struct SyncReport: Sendable, Equatable {
     public var uploaded = 0, deletedRemotely = 0
     /// Contacts changed on both sides and merged field by field.
     public var merged = 0
+    /// Contacts whose card another client moved to this collection from another linked book's:
+    /// they followed it here (same id, UID and favorite).
+    public var moved: [SyncMove] = []
     public var clashes: [SyncClash] = []
     /// Cards the server has that could not be taken (and why); they are tried again next time.
     public var skipped: [String] = []
@@ -222,12 +225,34 @@ public struct SyncReport: Sendable, Equatable {
 
     public init() {}
 
-    public var down: Int { added + updated + deleted }
+    public var down: Int { added + updated + deleted + moved.count }
     public var up: Int { uploaded + deletedRemotely }
     public var changedNothing: Bool { down == 0 && up == 0 }
 
     /// "3 down, 1 up", as the history and the confirmation line say it.
     public var counts: String { "\(down) down, \(up) up" }
+
+    /// "moved Ada Lovelace from Personal to Work" (the first three, then how many more), as the
+    /// history says it; empty when nothing moved.
+    public var movesDescription: String {
+        guard !moved.isEmpty else { return "" }
+        let named = moved.prefix(3).map { "moved \($0.name) from \($0.from) to \($0.to)" }.joined(separator: ", ")
+        return moved.count > 3 ? named + " and \(moved.count - 3) more" : named
+    }
+}
+
+/// A contact that followed its card, moved by another client from the collection of one linked
+/// book (`from`) to another's (`to`).
+public struct SyncMove: Sendable, Equatable {
+    public var name: String
+    public var from: String
+    public var to: String
+
+    public init(name: String, from: String, to: String) {
+        self.name = name
+        self.from = from
+        self.to = to
+    }
 }
 
 /// `carnet sync status`: the account, the last sync, what waits to be sent.

@@ -12,6 +12,26 @@ public struct SyncLink: Sendable, Equatable {
     public let syncedVersion: Int
 }
 
+/// A card gone from its collection while other linked books may have it (another client's
+/// move deletes it from one collection and puts it in another): its contact stays, linked to
+/// where the card was, until every other linked book has synced since (`since`).
+public struct HeldDeletion: Sendable, Equatable {
+    public let href: String
+    /// The contact linked to that href; nil once nothing is.
+    public let contactID: Int64?
+    /// When the sync that found it gone first saw that.
+    public let since: Date
+}
+
+/// A contact of another book whose card is gone from that book's collection (`HeldDeletion`).
+public struct HeldContact {
+    public let contact: Contact
+    /// Its link to the collection it left: the card as last synced there is the base of a merge.
+    public let link: SyncLink
+    /// The name of the book it is in.
+    public let book: String
+}
+
 /// A contact deleted here whose card the server still has.
 public struct SyncTombstone: Sendable, Equatable {
     public let href: String
@@ -79,6 +99,15 @@ extension StorageController {
                 .map(Self.account)
             else { throw CarnetError.sync(.notConfigured) }
             return saved
+        }
+    }
+
+    /// The linked books' accounts that hold deletions (`HeldDeletion`) for a sync to settle.
+    public func syncAccountsHoldingDeletions() throws(CarnetError) -> [SyncAccount] {
+        try read { db in
+            let ids = Set(try Int64.fetchAll(
+                db, sql: "SELECT DISTINCT account_id FROM sync_cards_not_synced WHERE reason LIKE ? || '%'", arguments: [SyncTransaction.heldReason]))
+            return try Self.fetchSyncAccounts(db).filter { ids.contains($0.id) }
         }
     }
 
@@ -242,7 +271,8 @@ public final class SyncTransaction {
     }
 
     private func note(_ report: SyncReport) {
-        history.note = HistoryNote(.sync, subject: account.host, "synced with \(account.host): \(report.counts)")
+        let moves = report.movesDescription
+        history.note = HistoryNote(.sync, subject: account.host, "synced with \(account.host): \(report.counts)" + (moves.isEmpty ? "" : "; " + moves))
     }
 
     private static let linkColumns = "contact_id, href, etag, card, synced_version"
@@ -297,6 +327,73 @@ public final class SyncTransaction {
                 """),
             arguments: [account.id, afterID, account.bookID, limit])
         return try ids.compactMap { id in try contact(id: id).map { ($0, try link(contactID: id)) } }
+    }
+
+    /// The other linked books' accounts, read now (`SyncAccount/lastSyncAt` is when each last synced).
+    public func otherAccounts() throws -> [SyncAccount] {
+        try StorageController.fetchSyncAccounts(db).filter { $0.id != account.id }
+    }
+
+    // MARK: Held deletions
+
+    /// How a held deletion's row in `sync_cards_not_synced` starts its reason: it is no card of
+    /// the server's (those rows are fetched again by every sync), and is told apart by it.
+    static let heldReason = "gone from this collection;"
+
+    /// The card at `href`, linked to `contact`, is gone from the server, while `books` (the other
+    /// linked books) may have it: the contact stays here, linked, until each has synced. The row
+    /// says so in `carnet sync status`; its `first_seen` is when this was first seen.
+    public func holdDeletion(href: String, of contact: Contact, until books: [String]) throws {
+        let names = books.count <= 1 ? books.joined() : books.dropLast().joined(separator: ", ") + " and " + books[books.count - 1]
+        let reason = "\(Self.heldReason) \(contact.name) is kept here until \(names) \(books.count == 1 ? "has" : "have") synced, in case another client moved it there"
+        // A note of another kind at that href (a change there this file could not take) is moot: the card is gone.
+        try db.cachedStatement(sql: "DELETE FROM sync_cards_not_synced WHERE account_id = ? AND href = ? AND reason NOT LIKE ? || '%'")
+            .execute(arguments: [account.id, href, Self.heldReason])
+        _ = try noteCardNotSynced(href: href, reason: reason)
+    }
+
+    /// This collection's held deletions, oldest first.
+    public func heldDeletions() throws -> [HeldDeletion] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT n.href, n.first_seen, s.contact_id FROM sync_cards_not_synced n
+                LEFT JOIN sync_contacts s ON s.account_id = n.account_id AND s.href = n.href
+                WHERE n.account_id = ? AND n.reason LIKE ? || '%' ORDER BY n.id
+                """),
+            arguments: [account.id, Self.heldReason]
+        ).map { row in
+            HeldDeletion(href: row["href"], contactID: row["contact_id"], since: (row["first_seen"] as String?).flatMap(Timestamp.date) ?? .distantPast)
+        }
+    }
+
+    /// The contact of `uid` in another book whose card is gone from that book's collection (a
+    /// held deletion there): another client moved it, and this collection has its card now.
+    public func heldContact(uid: String) throws -> HeldContact? {
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT s.contact_id, s.href, s.etag, s.card, s.synced_version, b.name AS book_name
+                FROM contacts c JOIN address_books b ON b.id = c.book_id
+                JOIN sync_accounts a ON a.book_id = c.book_id
+                JOIN sync_contacts s ON s.account_id = a.id AND s.contact_id = c.id
+                JOIN sync_cards_not_synced n ON n.account_id = a.id AND n.href = s.href AND n.reason LIKE ? || '%'
+                WHERE c.uid = ? AND c.book_id <> ?
+                """),
+            arguments: [Self.heldReason, uid, account.bookID])
+        else { return nil }
+        let link = Self.link(row)
+        guard let contact = try contact(id: link.contactID) else { return nil }
+        return HeldContact(contact: contact, link: link, book: row["book_name"])
+    }
+
+    /// `held` has followed its card to this collection: the book it left forgets its link to the
+    /// card gone from there, and the held deletion.
+    public func release(_ held: HeldContact) throws {
+        try db.cachedStatement(sql: """
+            DELETE FROM sync_cards_not_synced WHERE href = ? AND reason LIKE ? || '%'
+                AND account_id IN (SELECT account_id FROM sync_contacts WHERE contact_id = ? AND href = ? AND account_id <> ?)
+            """).execute(arguments: [held.link.href, Self.heldReason, held.contact.id, held.link.href, account.id])
+        try db.cachedStatement(sql: "DELETE FROM sync_contacts WHERE contact_id = ? AND href = ? AND account_id <> ?")
+            .execute(arguments: [held.contact.id, held.link.href, account.id])
     }
 
     /// The cards to delete on the server: those of contacts deleted here, and those of contacts
@@ -366,12 +463,17 @@ public final class SyncTransaction {
     }
 
     /// Moves `contact` (which this transaction read) to book `bookID`: another client moved its
-    /// card from this collection to that book's. It keeps its id and UID.
-    public func moveContact(_ contact: Contact, toBookID bookID: Int64) throws {
+    /// card from that book's collection to this one. It keeps its id and UID; returned as saved.
+    @discardableResult
+    public func moveContact(_ contact: Contact, toBookID bookID: Int64) throws -> Contact {
+        let now = Timestamp.now()
         try db.cachedStatement(sql: "UPDATE contacts SET book_id = ?, version = version + 1, updated_at = ? WHERE id = ? AND version = ?")
-            .execute(arguments: [bookID, Timestamp.string(Timestamp.now()), contact.id, contact.version])
+            .execute(arguments: [bookID, Timestamp.string(now), contact.id, contact.version])
         guard db.changesCount == 1 else { throw CarnetError.deleted(.contact, id: contact.id) }
         try history.checkpoint()
+        return Contact(
+            id: contact.id, uid: contact.uid, draft: contact.draft, createdAt: contact.createdAt, updatedAt: now, version: contact.version + 1,
+            bookID: bookID)
     }
 
     public func setLink(contactID: Int64, href: String, etag: String, card: String, syncedVersion: Int) throws {
@@ -406,9 +508,10 @@ public final class SyncTransaction {
             lastSeen: (row["last_seen"] as String?).flatMap(Timestamp.date), skipped: row["skipped"])
     }
 
-    /// The server's cards this file could not take, skipped ones included.
+    /// The server's cards this file could not take, skipped ones included (not the held
+    /// deletions, which are cards gone from there).
     public func cardsNotSynced() throws -> [CardNotSynced] {
-        try Self.fetchCardsNotSynced(db, accountID: account.id)
+        try Self.fetchCardsNotSynced(db, accountID: account.id).filter { !$0.reason.hasPrefix(Self.heldReason) }
     }
 
     static func fetchCardsNotSynced(_ db: Database, accountID: Int64) throws -> [CardNotSynced] {
@@ -434,14 +537,23 @@ public final class SyncTransaction {
             arguments: [account.id, href]) ?? false
     }
 
-    /// The card at `href` synced, or is gone from the server: nothing left to name.
-    public func forgetCardNotSynced(href: String) throws {
-        try db.cachedStatement(sql: "DELETE FROM sync_cards_not_synced WHERE account_id = ? AND href = ?").execute(arguments: [account.id, href])
+    /// The card at `href` synced, or is gone from the server: nothing left to name. `keepingHeld`:
+    /// a held deletion there stays, with the time it was first seen (a server without tokens
+    /// lists a card gone as gone again at every sync).
+    public func forgetCardNotSynced(href: String, keepingHeld: Bool = false) throws {
+        try db.cachedStatement(sql: "DELETE FROM sync_cards_not_synced WHERE account_id = ? AND href = ? AND (? = 0 OR reason NOT LIKE ? || '%')")
+            .execute(arguments: [account.id, href, keepingHeld, Self.heldReason])
     }
 
     /// The server's token once every change it lists up to it is applied here.
     public func saveToken(_ token: String?) throws {
         try db.cachedStatement(sql: "UPDATE sync_accounts SET sync_token = ? WHERE id = ?").execute(arguments: [token, account.id])
+    }
+
+    /// What the history calls changes made here without asking the server (held deletions
+    /// settled once the other books have synced); the time of the last sync stays.
+    public func describe(report: SyncReport) {
+        note(report)
     }
 
     /// The end of a complete sync: the time, and what the history calls it.

@@ -18,7 +18,10 @@ import Foundation
 /// another name (vdirsyncer after a rename, DAVx5) is the same contact, linked to its new href
 /// and merged as any edit; an upload that finds its card gone, or refused because the UID is
 /// taken, first catches up with the server to find where the card is now. Carnet never puts a
-/// second card with a UID the collection already holds.
+/// second card with a UID the collection already holds. A card another client moves between
+/// the collections of two linked books moves its contact between the books: a card gone from
+/// one collection holds its contact (`HeldDeletion`) until the other books have synced; the one
+/// that has the card takes the contact, else it was a deletion.
 ///
 /// In order: ask what changed there (sync-collection with the last token, or every ETag when the
 /// server has no token to give), fetch those cards in batches (addressbook-multiget), apply them
@@ -162,34 +165,60 @@ public final class CardDAVSync: AddressBookSyncing {
         }
         var outcomes: [BookSyncOutcome] = []
         var waiting: [Int] = []
-        // The UIDs of cards that a book's collection has while the file has them in another
-        // book: that book's sync moves its contact there when its own card is gone.
-        var elsewhere: [String: Int64] = [:]
+        // What this run has seen: the books it synced, and the UIDs of cards one of them has
+        // while the file has their contact in another book (moved there by another client).
+        var seen = SyncSeen()
         for account in accounts {
             do {
-                let (report, waited) = try sync(account, elsewhere: elsewhere, options: options, progress: progress)
-                for uid in waited { elsewhere[uid] = account.bookID }
+                let (report, waited) = try sync(account, seen: seen, options: options, progress: progress)
+                seen.books.insert(account.id)
+                seen.waiting.formUnion(waited)
                 if !waited.isEmpty { waiting.append(outcomes.count) }
                 outcomes.append(BookSyncOutcome(book: account.bookName, report: report))
             } catch {
                 outcomes.append(BookSyncOutcome(book: account.bookName, failure: error))
             }
         }
+        guard !options.dryRun else { return outcomes }
         // A card another client moved between two linked collections waits until the book it
-        // left has let its contact go; that book synced after it, so it is taken now.
-        guard accounts.count > 1, !options.dryRun else { return outcomes }
-        for index in waiting {
-            guard let account = try storage.syncAccounts().first(where: { $0.id == accounts[index].id }),
-                  let first = outcomes[index].report
-            else { continue }
-            do {
-                let (again, _) = try sync(account, elsewhere: [:], options: options, progress: progress)
-                outcomes[index].report = Self.adding(first, again)
-            } catch {
-                outcomes[index] = BookSyncOutcome(book: account.bookName, report: first, failure: error)
+        // left has found it gone there; that book synced after it, so it is taken now.
+        if accounts.count > 1 {
+            for index in waiting {
+                guard let account = try storage.syncAccounts().first(where: { $0.id == accounts[index].id }),
+                      let first = outcomes[index].report
+                else { continue }
+                do {
+                    let (again, _) = try sync(account, seen: seen, options: options, progress: progress)
+                    outcomes[index].report = Self.adding(first, again)
+                } catch {
+                    outcomes[index] = BookSyncOutcome(book: account.bookName, report: first, failure: error)
+                }
             }
         }
+        try settleHeldDeletions(seen: seen, into: &outcomes)
         return outcomes
+    }
+
+    /// Settles, in every linked book, the held deletions the other books have now shown to be
+    /// deletions (see `SyncRun.settleHeldDeletions`): a change made here, without asking
+    /// any server, told in the book's outcome (one of its own when that book did not sync).
+    private func settleHeldDeletions(seen: SyncSeen, into outcomes: inout [BookSyncOutcome]) throws(CarnetError) {
+        for account in try storage.syncAccountsHoldingDeletions() {
+            let report = try storage.withSyncTransaction(account, dryRun: false) { transaction in
+                var report = SyncReport()
+                report.server = account.host
+                report.book = account.bookName
+                try SyncRun.settleHeldDeletions(transaction, seen: seen, report: &report)
+                if report.deleted > 0 { transaction.describe(report: report) }
+                return report
+            }
+            guard report.deleted > 0 else { continue }
+            if let index = outcomes.firstIndex(where: { $0.book == account.bookName }) {
+                outcomes[index].report = outcomes[index].report.map { Self.adding($0, report) } ?? report
+            } else {
+                outcomes.append(BookSyncOutcome(book: account.bookName, report: report))
+            }
+        }
     }
 
     /// Two syncs of one book as one report.
@@ -203,6 +232,7 @@ public final class CardDAVSync: AddressBookSyncing {
         sum.uploaded += b.uploaded
         sum.deletedRemotely += b.deletedRemotely
         sum.merged += b.merged
+        sum.moved += b.moved
         sum.clashes += b.clashes
         sum.skipped = b.skipped
         sum.incremental = a.incremental && b.incremental
@@ -212,7 +242,7 @@ public final class CardDAVSync: AddressBookSyncing {
     /// One sync of one linked book; also the UIDs of its collection's cards that wait for another
     /// book to let their contact go.
     private func sync(
-        _ account: SyncAccount, elsewhere: [String: Int64], options: SyncOptions, progress: ((SyncProgress) -> Void)?
+        _ account: SyncAccount, seen: SyncSeen, options: SyncOptions, progress: ((SyncProgress) -> Void)?
     ) throws(CarnetError) -> (SyncReport, [String]) {
         guard let collection = URL(string: account.collectionURL) else { throw .sync(.notConfigured) }
         let password = try Password.resolve(username: account.username, command: account.passwordCommand, environment: environment)
@@ -223,7 +253,7 @@ public final class CardDAVSync: AddressBookSyncing {
         do {
             return try storage.withSyncTransaction(account, dryRun: options.dryRun) { transaction in
                 let run = SyncRun(transaction, client: client, options: options, progress: progress)
-                run.elsewhere = elsewhere
+                run.seen = seen
                 started = run
                 try run.run()
                 return (run.report, run.waitingUIDs)
@@ -233,6 +263,15 @@ public final class CardDAVSync: AddressBookSyncing {
             throw .sync(.interrupted(failure, done: done))
         }
     }
+}
+
+/// What one `carnet sync` has seen so far, for the held deletions (`HeldDeletion`).
+private struct SyncSeen {
+    /// The linked books (their accounts) it synced.
+    var books: Set<Int64> = []
+    /// The UIDs of cards those books' collections have while the file has their contact in
+    /// another book.
+    var waiting: Set<String> = []
 }
 
 /// One sync, inside its transaction.
@@ -248,9 +287,13 @@ private final class SyncRun {
     var noted: Set<String> = []
     /// The UIDs of cards here whose contact is in another book (moved between collections by another client).
     var waitingUIDs: [String] = []
-    /// UIDs whose cards wait in another book's collection (uid → that book), found by the
-    /// syncs of other books before this one.
-    var elsewhere: [String: Int64] = [:]
+    /// What the `carnet sync` this sync is part of has seen before it.
+    var seen = SyncSeen()
+    /// Hrefs of this collection whose deletion is held (see `HeldDeletion`): their contacts are
+    /// not sent here meanwhile, their card may be in another book's collection now.
+    private var held: Set<String> = []
+    /// The other linked books, read once by the first deletion this sync applies.
+    private var otherAccounts: [SyncAccount]?
 
     init(_ here: SyncTransaction, client: CardDAVClient, options: SyncOptions, progress: ((SyncProgress) -> Void)?) {
         self.here = here
@@ -288,6 +331,8 @@ private final class SyncRun {
         progress?(SyncProgress(.listing))
         token = here.account.syncToken
         try applyChanges(try remoteChanges(since: token, retrying: true))
+        try Self.settleHeldDeletions(here, seen: seen, report: &report)
+        held = Set(try here.heldDeletions().map(\.href))
         // What the server's changes did here is made durable before the first request that
         // writes there (one that sends nothing commits once, at its end; one that brought
         // nothing keeps the file as it was until it has sent something).
@@ -439,6 +484,10 @@ private final class SyncRun {
                 try merge(contact, base: ContactDraft(), theirs: theirs, card: card)
                 return
             }
+            if let moved = try here.heldContact(uid: uid) {
+                try follow(card, theirs: theirs, moved: moved)
+                return
+            }
             if let book = try here.otherBook(ofUID: uid) {
                 // Moved there by another client while this file still has it in another book:
                 // taken once that book's sync has let it go (a UID names one contact here).
@@ -465,6 +514,24 @@ private final class SyncRun {
             try here.setLink(contactID: contact.id, href: card.href, etag: card.etag, card: card.text, syncedVersion: saved.version)
         } else {
             try merge(contact, base: Self.draft(of: link.card) ?? ContactDraft(), theirs: theirs, card: card)
+        }
+    }
+
+    /// A card another client moved here from the collection of the book `moved` is in (where
+    /// its card is gone): the contact follows it to this book, keeping its id, UID and favorite.
+    /// The card it had there is what both sides changed since: a change made here meanwhile
+    /// merges with theirs, as any edit does.
+    private func follow(_ card: RemoteCard, theirs: ContactDraft, moved: HeldContact) throws {
+        // A card this file cannot take leaves the contact where it is (a merge keeps this side's draft).
+        if moved.contact.version == moved.link.syncedVersion { _ = try theirs.validated() }
+        let contact = try here.moveContact(moved.contact, toBookID: here.account.bookID)
+        try here.release(moved)
+        report.moved.append(SyncMove(name: contact.name, from: moved.book, to: here.account.bookName))
+        if moved.contact.version == moved.link.syncedVersion {
+            let saved = try here.updateContact(contact, with: theirs)
+            try here.setLink(contactID: contact.id, href: card.href, etag: card.etag, card: card.text, syncedVersion: saved.version)
+        } else {
+            try merge(contact, base: Self.draft(of: moved.link.card) ?? ContactDraft(), theirs: theirs, card: card)
         }
     }
 
@@ -530,23 +597,57 @@ private final class SyncRun {
 
     private func applyRemoteDeletion(_ href: String) throws {
         try here.removeTombstone(href: href)
-        try here.forgetCardNotSynced(href: href)
+        try here.forgetCardNotSynced(href: href, keepingHeld: true)
         guard let link = try here.link(href: href), let contact = try here.contact(id: link.contactID) else { return }
+        let others = try otherAccounts ?? here.otherAccounts()
+        otherAccounts = others
         if contact.bookID != here.account.bookID {
             // Moved here to another book: it lives on there; only its link to this collection goes.
             try here.removeLink(contactID: contact.id)
-        } else if let book = elsewhere[contact.uid], contact.version == link.syncedVersion {
-            // Moved by another client to another linked book's collection: the contact follows
-            // it there, keeping its id, and that book's sync links it to the card.
-            try here.removeLink(contactID: contact.id)
-            try here.moveContact(contact, toBookID: book)
-            report.deleted += 1
+        } else if !others.isEmpty {
+            // Another client moving a card between two collections deletes it from one and puts
+            // it in the other, which may sync before or after this one: the contact stays (not
+            // sent here) until every other linked book has synced; the one that has its card then
+            // takes it, else it is deleted (see `settleHeldDeletions`).
+            try here.holdDeletion(href: href, of: contact, until: others.map(\.bookName))
+            held.insert(href)
         } else if contact.version == link.syncedVersion {
             try here.deleteContact(contact, href: href)
             report.deleted += 1
         } else {
             // Deleted there, changed here: the change wins; the contact goes up again as new.
             try here.removeLink(contactID: contact.id)
+        }
+    }
+
+    /// Settles this collection's held deletions that every other linked book has answered:
+    /// each has synced since the card was found gone (or synced in this `carnet sync` without
+    /// the card's UID), and none took the card. Then it was a deletion: the contact goes, or,
+    /// changed here meanwhile, stays and goes up again as new (an edit wins over a deletion).
+    /// A held deletion whose contact is gone, elsewhere, or linked again is forgotten.
+    static func settleHeldDeletions(_ here: SyncTransaction, seen: SyncSeen, report: inout SyncReport) throws {
+        let holds = try here.heldDeletions()
+        guard !holds.isEmpty else { return }
+        let others = try here.otherAccounts()
+        for hold in holds {
+            guard let id = hold.contactID, let contact = try here.contact(id: id), contact.bookID == here.account.bookID,
+                  let link = try here.link(contactID: id), link.href == hold.href
+            else {
+                try here.forgetCardNotSynced(href: hold.href)
+                continue
+            }
+            let answered = others.allSatisfy { other in
+                if let last = other.lastSyncAt, last > hold.since { return true }
+                return seen.books.contains(other.id) && !seen.waiting.contains(contact.uid)
+            }
+            guard answered else { continue }
+            try here.forgetCardNotSynced(href: hold.href)
+            if contact.version == link.syncedVersion {
+                try here.deleteContact(contact, href: hold.href)
+                report.deleted += 1
+            } else {
+                try here.removeLink(contactID: contact.id)
+            }
         }
     }
 
@@ -604,6 +705,7 @@ private final class SyncRun {
             guard let last = page.last else { break }
             after = last.contact.id
             for (contact, link) in page {
+                if let link, held.contains(link.href) { continue }
                 try send(contact, link: link)
                 sent += 1
                 if sent % 50 == 0 { progress?(SyncProgress(.uploading, done: sent)) }
@@ -670,7 +772,7 @@ private final class SyncRun {
     /// server's changes since the listing say where, and relink it), or deleted there, when the
     /// change wins and the contact goes up as a new card.
     private func cardGone(_ contact: Contact) throws {
-        if try catchUp(), let link = try here.link(contactID: contact.id), try !isGone(link.href) { return }
+        if try catchUp(), let link = try here.link(contactID: contact.id), try held.contains(link.href) || !isGone(link.href) { return }
         try here.removeLink(contactID: contact.id)
     }
 }

@@ -69,6 +69,7 @@ struct SyncRunCommand: SyncingCommand {
         if report.added > 0 { here.append("\(report.added) added") }
         if report.updated > 0 { here.append("\(report.updated) updated") }
         if report.deleted > 0 { here.append("\(report.deleted) deleted") }
+        if !report.moved.isEmpty { here.append("\(report.moved.count) moved here") }
         var there: [String] = []
         if report.uploaded > 0 { there.append("\(report.uploaded) sent") }
         if report.deletedRemotely > 0 { there.append("\(report.deletedRemotely) deleted there") }
