@@ -236,9 +236,10 @@ public final class ContactsViewModel {
     public func detail(forID id: Int64) throws(CarnetError) -> ContactDetailViewModel {
         let contact = try state.contact(id: id)
         guard contact.kind == .individual else {
-            throw .groupIsNotAContact(id: id, name: contact.name, """
-                carnet group rename \(id) NAME renames it, carnet group add-member \(id) ID… and                 remove-member change its members, carnet group show \(id) shows them
-                """)
+            throw .groupIsNotAContact(
+                id: id, name: contact.name,
+                "carnet group rename \(id) NAME renames it, carnet group add-member \(id) ID… and remove-member change its members, "
+                    + "carnet group show \(id) shows them")
         }
         return detail(for: contact)
     }

@@ -74,7 +74,7 @@ import Testing
         for arguments in [["edit", club, "--name", "Climbers"], ["edit", club], ["edit", club, "--editor"], ["edit", club, "--email", "club@example.com"]] {
             box.expectRefused(arguments, 65, mentioning: "\(club) is a group (Climbing club), not a contact")
             box.expectRefused(arguments, 65, mentioning: "carnet group rename \(club)")
-            box.expectRefused(arguments, 65, mentioning: "carnet group add-member")
+            box.expectRefused(arguments, 65, mentioning: "carnet group add-member \(club) ID… and remove-member change its members, carnet group show \(club) shows them")
         }
         let editor = box.script("editor.sh", "echo edited >> \(Sandbox.shellQuoted(box.path("editor-ran")))\n")
         #expect(box.carnetInProcess(["edit", club, "--editor"], environment: ["EDITOR": editor]).status == 65)
