@@ -57,6 +57,10 @@ public enum SearchText {
 
     /// `word` folded: lower case, accents and other diacritical marks removed, ß as ss.
     public static func fold(_ word: String) -> String {
+        // ASCII has nothing to decompose, no mark to strip and no ß: lower case is the whole fold.
+        // `carnet query` (started at every completion in a mail client) folds its words before it
+        // opens the file, and Foundation's normalization would first bridge through NSString.
+        if word.utf8.allSatisfy({ $0 < 0x80 }) { return word.lowercased() }
         var out = String.UnicodeScalarView()
         for scalar in word.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars
         where !(0x300...0x36F).contains(scalar.value) {

@@ -21,7 +21,12 @@ extension StorageController {
                 rows.append((row[id], row[name], row[organization], row[book]))
             }
             guard !rows.isEmpty else { return [] }
-            var emails: [Int64: [LabeledValue]] = [:]
+            // The emails come in contact id order, and are matched to the rows by walking the rows
+            // in id order beside them: a dictionary keyed by id would have the runtime search every
+            // protocol conformance of the binary for `Int64: Hashable` at its first use.
+            var emails = [[LabeledValue]](repeating: [], count: rows.count)
+            let byID = rows.indices.sorted { rows[$0].id < rows[$1].id }
+            var next = 0
             let ids = "[" + rows.map { String($0.id) }.joined(separator: ",") + "]"
             let emailStatement = try db.cachedStatement(sql: Self.mailEmailsSQL)
             let (contact, label, value, preferred) = (
@@ -29,9 +34,15 @@ extension StorageController {
                 try Self.index("value", emailStatement), try Self.index("preferred", emailStatement))
             let emailRows = try Row.fetchCursor(emailStatement, arguments: [ids])
             while let row = try emailRows.next() {
-                emails[row[contact], default: []].append(LabeledValue(row[value], label: row[label], preferred: row[preferred]))
+                let id: Int64 = row[contact]
+                while next < byID.count, rows[byID[next]].id < id { next += 1 }
+                guard next < byID.count, rows[byID[next]].id == id else { continue }
+                emails[byID[next]].append(LabeledValue(row[value], label: row[label], preferred: row[preferred]))
             }
-            return rows.map { MailEntry(id: $0.id, name: $0.name, organization: $0.organization, emails: emails[$0.id] ?? [], bookID: $0.book) }
+            return rows.indices.map { index in
+                let row = rows[index]
+                return MailEntry(id: row.id, name: row.name, organization: row.organization, emails: emails[index], bookID: row.book)
+            }
         }
     }
 

@@ -389,15 +389,18 @@ public final class StorageController: Sendable {
             return migrations
         }
         let applied = try SchemaMigrationRecord.fetchAll(db, sql: "SELECT * FROM schema_migrations ORDER BY version")
-        let known = Dictionary(migrations.map { ($0.version, $0.name) }, uniquingKeysWith: { first, _ in first })
-        for row in applied where known[row.version] != row.name {
+        // A linear look-up among a few dozen migrations: a dictionary keyed by version would have
+        // the runtime search every protocol conformance of the binary for `Int: Hashable` at its
+        // first use, at every start of every command.
+        func known(_ version: Int) -> String? { migrations.first { $0.version == version }?.name }
+        for row in applied where known(row.version) != row.name {
             // A step past this build's last is a newer Carnet's. A name this build never had at a
             // version it knows is no Carnet's: someone changed the record by hand (or another
             // program did), and guessing which schema the file really has could only do harm.
             if row.version > supported {
                 throw CarnetError.newerSchema(path: path, found: max(row.version, userVersion), supported: supported)
             }
-            throw CarnetError.schemaRecordChanged(path: path, version: row.version, found: row.name, expected: known[row.version])
+            throw CarnetError.schemaRecordChanged(path: path, version: row.version, found: row.name, expected: known(row.version))
         }
         let done = Set(applied.map(\.name))
         return migrations.filter { !done.contains($0.name) }

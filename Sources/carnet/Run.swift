@@ -66,7 +66,10 @@ private func withState(
     // reading command reports it (exit 66) instead of showing an empty book made from a typo.
     let options = StorageOptions(connections: .single, createIfMissing: !location.isExplicit || writes)
     let storage = try StorageController(path: location.path, options: options, onLockWait: terminal.lockWaitNotice)
-    defer { try? storage.close() }
+    defer {
+        try? storage.close()
+        terminal.console.keepUntilExit(storage)
+    }
     try body(storage, try StateController(storage: storage, readsHomeState: readsHomeState))
 }
 

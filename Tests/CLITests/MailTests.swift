@@ -50,6 +50,20 @@ import Testing
         #expect(box.carnetInProcess(["query", "ada", "--limit", "1"]).lines.count == 3)
     }
 
+    @Test func queryGivesEachContactItsOwnEmailsWhenTheBestMatchesAreNotInIDOrder() {
+        // Added last, first by name among the names that match: the answer's order is not the ids'.
+        box.carnetInProcess(["add", "--name", "Ada Byron", "--email", "byron@example.org", "--email", "pref:ada@byron.example"])
+        let run = box.carnetInProcess(["query", "ada"])
+        #expect(run.lines == [
+            "carnet: 5 emails of 3 contacts matching ada",
+            "ada@byron.example\tAda Byron\t",
+            "byron@example.org\tAda Byron\t",
+            "ada@home.example\tAda Lovelace\thome, Analytical Engines",
+            "ada@example.com\tAda Lovelace\twork, Analytical Engines",
+            "zed@example.org\tZed Note\t",
+        ], "\(run)")
+    }
+
     @Test func queryPrintsWhatAercReads() {
         let run = box.carnetInProcess(["query", "--format", "aerc", "ada"])
         #expect(run.status == 0)

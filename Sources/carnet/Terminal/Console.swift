@@ -47,6 +47,16 @@ final class Console: @unchecked Sendable {
             captured: false, input: [])
     }
 
+    /// Keeps `object` until the process exits when this console is the process's own: a
+    /// one-shot process need not take apart what it is about to leave. Releasing a closed
+    /// storage controller frees every statement GRDB compiled and disposes of its dispatch queue,
+    /// which starts a worker thread, all just before `exit`. A captured console (tests running
+    /// many commands in one process) lets it go as usual.
+    func keepUntilExit(_ object: AnyObject) {
+        guard !isCaptured else { return }
+        _ = Unmanaged.passRetained(object)
+    }
+
     /// Streams in memory: `stdin` is what standard input holds, no stream is a terminal; read
     /// what was written with ``output`` and ``errorOutput``.
     /// With `tty`, the process has a controlling terminal where a person types that (see

@@ -189,6 +189,10 @@ struct MailQuery: Equatable {
     /// A value as one column: no tab or line break can split it (and nothing reaches a terminal
     /// that could move its cursor).
     static func field(_ text: String) -> String {
-        text.shown.replacingOccurrences(of: "\t", with: " ")
+        let shown = text.shown
+        // Scalar by scalar, as Foundation's literal `replacingOccurrences` replaces, without its
+        // round trip through NSString for every column of every line.
+        guard shown.utf8.contains(UInt8(ascii: "\t")) else { return shown }
+        return String(String.UnicodeScalarView(shown.unicodeScalars.map { $0 == "\t" ? " " : $0 }))
     }
 }
