@@ -35,6 +35,19 @@ import Testing
         #expect(mask(example) == mask(printed), "docs/cli.md:\n\(example)\ncarnet:\n\(printed)")
     }
 
+    /// `make build` runs `deps`. Where there is no apt-get (macOS, other Linuxes) it installs
+    /// nothing: it looks for the headers the build needs where the C compiler looks, stops naming
+    /// the one it cannot find, and otherwise only names the programs the tests would start. This
+    /// is the path a Mac takes, run here by emptying `APT_GET` as `make` would find it there.
+    @Test func makeDepsWithoutAptGetInstallsNothingAndNamesAMissingHeader() {
+        let make = "/usr/bin/make", root = Self.root.path
+        let found = box.run(make, ["-s", "deps", "APT_GET="], cwd: root)
+        #expect(found.status == 0 && !found.stdout.contains("Installing"), "\(found)")
+        let missing = box.run(make, ["-s", "deps", "APT_GET=", "CC=cc -nostdinc"], cwd: root)
+        #expect(missing.status != 0, "\(missing)")
+        #expect(missing.stdout.contains("make deps: <sqlite3.h> not found: install SQLite's and libedit's headers"), "\(missing)")
+    }
+
     /// A newcomer reads the README first: it stays a short guide, and sends them on to docs/.
     @Test func theReadmeIsShortAndStartsWithTheTwoCommands() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
