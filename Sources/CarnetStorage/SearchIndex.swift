@@ -92,9 +92,100 @@ enum SearchIndex {
 
     /// Contact `id`'s document as its rows are now, column by column (nil: no such contact).
     /// While the index is up to date, that is what it holds.
+    ///
+    /// Read from the searched columns and lists alone, in two statements (the row, then every
+    /// searched list at once), rather than as the whole contact (a statement per child table, the
+    /// photo, the dates): an undo reads the document of each contact it changes twice, before and
+    /// after, and whole contacts made it cost half as much again as the edit it takes back.
     static func document(_ db: Database, id: Int64) throws -> [String]? {
-        try StorageController.fetchContact(db, id: id).map { SearchDocument($0.draft).texts }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: documentRowSQL), arguments: [id]) else { return nil }
+        var draft = ContactDraft()
+        for (index, column) in searchedColumns.enumerated() {
+            draft[keyPath: column.keyPath] = try row.decode(String.self, atIndex: index)
+        }
+        var lists = draft
+        if try !readLists(db, id: id, into: &lists) {
+            // Rows out of order (SQLite does not promise the order of a UNION ALL without ORDER
+            // BY, though it keeps it): each table by itself, in order.
+            lists = draft
+            for table in searchedTables {
+                let statement = try db.cachedStatement(sql: table.selectOneSQL)
+                let at = try table.indexes(statement)
+                let rows = try Row.fetchCursor(statement, arguments: [id])
+                while let entry = try rows.next() { try table.read(entry, at, &lists) }
+            }
+        }
+        return SearchDocument(lists).texts
     }
+
+    /// Appends contact `id`'s entries of `searchedTables` to `draft`'s lists, in one statement;
+    /// false, leaving `draft` part-filled, if the rows did not come in table and position order.
+    private static func readLists(_ db: Database, id: Int64, into draft: inout ContactDraft) throws -> Bool {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: documentListsSQL), arguments: [id])
+        var last = (table: -1, position: Int64.min)
+        while let entry = try rows.next() {
+            let table = try entry.decode(Int.self, atIndex: 0)
+            let position = try entry.decode(Int64.self, atIndex: 1)
+            guard searchedTables.indices.contains(table), (table, position) > last else { return false }
+            last = (table, position)
+            try searchedTables[table].read(entry, searchedTableColumns[table], &draft)
+        }
+        return true
+    }
+
+    /// The text columns of `contacts` whose fields a search looks in, with where each goes in a
+    /// draft: every field `SearchDocument` reads from the row.
+    static let searchedColumns: [(column: String, keyPath: WritableKeyPath<ContactDraft, String> & Sendable)] =
+        ContactFields.columns.compactMap { spec in
+            guard spec.searchable, let column = spec.column, let keyPath = spec.text ?? spec.multilineText else { return nil }
+            return (column, keyPath)
+        }
+
+    /// The child tables whose entries a search looks in.
+    static let searchedTables: [ContactChildTable] = ContactChildTable.all.filter { ContactFields.spec($0.field)?.searchable == true }
+
+    /// The names of `searchedTables`.
+    static let searchedTableNames: Set<String> = Set(searchedTables.map(\.name))
+
+    private static let documentRowSQL = "SELECT \(searchedColumns.map(\.column).joined(separator: ", ")) FROM contacts WHERE id = ?"
+
+    /// A contact's rows of every table of `searchedTables`, in one statement: each row is the
+    /// table's place in that list, the position, then the table's value columns (padded with
+    /// NULL to the widest table's). No ORDER BY: each table's rows come by its primary key,
+    /// (contact_id, position), and the tables one after the other, where an ORDER BY made a
+    /// sorter for each table (`readLists` checks the order).
+    private static let documentListsSQL: String = {
+        let width = searchedTables.map(\.columns.count).max() ?? 0
+        return searchedTables.enumerated().map { index, table in
+            let values = table.columns + Array(repeating: "NULL", count: width - table.columns.count)
+            return "SELECT \(index), position, \(values.joined(separator: ", ")) FROM \(table.name) WHERE contact_id = ?1"
+        }.joined(separator: " UNION ALL ")
+    }()
+
+    /// Where each table's value columns are in a row of `documentListsSQL`: after the two first.
+    private static let searchedTableColumns: [[Int]] = searchedTables.map { Array(2..<(2 + $0.columns.count)) }
+
+    /// The contacts whose document `changes` (a changeset about to be applied) may change: those
+    /// it inserts or deletes, those whose searched columns it updates, those whose searched lists
+    /// it writes. An undo of a change to a photo, a date, a favorite or a version number leaves
+    /// the index alone.
+    static func contactsWhoseDocumentChanges(_ db: Database, _ changes: Data) throws -> Set<Int64> {
+        // GRDB keeps each table's columns for the connection: no statement per undo.
+        let columns = try db.columns(in: "contacts").map(\.name)
+        let searched = columns.indices.filter { searchedColumnNames.contains(columns[$0]) }
+        var ids = Set<Int64>()
+        try Changeset.walk(changes) { change in
+            let changesText: Bool
+            switch change.table {
+            case "contacts": changesText = change.operation != .update || searched.contains { change.sets($0) }
+            case let table: changesText = searchedTableNames.contains(table)
+            }
+            if changesText, let id = change.firstInteger { ids.insert(id) }
+        }
+        return ids
+    }
+
+    private static let searchedColumnNames: Set<String> = Set(searchedColumns.map(\.column))
 
     // MARK: Writes by other programs
 
