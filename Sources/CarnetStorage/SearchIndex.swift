@@ -98,9 +98,11 @@ enum SearchIndex {
     /// photo, the dates): an undo reads the document of each contact it changes twice, before and
     /// after, and whole contacts made it cost half as much again as the edit it takes back.
     static func document(_ db: Database, id: Int64) throws -> [String]? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: documentRowSQL), arguments: [id]) else { return nil }
+        let statement = try db.cachedStatement(sql: documentRowSQL)
+        let at = try searchedColumns.map { try index(of: $0.column, in: statement) }
+        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
         var draft = ContactDraft()
-        for (index, column) in searchedColumns.enumerated() {
+        for (column, index) in zip(searchedColumns, at) {
             draft[keyPath: column.keyPath] = try row.decode(String.self, atIndex: index)
         }
         var lists = draft
@@ -121,16 +123,28 @@ enum SearchIndex {
     /// Appends contact `id`'s entries of `searchedTables` to `draft`'s lists, in one statement;
     /// false, leaving `draft` part-filled, if the rows did not come in table and position order.
     private static func readLists(_ db: Database, id: Int64, into draft: inout ContactDraft) throws -> Bool {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: documentListsSQL), arguments: [id])
+        let statement = try db.cachedStatement(sql: documentListsSQL)
+        let (list, position) = (try index(of: "list", in: statement), try index(of: "position", in: statement))
+        let values = try (0..<listValueCount).map { try index(of: "value\($0 + 1)", in: statement) }
+        let at = searchedTables.map { Array(values.prefix($0.columns.count)) }
+        let rows = try Row.fetchCursor(statement, arguments: [id])
         var last = (table: -1, position: Int64.min)
         while let entry = try rows.next() {
-            let table = try entry.decode(Int.self, atIndex: 0)
-            let position = try entry.decode(Int64.self, atIndex: 1)
-            guard searchedTables.indices.contains(table), (table, position) > last else { return false }
-            last = (table, position)
-            try searchedTables[table].read(entry, searchedTableColumns[table], &draft)
+            let table = try entry.decode(Int.self, atIndex: list)
+            let place = try entry.decode(Int64.self, atIndex: position)
+            guard searchedTables.indices.contains(table), (table, place) > last else { return false }
+            last = (table, place)
+            try searchedTables[table].read(entry, at[table], &draft)
         }
         return true
+    }
+
+    /// Where `column` is in `statement`'s rows (looked up by name, as every read does).
+    private static func index(of column: String, in statement: Statement) throws -> Int {
+        guard let index = statement.index(ofColumn: column) else {
+            throw CarnetError.database("a search document was read without its \(column) column")
+        }
+        return index
     }
 
     /// The text columns of `contacts` whose fields a search looks in, with where each goes in a
@@ -150,20 +164,17 @@ enum SearchIndex {
     private static let documentRowSQL = "SELECT \(searchedColumns.map(\.column).joined(separator: ", ")) FROM contacts WHERE id = ?"
 
     /// A contact's rows of every table of `searchedTables`, in one statement: each row is the
-    /// table's place in that list, the position, then the table's value columns (padded with
-    /// NULL to the widest table's). No ORDER BY: each table's rows come by its primary key,
+    /// table's place in that list (`list`), the position, then the table's value columns as
+    /// `value1`, `value2`, … (padded with NULL to the widest table's). No ORDER BY: each table's rows come by its primary key,
     /// (contact_id, position), and the tables one after the other, where an ORDER BY made a
     /// sorter for each table (`readLists` checks the order).
-    private static let documentListsSQL: String = {
-        let width = searchedTables.map(\.columns.count).max() ?? 0
-        return searchedTables.enumerated().map { index, table in
-            let values = table.columns + Array(repeating: "NULL", count: width - table.columns.count)
-            return "SELECT \(index), position, \(values.joined(separator: ", ")) FROM \(table.name) WHERE contact_id = ?1"
-        }.joined(separator: " UNION ALL ")
-    }()
+    private static let documentListsSQL: String = searchedTables.enumerated().map { index, table in
+        let values = (0..<listValueCount).map { i in (i < table.columns.count ? table.columns[i] : "NULL") + " AS value\(i + 1)" }
+        return "SELECT \(index) AS list, position, \(values.joined(separator: ", ")) FROM \(table.name) WHERE contact_id = ?1"
+    }.joined(separator: " UNION ALL ")
 
-    /// Where each table's value columns are in a row of `documentListsSQL`: after the two first.
-    private static let searchedTableColumns: [[Int]] = searchedTables.map { Array(2..<(2 + $0.columns.count)) }
+    /// The value columns of a row of `documentListsSQL`: the widest table's.
+    private static let listValueCount = searchedTables.map(\.columns.count).max() ?? 0
 
     /// The contacts whose document `changes` (a changeset about to be applied) may change: those
     /// it inserts or deletes, those whose searched columns it updates, those whose searched lists
