@@ -119,15 +119,61 @@ enum Changeset {
         }
     }
 
-    /// Calls `body` with each change of `changes`, in order.
-    static func forEach(_ changes: Data, _ body: (Change) throws -> Void) throws {
+    /// Calls `body` with each change of `changes`, in order, that `include` keeps (given its
+    /// table and operation): the values of the others are not read out, which is most of the
+    /// cost of walking a changeset.
+    static func forEach(
+        _ changes: Data, including include: (String, Change.Operation) -> Bool = { _, _ in true }, _ body: (Change) throws -> Void
+    ) throws {
+        try walk(changes) { change in
+            guard include(change.table, change.operation) else { return }
+            try body(change.decoded)
+        }
+    }
+
+    /// One change as the changeset holds it, valid only inside `walk(_:_:)`'s call: its values
+    /// are read out on demand.
+    struct RawChange {
+        let table: String
+        let operation: Change.Operation
+        let count: Int
+        fileprivate let key: UnsafePointer<UInt8>
+        fileprivate let old: UnsafePointer<carnet_value>
+        fileprivate let new: UnsafePointer<carnet_value>
+
+        /// Whether the change gives column `column` a value: an insert's column, or one an
+        /// update sets.
+        func sets(_ column: Int) -> Bool { column < count && new[column].type != 0 }
+
+        /// The first column's integer (a row's id, or the contact a child row belongs to), as the
+        /// change finds it or, for an insert, makes it.
+        var firstInteger: Int64? {
+            let value = operation == .insert ? new[0] : old[0]
+            return count > 0 && value.type == SQLITE_INTEGER ? value.integer : nil
+        }
+
+        var decoded: Change {
+            Change(
+                table: table, operation: operation, key: (0..<count).map { key[$0] != 0 },
+                old: (0..<count).map { Changeset.value(old[$0]) }, new: (0..<count).map { Changeset.value(new[$0]) })
+        }
+    }
+
+    /// Calls `body` with each change of `changes`, in order, none of its values read out.
+    static func walk(_ changes: Data, _ body: (RawChange) throws -> Void) throws {
         try changes.withUnsafeBytes { buffer in
             var iterator: OpaquePointer?
             try check(carnet_changes_start(Int32(buffer.count), buffer.baseAddress, &iterator), "a changeset of the history could not be read")
             defer { _ = carnet_changes_finish(iterator) }
             let capacity = 256
-            var old = [carnet_value](repeating: carnet_value(), count: capacity)
-            var new = old
+            let old = UnsafeMutablePointer<carnet_value>.allocate(capacity: capacity)
+            let new = UnsafeMutablePointer<carnet_value>.allocate(capacity: capacity)
+            old.initialize(repeating: carnet_value(), count: capacity)
+            new.initialize(repeating: carnet_value(), count: capacity)
+            defer {
+                old.deallocate()
+                new.deallocate()
+            }
             // The table's name, made once per run of changes to one table (SQLite keeps the
             // name in one buffer for every table, so its address says nothing).
             var name = ""
@@ -136,7 +182,7 @@ enum Changeset {
                 var operation: Int32 = 0
                 var columns: Int32 = 0
                 var key: UnsafePointer<UInt8>?
-                let code = carnet_changes_next(iterator, &table, &operation, &columns, &key, &old, &new, Int32(capacity))
+                let code = carnet_changes_next(iterator, &table, &operation, &columns, &key, old, new, Int32(capacity))
                 if code == SQLITE_DONE { break }
                 guard code == SQLITE_ROW, let table, let key else {
                     try check(code == SQLITE_ROW ? SQLITE_CORRUPT : code, "a changeset of the history could not be read")
@@ -145,17 +191,14 @@ enum Changeset {
                 if name.utf8.count != strlen(table) || !name.utf8.elementsEqual(UnsafeBufferPointer(start: UnsafeRawPointer(table).assumingMemoryBound(to: UInt8.self), count: strlen(table))) {
                     name = String(cString: table)
                 }
-                let count = Int(columns)
-                try body(Change(
-                    table: name,
-                    operation: operation == SQLITE_INSERT ? .insert : operation == SQLITE_DELETE ? .delete : .update,
-                    key: (0..<count).map { key[$0] != 0 },
-                    old: old.prefix(count).map(Self.value), new: new.prefix(count).map(Self.value)))
+                try body(RawChange(
+                    table: name, operation: operation == SQLITE_INSERT ? .insert : operation == SQLITE_DELETE ? .delete : .update,
+                    count: min(Int(columns), capacity), key: key, old: old, new: new))
             }
         }
     }
 
-    private static func value(_ value: carnet_value) -> DatabaseValue? {
+    fileprivate static func value(_ value: carnet_value) -> DatabaseValue? {
         switch value.type {
         case SQLITE_INTEGER: return value.integer.databaseValue
         case SQLITE_FLOAT: return value.real.databaseValue
@@ -195,14 +238,15 @@ enum Changeset {
         }
         var refused: [(Change, DatabaseError)] = []
         var tables: [String] = []
-        try forEach(changes) { change in
-            if tables.last != change.table && !tables.contains(change.table) { tables.append(change.table) }
-            guard change.operation != .insert else { return }
+        let inserting = { (table: String, operation: Change.Operation) -> Bool in
+            if tables.last != table && !tables.contains(table) { tables.append(table) }
+            return operation != .insert
+        }
+        try forEach(changes, including: inserting) { change in
             if let error = try applyOne(change, shape(change.table), db) { refused.append((change, error)) }
         }
         for table in tables.reversed() {
-            try forEach(changes) { change in
-                guard change.operation == .insert, change.table == table else { return }
+            try forEach(changes, including: { $0 == table && $1 == .insert }) { change in
                 if let error = try applyOne(change, shape(table), db) { refused.append((change, error)) }
             }
         }
@@ -224,15 +268,25 @@ enum Changeset {
         let name: String
         let columns: [String]
         let unchecked: Set<Int>
+        /// The table's and its columns' names quoted for SQL, once per apply rather than once per
+        /// column of each change.
+        let quotedName: String
+        private let quotedColumns: [String]
 
         init(_ db: Database, table: String, unchecked bookkeeping: Bookkeeping?) throws {
             name = table
             columns = try db.columns(in: table).map(\.name)
             unchecked = Set([bookkeeping?.version, bookkeeping?.updatedAt].compactMap { $0.map(Int.init) })
+            quotedName = Self.quote(table)
+            quotedColumns = columns.map(Self.quote)
         }
 
-        func quoted(_ i: Int) -> String { "\"" + columns[i].replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        var quotedName: String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        func quoted(_ i: Int) -> String { quotedColumns[i] }
+        private static func quote(_ name: String) -> String {
+            // Foundation's replacingOccurrences costs more than the rest of the quoting: only a
+            // name with a quote in it needs it (none of Carnet's has one).
+            "\"" + (name.utf8.contains(0x22) ? name.replacingOccurrences(of: "\"", with: "\"\"") : name) + "\""
+        }
     }
 
     /// Makes one change; returns the error of a constraint that refused it (to try again later),
@@ -245,10 +299,12 @@ enum Changeset {
         }
         let keyColumns = change.key.indices.filter { change.key[$0] }
         let keyCondition = keyColumns.map { "\(table.quoted($0)) = ?" }.joined(separator: " AND ")
-        let keyArguments = StatementArguments(change.keyValues)
-        func conflict(_ kind: String) -> Conflict { Conflict(table: table.name, kind: kind, key: change.keyValues.map(describe)) }
+        // Each statement's arguments are made from one array: every StatementArguments made
+        // (and every two added) converts its values again.
+        let keyValues = change.keyValues
+        func conflict(_ kind: String) -> Conflict { Conflict(table: table.name, kind: kind, key: keyValues.map(describe)) }
         func exists() throws -> Bool {
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(table.quotedName) WHERE \(keyCondition)"), arguments: keyArguments) != nil
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(table.quotedName) WHERE \(keyCondition)"), arguments: StatementArguments(keyValues)) != nil
         }
         do {
             switch change.operation {
@@ -267,7 +323,7 @@ enum Changeset {
                 // Every column as the changeset has it (bookkeeping aside), or it is a conflict.
                 let checked = change.old.indices.filter { !change.key[$0] && !table.unchecked.contains($0) }
                 let sql = "DELETE FROM \(table.quotedName) WHERE \(([keyCondition] + checked.map { "\(table.quoted($0)) IS ?" }).joined(separator: " AND "))"
-                try db.cachedStatement(sql: sql).execute(arguments: keyArguments + StatementArguments(checked.map { change.old[$0] ?? .null }))
+                try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(keyValues + checked.map { change.old[$0] ?? .null }))
                 if db.changesCount == 0 { throw conflict(try exists() ? "changed" : "missing") }
             case .update:
                 // The columns the change sets, each found with the value it had (bookkeeping aside).
@@ -279,8 +335,7 @@ enum Changeset {
                     WHERE \(([keyCondition] + checked.map { "\(table.quoted($0)) IS ?" }).joined(separator: " AND "))
                     """
                 try db.cachedStatement(sql: sql).execute(
-                    arguments: StatementArguments(set.map { change.new[$0] ?? .null }) + keyArguments
-                        + StatementArguments(checked.map { change.old[$0] ?? .null }))
+                    arguments: StatementArguments(set.map { change.new[$0] ?? .null } + keyValues + checked.map { change.old[$0] ?? .null }))
                 if db.changesCount == 0 { throw conflict(try exists() ? "changed" : "missing") }
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {

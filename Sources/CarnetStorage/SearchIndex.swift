@@ -92,9 +92,111 @@ enum SearchIndex {
 
     /// Contact `id`'s document as its rows are now, column by column (nil: no such contact).
     /// While the index is up to date, that is what it holds.
+    ///
+    /// Read from the searched columns and lists alone, in two statements (the row, then every
+    /// searched list at once), rather than as the whole contact (a statement per child table, the
+    /// photo, the dates): an undo reads the document of each contact it changes twice, before and
+    /// after, and whole contacts made it cost half as much again as the edit it takes back.
     static func document(_ db: Database, id: Int64) throws -> [String]? {
-        try StorageController.fetchContact(db, id: id).map { SearchDocument($0.draft).texts }
+        let statement = try db.cachedStatement(sql: documentRowSQL)
+        let at = try searchedColumns.map { try index(of: $0.column, in: statement) }
+        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+        var draft = ContactDraft()
+        for (column, index) in zip(searchedColumns, at) {
+            draft[keyPath: column.keyPath] = try row.decode(String.self, atIndex: index)
+        }
+        var lists = draft
+        if try !readLists(db, id: id, into: &lists) {
+            // Rows out of order (SQLite does not promise the order of a UNION ALL without ORDER
+            // BY, though it keeps it): each table by itself, in order.
+            lists = draft
+            for table in searchedTables {
+                let statement = try db.cachedStatement(sql: table.selectOneSQL)
+                let at = try table.indexes(statement)
+                let rows = try Row.fetchCursor(statement, arguments: [id])
+                while let entry = try rows.next() { try table.read(entry, at, &lists) }
+            }
+        }
+        return SearchDocument(lists).texts
     }
+
+    /// Appends contact `id`'s entries of `searchedTables` to `draft`'s lists, in one statement;
+    /// false, leaving `draft` part-filled, if the rows did not come in table and position order.
+    private static func readLists(_ db: Database, id: Int64, into draft: inout ContactDraft) throws -> Bool {
+        let statement = try db.cachedStatement(sql: documentListsSQL)
+        let (list, position) = (try index(of: "list", in: statement), try index(of: "position", in: statement))
+        let values = try (0..<listValueCount).map { try index(of: "value\($0 + 1)", in: statement) }
+        let at = searchedTables.map { Array(values.prefix($0.columns.count)) }
+        let rows = try Row.fetchCursor(statement, arguments: [id])
+        var last = (table: -1, position: Int64.min)
+        while let entry = try rows.next() {
+            let table = try entry.decode(Int.self, atIndex: list)
+            let place = try entry.decode(Int64.self, atIndex: position)
+            guard searchedTables.indices.contains(table), (table, place) > last else { return false }
+            last = (table, place)
+            try searchedTables[table].read(entry, at[table], &draft)
+        }
+        return true
+    }
+
+    /// Where `column` is in `statement`'s rows (looked up by name, as every read does).
+    private static func index(of column: String, in statement: Statement) throws -> Int {
+        guard let index = statement.index(ofColumn: column) else {
+            throw CarnetError.database("a search document was read without its \(column) column")
+        }
+        return index
+    }
+
+    /// The text columns of `contacts` whose fields a search looks in, with where each goes in a
+    /// draft: every field `SearchDocument` reads from the row.
+    static let searchedColumns: [(column: String, keyPath: WritableKeyPath<ContactDraft, String> & Sendable)] =
+        ContactFields.columns.compactMap { spec in
+            guard spec.searchable, let column = spec.column, let keyPath = spec.text ?? spec.multilineText else { return nil }
+            return (column, keyPath)
+        }
+
+    /// The child tables whose entries a search looks in.
+    static let searchedTables: [ContactChildTable] = ContactChildTable.all.filter { ContactFields.spec($0.field)?.searchable == true }
+
+    /// The names of `searchedTables`.
+    static let searchedTableNames: Set<String> = Set(searchedTables.map(\.name))
+
+    private static let documentRowSQL = "SELECT \(searchedColumns.map(\.column).joined(separator: ", ")) FROM contacts WHERE id = ?"
+
+    /// A contact's rows of every table of `searchedTables`, in one statement: each row is the
+    /// table's place in that list (`list`), the position, then the table's value columns as
+    /// `value1`, `value2`, … (padded with NULL to the widest table's). No ORDER BY: each table's rows come by its primary key,
+    /// (contact_id, position), and the tables one after the other, where an ORDER BY made a
+    /// sorter for each table (`readLists` checks the order).
+    private static let documentListsSQL: String = searchedTables.enumerated().map { index, table in
+        let values = (0..<listValueCount).map { i in (i < table.columns.count ? table.columns[i] : "NULL") + " AS value\(i + 1)" }
+        return "SELECT \(index) AS list, position, \(values.joined(separator: ", ")) FROM \(table.name) WHERE contact_id = ?1"
+    }.joined(separator: " UNION ALL ")
+
+    /// The value columns of a row of `documentListsSQL`: the widest table's.
+    private static let listValueCount = searchedTables.map(\.columns.count).max() ?? 0
+
+    /// The contacts whose document `changes` (a changeset about to be applied) may change: those
+    /// it inserts or deletes, those whose searched columns it updates, those whose searched lists
+    /// it writes. An undo of a change to a photo, a date, a favorite or a version number leaves
+    /// the index alone.
+    static func contactsWhoseDocumentChanges(_ db: Database, _ changes: Data) throws -> Set<Int64> {
+        // GRDB keeps each table's columns for the connection: no statement per undo.
+        let columns = try db.columns(in: "contacts").map(\.name)
+        let searched = columns.indices.filter { searchedColumnNames.contains(columns[$0]) }
+        var ids = Set<Int64>()
+        try Changeset.walk(changes) { change in
+            let changesText: Bool
+            switch change.table {
+            case "contacts": changesText = change.operation != .update || searched.contains { change.sets($0) }
+            case let table: changesText = searchedTableNames.contains(table)
+            }
+            if changesText, let id = change.firstInteger { ids.insert(id) }
+        }
+        return ids
+    }
+
+    private static let searchedColumnNames: Set<String> = Set(searchedColumns.map(\.column))
 
     // MARK: Writes by other programs
 

@@ -136,10 +136,13 @@ extension StorageController {
                 // The changeset is applied with triggers off, as Carnet's connections write: what
                 // the schema's triggers do for other writers is done here, for each contact the
                 // part touches (with triggers on, an FTS document rebuilt for every row the part
-                // changes made the undo of one edit five times the edit). Its search document as
-                // the index holds it is read before, and replaced by the new one after; one that
-                // was deleted leaves its sync tombstones. Nothing is written before the changeset
-                // applies, so a conflict leaves the file as it was.
+                // changes made the undo of one edit five times the edit). For each contact whose
+                // searched text the part changes, its search document as the index holds it is
+                // read before, and replaced by the new one after; one that was deleted leaves its
+                // sync tombstones. Nothing is written before the changeset applies, so a conflict
+                // leaves the file as it was.
+                let reindexed = try SearchIndex.contactsWhoseDocumentChanges(db, inverse)
+                touched.removeAll { !reindexed.contains($0) }
                 var documents: [Int64: [String]] = [:]
                 var links: [Int64: [Row]] = [:]
                 for id in touched {

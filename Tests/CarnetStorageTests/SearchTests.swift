@@ -515,6 +515,73 @@ import Testing
         #expect(try storage.integrityCheck() == ["ok"])
     }
 
+    /// An undo reads a document from the searched columns and lists alone: it is the document
+    /// of the whole contact, for a contact with every field and list filled in.
+    @Test func aDocumentReadFromTheSearchedRowsIsTheWholeContacts() throws {
+        let storage = try StorageController(path: dir.path("document.sqlite"))
+        var draft = ContactStorageTests.rich
+        draft.pronouns = "she/her"
+        draft.gender = "F;woman"
+        let rich = try storage.insertContact(draft)
+        let plain = try storage.insertContact(ContactDraft(name: "Grace Hopper"))
+        for contact in [rich, plain] {
+            let read = try storage.writer.read { db in try SearchIndex.document(db, id: contact.id) }
+            #expect(read == SearchDocument(contact.draft).texts, "\(contact.name)")
+        }
+        #expect(try storage.writer.read { db in try SearchIndex.document(db, id: 999) } == nil)
+    }
+
+    /// An undo or redo reindexes only the contacts whose searched text it changes: an edit of
+    /// each field alone, undone and redone, leaves the index term for term what a rebuild
+    /// makes, and a search finds the field's new word exactly when the field is searched and
+    /// the edit is in place.
+    @Test func undoAndRedoOfAnEditOfEachFieldKeepTheIndexExact() throws {
+        let storage = try StorageController(path: dir.path("fields.sqlite"))
+        var draft = ContactStorageTests.rich
+        draft.pronouns = "she/her"
+        draft.gender = "F"
+        var contact = try storage.insertContact(draft)
+        try storage.insertContact(ContactDraft(name: "Grace Hopper", email: "grace@navy.example"))
+        var edited = 0
+        for (index, spec) in ContactFields.all.enumerated() {
+            // A word of its own for each field, found nowhere else.
+            let word = "zeb" + String(UnicodeScalar(UInt8(97 + index / 26))) + String(UnicodeScalar(UInt8(97 + index % 26)))
+            var changed = contact.draft
+            if let keyPath = spec.text ?? spec.multilineText {
+                changed[keyPath: keyPath] = spec.field == .gender ? "O;" + word : word
+            } else {
+                switch spec.field {
+                case .email: changed.emails.insert(LabeledValue("\(word)@example.com"), at: 1)
+                case .phone: changed.phones[0] = LabeledValue("+33 1 99 99 99 99", label: "cell", preferred: true)
+                case .address: changed.addresses[1].locality = word
+                case .url: changed.urls.append(LabeledValue("https://\(word).example"))
+                case .handle: changed.handles[0] = LabeledValue("@\(word)@example.social", label: "mastodon")
+                case .date: changed.dates.append(ContactDate(label: word, month: 2, day: 3))
+                case .category: changed.categories.append(word)
+                case .photo: changed.photo = nil
+                case .extra: changed.extras.append("X-\(word.uppercased()):\(word)")
+                default: continue
+                }
+            }
+            let search = spec.field == .phone ? "0199999999" : word
+            #expect(try names(storage, search).isEmpty, "\(spec.field)")
+            contact = try storage.updateContact(contact, with: changed)
+            try indexIsSound(storage)
+            #expect(try !names(storage, search).isEmpty == spec.searchable, "\(spec.field) edited")
+            try storage.undo()
+            try indexIsSound(storage)
+            #expect(try names(storage, search).isEmpty, "\(spec.field) undone")
+            #expect(try names(storage, "grace") == ["Grace Hopper"])
+            try storage.redo()
+            try indexIsSound(storage)
+            #expect(try !names(storage, search).isEmpty == spec.searchable, "\(spec.field) redone")
+            contact = try storage.contact(id: contact.id)
+            edited += 1
+        }
+        // Every field was edited: a new list field is added above.
+        #expect(edited == ContactFields.all.count)
+    }
+
     /// Generated contacts (accents composed and not, ß and ẞ with and without a combining mark,
     /// phones of every shape a phone may have, any script), written, edited and some deleted:
     /// the index Carnet keeps as it writes is term for term what a rebuild from the contacts
