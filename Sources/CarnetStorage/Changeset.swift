@@ -277,16 +277,11 @@ enum Changeset {
             name = table
             columns = try db.columns(in: table).map(\.name)
             unchecked = Set([bookkeeping?.version, bookkeeping?.updatedAt].compactMap { $0.map(Int.init) })
-            quotedName = Self.quote(table)
-            quotedColumns = columns.map(Self.quote)
+            quotedName = table.doubleQuoted
+            quotedColumns = columns.map(\.doubleQuoted)
         }
 
         func quoted(_ i: Int) -> String { quotedColumns[i] }
-        private static func quote(_ name: String) -> String {
-            // Foundation's replacingOccurrences costs more than the rest of the quoting: only a
-            // name with a quote in it needs it (none of Carnet's has one).
-            "\"" + (name.utf8.contains(0x22) ? name.replacingOccurrences(of: "\"", with: "\"\"") : name) + "\""
-        }
     }
 
     /// Makes one change; returns the error of a constraint that refused it (to try again later),

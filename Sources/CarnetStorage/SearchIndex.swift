@@ -280,14 +280,7 @@ enum SearchIndex {
     private static func phrase(_ phrase: SearchQuery.Phrase) -> String {
         // Digits only: no quote to double, and the number after a 0 too (Phrase.isNumber).
         if phrase.isNumber { return "(\"" + phrase.words[0] + "\"* OR \"0" + phrase.words[0] + "\"*)" }
-        // Quotes doubled scalar by scalar, as Foundation's literal `replacingOccurrences` would,
-        // without its round trip through NSString (`carnet query` builds three of these per run).
-        var quoted = String.UnicodeScalarView()
-        for scalar in phrase.words.joined(separator: " ").unicodeScalars {
-            quoted.append(scalar)
-            if scalar == "\"" { quoted.append(scalar) }
-        }
-        return "\"" + String(quoted) + "\"*"
+        return phrase.words.joined(separator: " ").doubleQuoted + "*"
     }
 
     /// The condition on `contacts` that keeps the contacts matching `query`.

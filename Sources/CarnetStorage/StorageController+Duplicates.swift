@@ -193,7 +193,7 @@ extension StorageController {
             guard let column = try String.fetchOne(
                 db, sql: "SELECT name FROM pragma_table_info(?) WHERE pk = 1", arguments: [table])
             else { continue }
-            let quoted = "\"" + column.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let quoted = column.doubleQuoted
             try db.execute(sql: "UPDATE OR IGNORE \(table) SET \(quoted) = ? WHERE \(quoted) = ?", arguments: [survivor, other])
         }
     }
