@@ -129,7 +129,7 @@ final class ContactChildTable: Sendable {
     }
 
     /// Where each of `columns` is in `statement`'s rows.
-    func indexes(_ statement: Statement) throws -> [Int] {
+    private func indexes(_ statement: Statement) throws -> [Int] {
         try columns.map { column in
             guard let index = statement.index(ofColumn: column) else {
                 throw CarnetError.database("a \(name) row was read without its \(column) column")

@@ -105,19 +105,12 @@ enum SearchIndex {
         for (column, index) in zip(searchedColumns, at) {
             draft[keyPath: column.keyPath] = try row.decode(String.self, atIndex: index)
         }
-        var lists = draft
-        if try !readLists(db, id: id, into: &lists) {
+        guard try readLists(db, id: id, into: &draft) else {
             // Rows out of order (SQLite does not promise the order of a UNION ALL without ORDER
-            // BY, though it keeps it): each table by itself, in order.
-            lists = draft
-            for table in searchedTables {
-                let statement = try db.cachedStatement(sql: table.selectOneSQL)
-                let at = try table.indexes(statement)
-                let rows = try Row.fetchCursor(statement, arguments: [id])
-                while let entry = try rows.next() { try table.read(entry, at, &lists) }
-            }
+            // BY, though it keeps it): the whole contact, read as every other read reads it.
+            return try StorageController.fetchContact(db, id: id).map { SearchDocument($0.draft).texts }
         }
-        return SearchDocument(lists).texts
+        return SearchDocument(draft).texts
     }
 
     /// Appends contact `id`'s entries of `searchedTables` to `draft`'s lists, in one statement;
