@@ -238,11 +238,12 @@ enum Changeset {
         }
         var refused: [(Change, DatabaseError)] = []
         var tables: [String] = []
-        let inserting = { (table: String, operation: Change.Operation) -> Bool in
+        // Every change but the inserts, noting on the way each table in the order it comes.
+        let notingTablesKeepingAllButInserts = { (table: String, operation: Change.Operation) -> Bool in
             if tables.last != table && !tables.contains(table) { tables.append(table) }
             return operation != .insert
         }
-        try forEach(changes, including: inserting) { change in
+        try forEach(changes, including: notingTablesKeepingAllButInserts) { change in
             if let error = try applyOne(change, shape(change.table), db) { refused.append((change, error)) }
         }
         for table in tables.reversed() {
