@@ -331,8 +331,7 @@ private final class SyncRun {
         progress?(SyncProgress(.listing))
         token = here.account.syncToken
         try applyChanges(try remoteChanges(since: token, retrying: true))
-        try Self.settleHeldDeletions(here, seen: seen, report: &report)
-        held = Set(try here.heldDeletions().map(\.href))
+        held = try Self.settleHeldDeletions(here, seen: seen, report: &report)
         // What the server's changes did here is made durable before the first request that
         // writes there (one that sends nothing commits once, at its end; one that brought
         // nothing keeps the file as it was until it has sent something).
@@ -624,11 +623,14 @@ private final class SyncRun {
     /// each has synced since the card was found gone (or synced in this `carnet sync` without
     /// the card's UID), and none took the card. Then it was a deletion: the contact goes, or,
     /// changed here meanwhile, stays and goes up again as new (an edit wins over a deletion).
-    /// A held deletion whose contact is gone, elsewhere, or linked again is forgotten.
-    static func settleHeldDeletions(_ here: SyncTransaction, seen: SyncSeen, report: inout SyncReport) throws {
+    /// A held deletion whose contact is gone, elsewhere, or linked again is forgotten. Returns
+    /// the hrefs still held.
+    @discardableResult
+    static func settleHeldDeletions(_ here: SyncTransaction, seen: SyncSeen, report: inout SyncReport) throws -> Set<String> {
         let holds = try here.heldDeletions()
-        guard !holds.isEmpty else { return }
+        guard !holds.isEmpty else { return [] }
         let others = try here.otherAccounts()
+        var stillHeld: Set<String> = []
         for hold in holds {
             guard let id = hold.contactID, let contact = try here.contact(id: id), contact.bookID == here.account.bookID,
                   let link = try here.link(contactID: id), link.href == hold.href
@@ -640,7 +642,10 @@ private final class SyncRun {
                 if let last = other.lastSyncAt, last > hold.since { return true }
                 return seen.books.contains(other.id) && !seen.waiting.contains(contact.uid)
             }
-            guard answered else { continue }
+            guard answered else {
+                stillHeld.insert(hold.href)
+                continue
+            }
             try here.forgetCardNotSynced(href: hold.href)
             if contact.version == link.syncedVersion {
                 try here.deleteContact(contact, href: hold.href)
@@ -649,6 +654,7 @@ private final class SyncRun {
                 try here.removeLink(contactID: contact.id)
             }
         }
+        return stillHeld
     }
 
     static func uid(fromHref href: String) -> String {
