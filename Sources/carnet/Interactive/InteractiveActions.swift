@@ -79,19 +79,26 @@ extension InteractiveSession {
     func deleteShownContact(_ rest: String) throws {
         guard case let .contactDetail(detail) = app.current else { return }
         let id = detail.contact.id
-        if !["--yes", "-y"].contains(rest) {
-            guard terminal.stdinIsTerminal else {
-                throw CLIError.usage("not deleting contact \(id) without --yes (standard input is not a terminal): type delete --yes")
-            }
-            guard confirm("delete contact \(id), \(detail.contact.name.shown)?") else {
-                terminal.print("cancelled; contact \(id) kept")
-                return
-            }
-        }
+        guard try confirmsDeletion(of: "contact \(id)", rest, "delete contact \(id), \(detail.contact.name.shown)?") else { return }
         try detail.delete()
         terminal.print("deleted contact \(id), \(detail.contact.name.shown) (undo: u)")
         try app.back()
         try render()
+    }
+
+    /// Whether to go on deleting `what`: `delete --yes` (the `rest` of the line) says so; else the
+    /// person at the terminal is asked `question` (a no prints that it was kept), and a script is
+    /// refused.
+    func confirmsDeletion(of what: String, _ rest: String, _ question: String) throws -> Bool {
+        if ["--yes", "-y"].contains(rest) { return true }
+        guard terminal.stdinIsTerminal else {
+            throw CLIError.usage("not deleting \(what) without --yes (standard input is not a terminal): type delete --yes")
+        }
+        guard confirm(question) else {
+            terminal.print("cancelled; \(what) kept")
+            return false
+        }
+        return true
     }
 
     // MARK: Groups
@@ -105,15 +112,8 @@ extension InteractiveSession {
     func deleteShownGroup(_ rest: String) throws {
         guard let screen = groupScreen else { return }
         let group = screen.group
-        if !["--yes", "-y"].contains(rest) {
-            guard terminal.stdinIsTerminal else {
-                throw CLIError.usage("not deleting group \(group.id) without --yes (standard input is not a terminal): type delete --yes")
-            }
-            guard confirm("delete group \(group.id), \(group.name.shown)? \(GroupRendering.membersStay(group.draft.members.count))") else {
-                terminal.print("cancelled; group \(group.id) kept")
-                return
-            }
-        }
+        let question = "delete group \(group.id), \(group.name.shown)? \(GroupRendering.membersStay(group.draft.members.count))"
+        guard try confirmsDeletion(of: "group \(group.id)", rest, question) else { return }
         try screen.delete()
         terminal.print("deleted group \(group.id), \(group.name.shown); \(GroupRendering.membersStay(group.draft.members.count)) (undo: u)")
         try app.back()

@@ -30,14 +30,7 @@ struct DeleteCommand: StateCommand {
         case let .contact(screen): detail = screen
         case let .group(screen): return try delete(screen, terminal: terminal)
         }
-        if !yes {
-            guard terminal.stdinIsTerminal else {
-                throw CLIError.usage("not deleting contact \(contact.id) without --yes (standard input is not a terminal)")
-            }
-            guard terminal.confirm("Delete contact \(contact.id), \(detail.contact.name.shown)?") else {
-                throw CLIError.cancelled("cancelled; contact \(contact.id) kept")
-            }
-        }
+        try confirm(deleting: "contact \(contact.id)", "Delete contact \(contact.id), \(detail.contact.name.shown)?", terminal: terminal)
         try detail.delete()
         terminal.print("deleted contact \(contact.id)")
     }
@@ -47,15 +40,21 @@ struct DeleteCommand: StateCommand {
     @MainActor private func delete(_ screen: GroupDetailViewModel, terminal: Terminal) throws {
         let group = screen.group
         let stay = GroupRendering.membersStay(group.draft.members.count)
-        if !yes {
-            guard terminal.stdinIsTerminal else {
-                throw CLIError.usage("not deleting group \(group.id) (\(group.name.shown)) without --yes (standard input is not a terminal)")
-            }
-            guard terminal.confirm("Delete group \(group.id), \(group.name.shown)? \(stay.prefix(1).uppercased() + stay.dropFirst()).") else {
-                throw CLIError.cancelled("cancelled; group \(group.id) kept")
-            }
-        }
+        try confirm(
+            deleting: "group \(group.id)", named: group.name.shown,
+            "Delete group \(group.id), \(group.name.shown)? \(stay.prefix(1).uppercased() + stay.dropFirst()).", terminal: terminal)
         try screen.delete()
         terminal.print("deleted group \(group.id) (\(group.name.shown)); \(stay)")
+    }
+
+    /// Goes on with deleting `what` (its `name` shown too where a script is refused) when told
+    /// with `--yes` or when the person at the terminal says yes to `question`; otherwise throws:
+    /// refused from a script, cancelled at a terminal.
+    @MainActor private func confirm(deleting what: String, named name: String? = nil, _ question: String, terminal: Terminal) throws {
+        guard !yes else { return }
+        guard terminal.stdinIsTerminal else {
+            throw CLIError.usage("not deleting \(what)\(name.map { " (\($0))" } ?? "") without --yes (standard input is not a terminal)")
+        }
+        guard terminal.confirm(question) else { throw CLIError.cancelled("cancelled; \(what) kept") }
     }
 }
