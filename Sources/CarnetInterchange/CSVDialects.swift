@@ -50,6 +50,8 @@ struct ForeignCSV: Sendable {
     let headerless: Bool
     private let headers: [String]
     private let targets: [Target]
+    /// For each column of `targets` that fills a text field: that field's rule, to check a cell by.
+    private let textRules: [(field: Field, multiline: Bool)?]
 
     var columnCount: Int { headers.count }
 
@@ -71,6 +73,10 @@ struct ForeignCSV: Sendable {
         self.headerless = headerless
         self.headers = headers
         self.targets = targets
+        textRules = targets.map { target in
+            guard case let .text(keyPath) = target else { return nil }
+            return Self.textFields.first { $0.keyPath == keyPath }.map { ($0.field, $0.multiline) }
+        }
     }
 
     /// What one column holds.
@@ -375,7 +381,7 @@ struct ForeignCSV: Sendable {
             case .name:
                 if draft.name.isEmpty { draft.name = cell } else { keep(column, cell) }
             case let .text(keyPath):
-                if let field = Self.textFields.first(where: { $0.keyPath == keyPath }), !(field.multiline ? ValueRules.text(cell, field.field) : ValueRules.line(cell, field.field)) {
+                if let field = textRules[index], !(field.multiline ? ValueRules.text(cell, field.field) : ValueRules.line(cell, field.field)) {
                     // Kept rather than set, so the rest of the row still imports (a tab in
                     // Thunderbird's notes is a control character to Carnet's rules).
                     keep(column, cell, because: "\(field.field) breaks Carnet's rules")
