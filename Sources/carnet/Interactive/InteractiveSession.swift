@@ -125,11 +125,16 @@ final class InteractiveSession {
         return value
     }
 
-    /// The ids typed after a verb, at least one.
-    func numbers(_ text: String, _ usage: String) throws -> [Int64] {
+    /// The words typed after a verb, at least one.
+    func words(_ text: String, _ usage: String) throws -> [String] {
         let words = text.split(separator: " ").map(String.init)
         if words.isEmpty { throw CLIError.usage("type \(usage)") }
-        return try words.map(number)
+        return words
+    }
+
+    /// The ids typed after a verb, at least one.
+    func numbers(_ text: String, _ usage: String) throws -> [Int64] {
+        try words(text, usage).map(number)
     }
 
     /// What was typed after a verb that needs it, else the usage as an error.

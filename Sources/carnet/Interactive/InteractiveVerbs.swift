@@ -271,9 +271,7 @@ extension InteractiveSession {
         },
         InteractiveVerb(["remove-member", "remove"], on: [.groupDetail], usage: "remove-member ID|UID…") { s, _, rest in
             guard let group = s.groupScreen else { return }
-            let members = rest.split(separator: " ").map(String.init)
-            if members.isEmpty { throw CLIError.usage("type remove-member ID|UID…") }
-            try group.removeMembers(members)
+            try group.removeMembers(try s.words(rest, "remove-member ID|UID…"))
             s.terminal.print("saved group \(group.group.id): \(GroupRendering.members(group.group.draft.members.count))")
             try s.render()
         },
