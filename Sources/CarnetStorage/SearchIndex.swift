@@ -5,6 +5,8 @@ import GRDB
 
 /// The full-text index, `contact_search`: an FTS5 table that keeps no copy of its text
 /// (`content = ''`, schema 16) and whose documents are made in one place, `CarnetModels/SearchDocument`.
+/// It holds people only (schema 19): a search lists contacts, and a group card is not one, so
+/// what the index matches needs no other filter. Groups are found by name, in `GroupsViewModel`.
 ///
 /// Carnet indexes each contact as it writes it, on connections that run with triggers off. A
 /// write by another program (sqlite3) to a contact or a searched list fires a trigger that marks
@@ -50,20 +52,26 @@ enum SearchIndex {
 
     // MARK: Carnet's writes
 
-    /// Indexes a contact whose rows were just written from `draft`.
+    /// Indexes a contact whose rows were just written from `draft` (a group card is not indexed).
     static func add(_ db: Database, id: Int64, _ draft: ContactDraft) throws {
-        try db.cachedStatement(sql: addSQL).execute(arguments: arguments(id, SearchDocument(draft).texts))
+        guard let texts = texts(draft) else { return }
+        try db.cachedStatement(sql: addSQL).execute(arguments: arguments(id, texts))
+    }
+
+    /// The document the index holds for `draft`: none for a group card.
+    private static func texts(_ draft: ContactDraft) -> [String]? {
+        draft.kind == .group ? nil : SearchDocument(draft).texts
     }
 
     /// Runs `write`, which changes contact `id`'s rows from `stored` to `draft`, and replaces its
     /// document when its texts changed (an edit of a photo or a date leaves the index alone).
     static func replace(_ db: Database, id: Int64, from stored: ContactDraft, to draft: ContactDraft, _ write: () throws -> Bool) throws -> Bool {
         guard try write() else { return false }
-        let before = SearchDocument(stored).texts
-        let after = SearchDocument(draft).texts
+        let before = texts(stored)
+        let after = texts(draft)
         if before != after {
-            try db.cachedStatement(sql: removeSQL).execute(arguments: arguments(id, before))
-            try db.cachedStatement(sql: addSQL).execute(arguments: arguments(id, after))
+            if let before { try remove(db, id: id, document: before) }
+            if let after { try db.cachedStatement(sql: addSQL).execute(arguments: arguments(id, after)) }
         }
         return true
     }
@@ -73,14 +81,14 @@ enum SearchIndex {
     /// ``remove(_:id:document:)`` took the old one out. Returns whether the contact exists.
     @discardableResult
     static func reindex(_ db: Database, id: Int64) throws -> Bool {
-        guard let document = try document(db, id: id) else { return false }
-        try db.cachedStatement(sql: addSQL).execute(arguments: arguments(id, document))
-        return true
+        let stored = try document(db, id: id)
+        if let texts = stored.texts { try db.cachedStatement(sql: addSQL).execute(arguments: arguments(id, texts)) }
+        return stored.exists
     }
 
     /// Takes contact `id` out of the index, before its rows are deleted.
     static func remove(_ db: Database, id: Int64) throws {
-        guard let before = try document(db, id: id) else { return }
+        guard let before = try document(db, id: id).texts else { return }
         try remove(db, id: id, document: before)
     }
 
@@ -90,17 +98,19 @@ enum SearchIndex {
         try db.cachedStatement(sql: removeSQL).execute(arguments: arguments(id, document))
     }
 
-    /// Contact `id`'s document as its rows are now, column by column (nil: no such contact).
-    /// While the index is up to date, that is what it holds.
+    /// Whether contact `id` exists, and its document as its rows are now, column by column (nil
+    /// for a group card, which has none). While the index is up to date, that is what it holds.
     ///
     /// Read from the searched columns and lists alone, in two statements (the row, then every
     /// searched list at once), rather than as the whole contact (a statement per child table, the
     /// photo, the dates): an undo reads the document of each contact it changes twice, before and
     /// after, and whole contacts made it cost half as much again as the edit it takes back.
-    static func document(_ db: Database, id: Int64) throws -> [String]? {
+    static func document(_ db: Database, id: Int64) throws -> (exists: Bool, texts: [String]?) {
         let statement = try db.cachedStatement(sql: documentRowSQL)
         let at = try searchedColumns.map { try index(of: $0.column, in: statement) }
-        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+        let kind = try index(of: "kind", in: statement)
+        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return (false, nil) }
+        guard try row.decode(String.self, atIndex: kind) != ContactKind.group.rawValue else { return (true, nil) }
         var draft = ContactDraft()
         for (column, index) in zip(searchedColumns, at) {
             draft[keyPath: column.keyPath] = try row.decode(String.self, atIndex: index)
@@ -108,9 +118,10 @@ enum SearchIndex {
         guard try readLists(db, id: id, into: &draft) else {
             // Rows out of order (SQLite does not promise the order of a UNION ALL without ORDER
             // BY, though it keeps it): the whole contact, read as every other read reads it.
-            return try StorageController.fetchContact(db, id: id).map { SearchDocument($0.draft).texts }
+            let contact = try StorageController.fetchContact(db, id: id)
+            return (contact != nil, contact.flatMap { texts($0.draft) })
         }
-        return SearchDocument(draft).texts
+        return (true, SearchDocument(draft).texts)
     }
 
     /// Appends contact `id`'s entries of `searchedTables` to `draft`'s lists, in one statement;
@@ -154,7 +165,7 @@ enum SearchIndex {
     /// The names of `searchedTables`.
     static let searchedTableNames: Set<String> = Set(searchedTables.map(\.name))
 
-    private static let documentRowSQL = "SELECT \(searchedColumns.map(\.column).joined(separator: ", ")) FROM contacts WHERE id = ?"
+    private static let documentRowSQL = "SELECT kind, \(searchedColumns.map(\.column).joined(separator: ", ")) FROM contacts WHERE id = ?"
 
     /// A contact's rows of every table of `searchedTables`, in one statement: each row is the
     /// table's place in that list (`list`), the position, then the table's value columns as
@@ -170,8 +181,8 @@ enum SearchIndex {
     private static let listValueCount = searchedTables.map(\.columns.count).max() ?? 0
 
     /// The contacts whose document `changes` (a changeset about to be applied) may change: those
-    /// it inserts or deletes, those whose searched columns it updates, those whose searched lists
-    /// it writes. An undo of a change to a photo, a date, a favorite or a version number leaves
+    /// it inserts or deletes, those whose searched columns or kind it updates (a card that turns
+    /// from a group into a person gains a document), those whose searched lists it writes. An undo of a change to a photo, a date, a favorite or a version number leaves
     /// the index alone.
     static func contactsWhoseDocumentChanges(_ db: Database, _ changes: Data) throws -> Set<Int64> {
         // GRDB keeps each table's columns for the connection: no statement per undo.
@@ -189,7 +200,7 @@ enum SearchIndex {
         return ids
     }
 
-    private static let searchedColumnNames: Set<String> = Set(searchedColumns.map(\.column))
+    private static let searchedColumnNames: Set<String> = Set(searchedColumns.map(\.column) + ["kind"])
 
     // MARK: Writes by other programs
 
@@ -209,7 +220,7 @@ enum SearchIndex {
     @discardableResult
     static func rebuild(_ db: Database) throws -> Int {
         try db.execute(sql: "INSERT INTO contact_search (contact_search) VALUES ('delete-all')")
-        let page = "SELECT \(StorageController.contactColumns) FROM contacts WHERE id > ? ORDER BY id LIMIT 1000"
+        let page = "SELECT \(StorageController.contactColumns) FROM contacts WHERE id > ? AND kind = 'individual' ORDER BY id LIMIT 1000"
         var last: Int64 = .min
         var count = 0
         while true {

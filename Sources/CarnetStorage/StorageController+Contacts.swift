@@ -4,6 +4,8 @@ import GRDB
 
 extension StorageController {
     static let contactColumns = ContactRecord.selection()
+    /// `contactColumns` but `kind` and `group_form`: for a read that only ever finds people.
+    static let personColumns = ContactRecord.selection(kind: false)
 
     /// Contacts decoded straight from SQLite's row buffer through a cached prepared statement:
     /// `Row.fetchAll` would first copy every value of every row, and re-preparing the same page
@@ -233,8 +235,10 @@ extension StorageController {
     /// The WHERE conditions and their arguments for `query` (no key), with its search read.
     static func filter(_ query: ContactQuery) throws(CarnetError) -> (conditions: [String], arguments: StatementArguments, search: SearchQuery) {
         let search = try SearchQuery(query.search)
-        // People only: a group card is listed by `carnet group`, never as a contact.
-        var conditions: [String] = [Self.individualsCondition]
+        // People only: a group card is listed by `carnet group`, never as a contact. The search
+        // index holds people only, so a search needs no other condition (which every row it
+        // matches would pay).
+        var conditions: [String] = search.isEmpty ? [Self.individualsCondition] : []
         var arguments = StatementArguments()
         if !search.isEmpty {
             conditions.append(SearchIndex.matchCondition)
@@ -257,7 +261,8 @@ extension StorageController {
     private func page(key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery) throws(CarnetError) -> ContactPage {
         let page = try Self.pageClause(key: key, forward: forward, limit: limit, query: query)
         guard limit > 0 else { return ContactPage(contacts: [], hasMore: false) }
-        let sql = "SELECT \(Self.contactColumns) FROM \(page.source) \(page.clause)"
+        // A search finds people only: their rows need no kind or group form.
+        let sql = "SELECT \(page.searched ? Self.personColumns : Self.contactColumns) FROM \(page.source) \(page.clause)"
         return try searchRead(query) { db in
             var contacts = try Self.fetchContacts(db, sql: sql, arguments: page.arguments, capacity: limit + 1)
             let hasMore = contacts.count > limit
@@ -271,10 +276,11 @@ extension StorageController {
     /// more than `limit`, to tell whether there are more), with the arguments. A search narrows
     /// the list through the index (the contacts it matches); sorted by relevance, the page is
     /// ordered by (rank, name, id), which a key of the same three continues exactly, as the name
-    /// order's key does. Throws for a search that cannot be read.
+    /// order's key does. `searched` says the index narrows it, so every row is a person. Throws
+    /// for a search that cannot be read.
     static func pageClause(
         key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery
-    ) throws(CarnetError) -> (source: String, clause: String, arguments: StatementArguments, ranked: Bool) {
+    ) throws(CarnetError) -> (source: String, clause: String, arguments: StatementArguments, ranked: Bool, searched: Bool) {
         let filter = try filter(query)
         let ranked = query.order == .relevance && !filter.search.isEmpty
         let column = sortColumn(query.order)
@@ -296,7 +302,7 @@ extension StorageController {
         let order = (ranked ? "search_rank\(direction), " : "") + "\(column)\(direction), id\(direction)"
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         _ = arguments.append(contentsOf: [limit + 1])
-        return (source, "\(whereClause) ORDER BY \(order) LIMIT ?", arguments, ranked)
+        return (source, "\(whereClause) ORDER BY \(order) LIMIT ?", arguments, ranked, !filter.search.isEmpty)
     }
 
     /// Up to `limit` summaries of `query`'s contacts, in its order, after `key` (from the start

@@ -146,8 +146,9 @@ extension StorageController {
                 var documents: [Int64: [String]] = [:]
                 var links: [Int64: [Row]] = [:]
                 for id in touched {
-                    guard let document = try SearchIndex.document(db, id: id) else { continue }
-                    documents[id] = document
+                    let stored = try SearchIndex.document(db, id: id)
+                    guard stored.exists else { continue }
+                    documents[id] = stored.texts
                     links[id] = try syncLinks(db, contactID: id)
                 }
                 do {

@@ -70,8 +70,9 @@ extension StorageController {
         }
     }
 
-    /// The search index out of step with the contacts: a document count that is not the contact
-    /// count, or writes by another program not indexed yet (a file this process may not write).
+    /// The search index out of step with the contacts: a document count that is not the count of
+    /// people (group cards are not indexed), or writes by another program not indexed yet (a file
+    /// this process may not write).
     static func searchIndexProblems(_ db: Database) throws -> [String] {
         guard try db.tableExists("contact_search_data") else { return [] }
         var problems: [String] = []
@@ -79,7 +80,7 @@ extension StorageController {
             problems.append("the search index does not have the changes another program made to the contacts; bring it up to date with: carnet db reindex")
         }
         let documents = try SearchIndex.documentCount(db)
-        let contacts = try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts") ?? 0
+        let contacts = try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts WHERE \(individualsCondition)") ?? 0
         if documents != contacts {
             problems.append("the search index holds \(documents) contacts of \(contacts); rebuild it with: carnet db reindex")
         }

@@ -245,15 +245,23 @@ public final class StorageController: Sendable {
         // Another process may migrate the same file at the same moment. Each migration checks
         // again under the write lock; one that finds itself applied stops the run, and the
         // decision is made again from what is now in the file.
+        var migrated = false
         for _ in 0...(migrations.count + 1) {
             // Nothing to do is the usual case, and needs no write (the file may be read-only).
             let pending = try read { db in try Self.pendingMigrations(db, migrations, path: path) }
-            guard !pending.isEmpty else { return }
+            guard !pending.isEmpty else {
+                // A migration that changes what the index holds marks it out of date: it is
+                // rebuilt now, at the final schema, so that no reader (one that may not write
+                // among them) searches the old index.
+                if migrated { try catchUpSearchIndex() }
+                return
+            }
             let isNewFile = try write(indexing: false) { db in try Self.prepareMigrator(db, migrations, path: path) }
             do {
                 // Then round again: the read above finds nothing pending, or refuses a file that
                 // a newer Carnet migrated further meanwhile.
                 try Self.migrator(migrations, path: path).migrate(writer)
+                migrated = true
                 continue
             } catch is AppliedMeanwhile {
                 continue
