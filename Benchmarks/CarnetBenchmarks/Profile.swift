@@ -8,14 +8,15 @@ import Foundation
 /// repeated, for a profiler (`perf record -g .build/release/CarnetBenchmarks --profile load`).
 /// The book is made first, untimed (or kept at PATH and reused); each repetition's time goes to
 /// stderr; with --both the two sides alternate and their medians are compared. Workloads: import, load, page
-/// (a whole page walk), first (the first page, 1,000 times), edit (1,000 edit/saves), undo (1,000
+/// (a whole page walk), first (the first page, 1,000 times), search (the first 20 of a one-word
+/// search by relevance, 1,000 times, as the benchmark's search row), edit (1,000 edit/saves), undo (1,000
 /// edits each undone, the undos timed; its "raw" side times the edits instead, so --both
 /// compares an undo with the edit it takes back), unindexed (raw only: the raw import on a file
 /// without the search index, what `--profile import --raw` is measured against for the index's
 /// cost).
 @MainActor
 enum Profile {
-    static let workloads = ["import", "load", "page", "first", "edit", "undo", "unindexed"]
+    static let workloads = ["import", "load", "page", "first", "search", "edit", "undo", "unindexed"]
 
     static func run(workload: String, n: Int, reps: Int, raw: Bool, both: Bool, book given: String?) throws {
         var template = Array((NSTemporaryDirectory() + "carnet-profile-XXXXXX").utf8CString)
@@ -110,6 +111,17 @@ enum Profile {
                         guard page.hasMore, let last = page.contacts.last else { break }
                         key = last.sortKey
                     }
+                }
+            case ("search", false):
+                let storage = try StorageController(path: book)
+                let query = ContactQuery(search: "grace", order: .relevance)
+                measured = try measure {
+                    for _ in 0..<1_000 { _ = try storage.contacts(after: nil, limit: 20, query: query) }
+                }
+            case ("search", true):
+                let search = try RawSearch(try RawConnection(path: book), limit: 20)
+                measured = try measure {
+                    for _ in 0..<1_000 { _ = try search.first(["grace"]) }
                 }
             case ("edit", false):
                 let storage = try StorageController(path: book)

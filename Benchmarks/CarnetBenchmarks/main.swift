@@ -54,7 +54,7 @@ struct BenchmarkCommand: ParsableCommand {
         help: ArgumentHelp(
             "Only this workload on one side, repeated, for a profiler such as `perf record -g`.",
             discussion: """
-                import, load, page, first, edit or undo; Carnet's side unless --raw (--both: alternate, \
+                import, load, page, first, search, edit or undo; Carnet's side unless --raw (--both: alternate, \
                 compare medians). `unindexed --raw` is the raw import on a file without the search index.
                 """,
             valueName: "workload"))
