@@ -168,8 +168,9 @@ final class ContactChildTable: Sendable {
     /// draft, so no contact is copied on the way.
     static func attach(_ db: Database, to records: inout [ContactRecord]) throws {
         guard !records.isEmpty else { return }
-        // Only a group card has members: a page of people reads no group_members.
-        let tables = records.contains { $0.draft.kind == .group } ? all : ofPeople
+        // Only a group card has members: a page of people reads no group_members. (The records
+        // are read in place, by index: going through them as elements copied each one.)
+        let tables = records.indices.contains { records[$0].draft.kind == .group } ? all : ofPeople
         if records.count == 1 {
             let id = records[0].id ?? 0
             for table in tables {
@@ -182,9 +183,9 @@ final class ContactChildTable: Sendable {
         }
         var index: [Int64: Int] = [:]
         index.reserveCapacity(records.count)
-        for (i, record) in records.enumerated() { index[record.id ?? 0] = i }
+        for i in records.indices { index[records[i].id ?? 0] = i }
         let everything = records.count > 2_000
-        let idList = everything ? "" : "[" + records.map { String($0.id ?? 0) }.joined(separator: ",") + "]"
+        let idList = everything ? "" : "[" + records.indices.map { String(records[$0].id ?? 0) }.joined(separator: ",") + "]"
         for table in tables {
             let statement = try db.cachedStatement(sql: everything ? table.selectAllSQL : table.selectSomeSQL)
             let at = try table.indexes(statement)

@@ -19,7 +19,8 @@ extension StorageController {
         let cursor = try Row.fetchCursor(statement, arguments: arguments)
         while let row = try cursor.next() { records.append(try ContactRecord(row: row, at: columns)) }
         try ContactChildTable.attach(db, to: &records)
-        return records.map(\.contact)
+        // A closure, not the key path `\.contact`, which copied every record to read it.
+        return records.map { $0.contact }
     }
 
     /// One contact by id. Every edit reads the stored row first, so the statement is cached
