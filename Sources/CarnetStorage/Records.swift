@@ -269,10 +269,12 @@ extension ContactRecord {
             nameParts: PersonName(prefix: try string(1), given: try string(2), additional: try string(3), family: try string(4), suffix: try string(5)),
             nickname: try string(6), organization: try string(7), department: try string(8), title: try string(9), role: try string(10),
             note: try string(11), photo: try row.decode(Data?.self, atIndex: column.photo))
-        var i = 12
-        for spec in Self.described {
-            if let keyPath = spec.text ?? spec.multilineText { draft[keyPath: keyPath] = try string(i) }
-            i += 1
+        // The other fields through their key paths, each only when it holds text: a new draft's
+        // fields are empty, and most contacts leave most of them so.
+        let columns = Self.textColumns
+        for i in Self.fastColumns.count..<columns.count {
+            let value = try string(i)
+            if !value.isEmpty { draft[keyPath: columns[i].keyPath] = value }
         }
         if let at = column.kind, let kind = try row.decode(String?.self, atIndex: at), kind != ContactKind.individual.rawValue {
             // A kind this build does not know (a newer Carnet's) reads as a person.
