@@ -102,7 +102,10 @@ final class Benchmark {
     /// schema Carnet applies (same CHECKs, same indexes), read from the repository next to this
     /// source file. ``verifySameSchema(carnet:raw:drafts:)`` checks the result against Carnet's file.
     /// The migrations that make the search index: without them, a file has no index at all.
-    static let searchIndexMigrations: Set<String> = ["0006_search.sql", "0008_search_two_columns.sql", "0010_search_national_number_once.sql", "0016_search_one_definition.sql"]
+    static let searchIndexMigrations: Set<String> = [
+        "0006_search.sql", "0008_search_two_columns.sql", "0010_search_national_number_once.sql", "0016_search_one_definition.sql",
+        "0019_search_people_only.sql",
+    ]
 
     static func loadSchemaSQL(excluding excluded: Set<String> = []) throws -> String {
         let root = URL(fileURLWithPath: #filePath)
