@@ -182,8 +182,8 @@ enum SearchIndex {
 
     /// The contacts whose document `changes` (a changeset about to be applied) may change: those
     /// it inserts or deletes, those whose searched columns or kind it updates (a card that turns
-    /// from a group into a person gains a document), those whose searched lists it writes. An undo of a change to a photo, a date, a favorite or a version number leaves
-    /// the index alone.
+    /// from a group into a person gains a document), those whose searched lists it writes. An
+    /// undo of a change to a photo, a date, a favorite or a version number leaves the index alone.
     static func contactsWhoseDocumentChanges(_ db: Database, _ changes: Data) throws -> Set<Int64> {
         // GRDB keeps each table's columns for the connection: no statement per undo.
         let columns = try db.columns(in: "contacts").map(\.name)
