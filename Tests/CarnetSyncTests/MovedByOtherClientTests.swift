@@ -49,6 +49,11 @@ import Testing
             #expect(try mine.contacts().map(\.id).sorted() == [ada.id, grace.id].sorted(), comment)
         }
 
+        /// The cards the sync of `book` holds back, as `sync status` lists them.
+        func held(in book: String) throws -> [CardNotSynced] {
+            try mine.storage.syncStatuses().first { $0.account.bookName == book }?.cardsNotSynced ?? []
+        }
+
         /// Nothing waits, on any side, and the next sync has nothing to do.
         func expectSettled(_ fixture: SyncFixture, _ comment: Comment) throws {
             let statuses = try mine.storage.syncStatuses()
@@ -138,7 +143,7 @@ import Testing
         let left = try linked.sync("Personal")
         #expect(left.map(\.book) == ["Personal"] && left[0].report?.deleted == 0, "\(left)")
         try linked.expectAda(in: linked.personal, "Personal synced alone")
-        let waiting = try linked.mine.storage.syncStatuses().first { $0.account.bookName == "Personal" }?.cardsNotSynced ?? []
+        let waiting = try linked.held(in: "Personal")
         #expect(waiting.count == 1 && waiting.allSatisfy { $0.reason.contains("Ada Lovelace") && $0.reason.contains("Work") }, "\(waiting)")
         // Then Work alone: the card is there, and she follows it.
         let arrived = try linked.sync("Work")
@@ -163,14 +168,11 @@ import Testing
         // Every sync compares every ETag, and finds the card gone again each time.
         let linked = try Linked(fixture, transport: NoSyncCollectionTransport())
         try Self.otherClientMoves(fixture, linked.ada.uid, from: "personal", to: "work")
-        func held() throws -> [CardNotSynced] {
-            try linked.mine.storage.syncStatuses().first { $0.account.bookName == "Personal" }?.cardsNotSynced ?? []
-        }
         try linked.sync("Personal")
-        let first = try held()
+        let first = try linked.held(in: "Personal")
         #expect(first.count == 1)
         try linked.sync("Personal")
-        #expect(try held().map(\.firstSeen) == first.map(\.firstSeen) && first.first?.firstSeen != nil)
+        #expect(try linked.held(in: "Personal").map(\.firstSeen) == first.map(\.firstSeen) && first.first?.firstSeen != nil)
         try linked.expectAda(in: linked.personal, "Personal synced twice alone")
         try linked.sync("Work")
         try linked.expectAda(in: linked.work, "then Work")
