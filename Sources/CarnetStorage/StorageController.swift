@@ -346,7 +346,7 @@ public final class StorageController: Sendable {
     }
 
     /// Under the write lock: refuses what `pendingMigrations` refuses, and makes GRDB's list of
-    /// applied migrations say what `schema_migrations`, the record, says (a file made before
+    /// Carnet's applied migrations say what `schema_migrations`, the record, says (a file made before
     /// Carnet used the migrator has no list; a row removed by hand is a step to run again, as it
     /// always was). Returns whether the file has no schema yet.
     private static func prepareMigrator(_ db: Database, _ migrations: [Migration], path: String) throws -> Bool {
@@ -354,7 +354,13 @@ public final class StorageController: Sendable {
         guard try db.tableExists(SchemaMigrationRecord.databaseTableName) else { return true }
         try db.execute(sql: migratorTableSQL)
         try db.execute(sql: "INSERT OR IGNORE INTO grdb_migrations (identifier) SELECT name FROM schema_migrations")
-        try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier NOT IN (SELECT name FROM schema_migrations)")
+        // Only Carnet's own identifiers: a program that embeds Carnet may keep its migrations'
+        // rows in the same table, and deleting them would make its migrator run them again.
+        for migration in migrations {
+            try db.execute(
+                sql: "DELETE FROM grdb_migrations WHERE identifier = ? AND identifier NOT IN (SELECT name FROM schema_migrations)",
+                arguments: [migration.name])
+        }
         return false
     }
 

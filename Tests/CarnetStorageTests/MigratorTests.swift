@@ -110,6 +110,35 @@ import Testing
         #expect(bytes(path) == before)
     }
 
+    /// A program that embeds Carnet keeps its own tables in the same file with GRDB's migrator,
+    /// whose identifiers share `grdb_migrations` with Carnet's. The next Carnet release (one
+    /// more migration) leaves the program's rows alone, so its migrator finds its step applied
+    /// instead of creating its table again.
+    @Test func anEmbeddersMigrationsSurviveTheNextCarnetRelease() throws {
+        let path = dir.path("app.sqlite")
+        let previous = try StorageController(path: path, options: StorageOptions(), migrations: Array(Migration.embedded.dropLast()))
+        try previous.insertContact(ContactDraft(name: "Ada"))
+        try previous.close()
+        var app = DatabaseMigrator()
+        app.registerMigration("com.example.app.v1") { db in
+            try db.execute(sql: "CREATE TABLE app_notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+        }
+        let queue = try DatabaseQueue(path: path)
+        try app.migrate(queue)
+        try queue.write { db in try db.execute(sql: "INSERT INTO app_notes (text) VALUES ('kept')") }
+        try queue.close()
+
+        let next = try StorageController(path: path)
+        #expect(try next.allContacts().map(\.name) == ["Ada"])
+        try next.close()
+
+        #expect(try table(path, "SELECT identifier FROM grdb_migrations WHERE identifier = 'com.example.app.v1'") == [["\"com.example.app.v1\""]])
+        let reopened = try DatabaseQueue(path: path)
+        defer { try? reopened.close() }
+        try app.migrate(reopened)
+        #expect(try reopened.read { db in try String.fetchAll(db, sql: "SELECT text FROM app_notes") } == ["kept"])
+    }
+
     /// Several openers of one old file at the same moment (one connection each, as processes would
     /// have): all of them open it, and each step is applied and recorded once.
     @Test func severalOpenersMigrateOneFileOnce() throws {
