@@ -37,13 +37,16 @@ public struct AddressBook: Sendable, Equatable, Hashable, Identifiable, Codable 
         return count(contactCount, "contact") + " and " + count(groupCount, "group")
     }
 
-    /// `name` trimmed, if it can name a book: one line of 1 to `maxNameLength` characters.
+    /// `name` trimmed and in Unicode's composed form (NFC), if it can name a book: one line of 1
+    /// to `maxNameLength` characters.
     public static func validName(_ name: String) throws(CarnetError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { throw .refused("an address book needs a name") }
         let messages = Rules.lineMessages(trimmed, max: maxNameLength)
         if let first = messages.first { throw .refused("the address book name \(trimmed.debugDescription) \(first)") }
-        return trimmed
+        // One spelling of each name: "Café" typed as é or as e and a combining accent is one
+        // name to a person, and SQLite compares bytes.
+        return trimmed.precomposedStringWithCanonicalMapping
     }
 
     /// Whether `name` names this book (ignoring A-Z case, as the file's unique index does).

@@ -21,10 +21,45 @@ extension StorageController {
     /// The book named `name` (ignoring A-Z case), or `CarnetModels/CarnetError/unknownBook(_:)`.
     static func fetchBook(_ db: Database, named name: String) throws -> AddressBook {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let row = try Row.fetchOne(db, sql: booksSQL + " WHERE b.name = ?", arguments: [trimmed]) else {
+        guard let id = try bookID(db, named: trimmed), let book = try fetchBook(db, id: id) else {
             throw CarnetError.unknownBook(trimmed)
         }
-        return book(row)
+        return book
+    }
+
+    /// The id of the book named `name` (ignoring A-Z case and how its accents are encoded):
+    /// names are stored composed (NFC), but a file from before that may hold a decomposed one,
+    /// which only a comparison of characters, not of bytes, finds.
+    static func bookID(_ db: Database, named name: String) throws -> Int64? {
+        let statement = try db.cachedStatement(sql: "SELECT id FROM address_books WHERE name = ?")
+        for spelling in [name, name.precomposedStringWithCanonicalMapping] {
+            if let id = try Int64.fetchOne(statement, arguments: [spelling]) { return id }
+        }
+        let wanted = name.lowercased()
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, name FROM address_books ORDER BY id")
+        while let row = try rows.next() {
+            if (row["name"] as String).lowercased() == wanted { return row["id"] }
+        }
+        return nil
+    }
+
+    /// Books whose names differ only in how their accents are encoded (`Café` composed and
+    /// decomposed), which an earlier Carnet let a file hold: they print alike.
+    static func bookNameProblems(_ db: Database) throws -> [String] {
+        let books = try Row.fetchAll(db, sql: "SELECT id, name FROM address_books ORDER BY id")
+            .map { (id: $0["id"] as Int64, name: $0["name"] as String) }
+        var problems: [String] = []
+        var reported: Set<Int64> = []
+        for book in books where !reported.contains(book.id) {
+            let same = books.filter { $0.id != book.id && $0.name.lowercased() == book.name.lowercased() }
+            guard !same.isEmpty else { continue }
+            reported.formUnion(same.map(\.id))
+            let ids = ([book.id] + same.map(\.id)).map(String.init).joined(separator: " and ")
+            problems.append(
+                "the address books \(ids) are both named \(book.name.debugDescription) and differ only in how their accents "
+                    + "are encoded (Unicode NFC and NFD): rename one of them (carnet book rename)")
+        }
+        return problems
     }
 
     static func fetchBook(_ db: Database, id: Int64) throws -> AddressBook? {
@@ -59,8 +94,8 @@ extension StorageController {
     public func addAddressBook(named name: String) throws(CarnetError) -> AddressBook {
         let name = try AddressBook.validName(name)
         return try recordedWrite { db, history in
-            if let existing = try String.fetchOne(db, sql: "SELECT name FROM address_books WHERE name = ?", arguments: [name]) {
-                throw CarnetError.refused("there is already an address book named \(existing.debugDescription)")
+            if let existing = try Self.bookID(db, named: name).flatMap({ try Self.fetchBook(db, id: $0) }) {
+                throw CarnetError.refused("there is already an address book named \(existing.name.debugDescription)")
             }
             history.note = HistoryNote(.addBook, subject: name, "added the address book \(name)")
             try db.execute(
@@ -76,7 +111,7 @@ extension StorageController {
         let new = try AddressBook.validName(new)
         return try recordedWrite { db, history in
             var book = try Self.fetchBook(db, named: old)
-            if let other = try Int64.fetchOne(db, sql: "SELECT id FROM address_books WHERE name = ?", arguments: [new]), other != book.id {
+            if let other = try Self.bookID(db, named: new), other != book.id {
                 throw CarnetError.refused("there is already an address book named \(new.debugDescription)")
             }
             guard book.name != new else { return book }

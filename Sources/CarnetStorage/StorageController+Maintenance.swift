@@ -63,6 +63,7 @@ extension StorageController {
             }
             problems += try Self.searchIndexProblems(db)
             problems += try IDSpace.problems(db)
+            problems += try Self.bookNameProblems(db)
             let violations = try SchemaRepairs.violations(db)
             problems += violations.prefix(100).map { "\($0.description) (the rule the schema's CHECK enforces was switched off)" }
             if violations.count > 100 { problems.append("… and \(violations.count - 100) more values that break a rule") }

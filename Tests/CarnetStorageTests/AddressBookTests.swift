@@ -180,4 +180,39 @@ import Testing
         #expect(History.tables.contains("address_books"))
         #expect(History.tables.last == "address_books")
     }
+
+    /// "Café" typed on one keyboard is U+00E9, on another (or in a collection's display name from
+    /// a Mac) e + U+0301: the same name to a person, two different byte strings to SQLite. A book
+    /// is stored in one form (NFC), found by either, and the second spelling is the same book.
+    @Test func bookNamesThatDifferOnlyInUnicodeNormalisationAreOneBook() throws {
+        let storage = try StorageController(path: dir.database)
+        let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"
+        let cafe = try storage.addAddressBook(named: decomposed)
+        #expect(Array(cafe.name.unicodeScalars) == Array(composed.unicodeScalars))
+        guard case .refused? = carnetError({ try storage.addAddressBook(named: composed) }) else {
+            Issue.record("a second Café"); return
+        }
+        #expect(try storage.addressBook(named: composed).id == cafe.id)
+        #expect(try storage.addressBook(named: decomposed).id == cafe.id)
+        let work = try storage.addAddressBook(named: "Work")
+        guard case .refused? = carnetError({ try storage.renameAddressBook("Work", to: decomposed) }) else {
+            Issue.record("renamed onto Café's other spelling"); return
+        }
+        #expect(try storage.addressBooks().count == 3 && work.name == "Work")
+    }
+
+    /// A file that an earlier Carnet let hold both spellings: `db check` names the pair, and a
+    /// lookup by either spelling still finds a book rather than none.
+    @Test func aFileWithBothSpellingsOfABookIsNamedByTheCheck() throws {
+        let storage = try StorageController(path: dir.database)
+        try storage.addAddressBook(named: "Caf\u{E9}")
+        try storage.writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO address_books (name, is_default, created_at) VALUES (?, 0, '2026-01-01T00:00:00.000Z')",
+                arguments: ["Cafe\u{301}"])
+        }
+        let problems = try storage.integrityCheck()
+        #expect(problems.contains { $0.contains("differ only in how their accents are encoded") }, "\(problems)")
+        #expect(try storage.addressBook(named: "Cafe\u{301}").name.unicodeScalars.count == 5)
+    }
 }
