@@ -138,8 +138,7 @@ extension StorageController {
                     throw CarnetError.deleted(.contact, id: contact.id)
                 }
                 if current.version != contact.version {
-                    if contact.id == survivor.id { throw CarnetError.conflict(.contact(ContactConflict(base: contact, current: current, mine: draft))) }
-                    throw CarnetError.refused("contact \(contact.id) (\(current.name)) was changed since the merge was prepared; merge again")
+                    throw CarnetError.conflict(.contact(ContactConflict(base: contact, current: current, mine: draft)))
                 }
             }
             let names = contacts.map(\.name)

@@ -120,6 +120,23 @@ import Testing
         #expect(box.carnetInProcess(["show", "1"]).stdout.contains("Met in 1833"))
     }
 
+    /// A contact saved by someone else while the merge was being prepared (here, while the
+    /// editor was open) is a conflict, as docs/cli.md says: exit 67, nothing merged, and the way
+    /// out is the merge again, not a `--force` that merge does not have. Whichever contact it is.
+    @Test func aMergeThatMeetsAConcurrentSaveIsAConflict() {
+        addAdas()
+        for changed in ["2", "1"] {
+            let editor = box.script("editor-\(changed).sh", """
+                "\(Sandbox.binary)" edit \(changed) --title "Saved meanwhile" --db "\(box.db)" >/dev/null || exit 3
+                """)
+            let run = box.carnet(["merge", "1", "2", "--editor"], environment: ["EDITOR": editor, "VISUAL": ""])
+            #expect(run.status == 67, "\(run)")
+            #expect(run.stderr.contains("contact \(changed) was changed by someone else"), "\(run)")
+            #expect(run.stderr.contains("merge again") && !run.stderr.contains("--force"), "\(run)")
+            #expect(box.carnetInProcess(["show", "2"]).stdout.contains("Saved meanwhile"))
+        }
+    }
+
     @Test func badMergesAreRefusedAndWriteNothing() {
         addAdas()
         box.expectRefused(["merge", "1"], 64, mentioning: "at least two contact ids")

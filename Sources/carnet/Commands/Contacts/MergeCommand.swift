@@ -86,7 +86,14 @@ struct MergeCommand: StateCommand {
         } else {
             for question in screen.questions { terminal.print(settled(question, screen)) }
         }
-        let merged = try screen.save()
+        let merged: Contact
+        do {
+            merged = try screen.save()
+        } catch {
+            // Merge has no --force: what the other writer saved is read again by a new merge.
+            guard case let .conflict(conflict) = error else { throw error }
+            throw CLIError(message: "\(conflict.summary); nothing was merged: run the merge again to see it", code: .conflict)
+        }
         let others = contacts.dropFirst().map { String($0.id) }.joined(separator: ", ")
         terminal.print("merged \(others) into contact \(merged.id) (\(merged.name.shown)); carnet undo takes it back")
     }
