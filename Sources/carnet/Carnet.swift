@@ -15,11 +15,15 @@ protocol StateCommand: DatabaseLocated {
     /// Whether this command (as parsed) may change the address book, and so may create a
     /// missing file named with --db or CARNET_DB. Default false: a reading command refuses it.
     var writes: Bool { get }
+    /// Fails when what the command reads besides the book (a file to import) is missing, before
+    /// the book is opened: a typo in that name must not create a new book at --db.
+    @MainActor func checkInputs(terminal: Terminal) throws
     @MainActor func run(state: StateController, terminal: Terminal) throws
 }
 
 extension StateCommand {
     var writes: Bool { false }
+    @MainActor func checkInputs(terminal: Terminal) throws {}
 }
 
 /// A command that needs only where the database is, not to open it.

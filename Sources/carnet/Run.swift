@@ -38,6 +38,7 @@ func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
             }
             return 0
         }
+        try stateful.checkInputs(terminal: terminal)
         try withState(at: location, writes: stateful.writes, terminal: terminal) { storage, state in
             if let syncing = stateful as? SyncingCommand {
                 let transport = CurlTransport(answerTimeout: syncing.answerTimeout)

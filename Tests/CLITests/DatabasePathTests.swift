@@ -65,6 +65,19 @@ import Testing
         #expect(box.carnetInProcess(["list"], environment: ["CARNET_DB": viaEnvironment], useDB: false).stdout.contains("Grace"))
     }
 
+    /// An import whose input is missing fails before the book is opened: a typo in the file's
+    /// name does not leave an empty address book at a new --db path.
+    @Test func anImportOfAMissingFileCreatesNoBook() {
+        for arguments in [["import", box.path("missing.vcf")], ["import", box.path("missing-dir"), "--format", "vdir"]] {
+            let path = box.path("new/import.sqlite")
+            let run = box.carnetInProcess(arguments + ["--db", path], useDB: false)
+            #expect(run.status == 66, "\(arguments): \(run)")
+            #expect(run.stderr.contains("no such file") || run.stderr.contains("cannot read"), "\(run)")
+            #expect(!FileManager.default.fileExists(atPath: path), "\(arguments) created \(path)")
+            #expect(!FileManager.default.fileExists(atPath: box.path("new")), "\(arguments) made the folder")
+        }
+    }
+
     @Test func theDefaultBookIsCreatedOnFirstUseByAnyCommand() {
         // The sandbox's HOME is its directory and XDG_DATA_HOME is unset.
         let home = box.carnetInProcess([], useDB: false)

@@ -168,6 +168,11 @@ struct ImportCommand: StateCommand {
     /// At most this many refused values (and per-file counts) are printed; the rest are counted.
     static let notesShown = 20
 
+    @MainActor func checkInputs(terminal: Terminal) throws {
+        // Standard input is read only once, in run.
+        if file != "-" { _ = try openStream(terminal: terminal) }
+    }
+
     /// The records of `file`: standard input, a file, or a vdir directory.
     func openStream(terminal: Terminal) throws -> RecordStream {
         if file == "-" {
