@@ -30,6 +30,7 @@ enum ErrorMapping {
                isDiskFull(path) {
                 return .diskFull(path: path)
             }
+            if let missing = missingLog(path, error) { return .database(missing) }
             return .database(describe(error))
         default:
             return .database(describe(error))
@@ -41,6 +42,20 @@ enum ErrorMapping {
             return error.message ?? "\(error.resultCode)"
         }
         return String(describing: error)
+    }
+
+    /// A reader finds the shared index of the write-ahead log saying there is more log than the
+    /// file holds: the log was deleted (or cut) while another connection had the book open.
+    /// That connection still writes to its open log, and puts it back into the file when it
+    /// closes; new readers fail until then.
+    private static func missingLog(_ path: String, _ error: DatabaseError) -> String? {
+        let log = path + "-wal"
+        guard error.extendedResultCode == .SQLITE_IOERR_SHORT_READ, FileManager.default.fileExists(atPath: path + "-shm") else { return nil }
+        let size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? NSNumber)?.int64Value
+        let what = size == nil ? "was deleted" : "was cut short or deleted and made again"
+        return "disk I/O error: the write-ahead log \(log) \(what) while another program had the address book open. "
+            + "Close that program (a carnet session, sqlite3): it writes its changes back into the file as it closes; "
+            + "never delete a -wal or -shm file beside a book in use"
     }
 
     private static func isDiskFull(_ path: String) -> Bool {

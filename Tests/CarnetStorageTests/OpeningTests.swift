@@ -182,6 +182,26 @@ import Darwin
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") } == 0)
     }
 
+    /// A write-ahead log deleted while a program had the book open (a clean-up script, a
+    /// person tidying the folder): the next reader meets SQLite's bare "disk I/O error", which
+    /// says nothing of the cause. The message names the log and what to do.
+    @Test func aLogDeletedUnderAnOpenBookIsNamed() throws {
+        let path = try makeDatabase()
+        let open = try StorageController(path: path, options: Self.oneConnection)
+        try open.insertContact(ContactDraft(name: "Written after the checkpoint"))
+        try FileManager.default.removeItem(atPath: path + "-wal")
+        let error = carnetError { _ = try StorageController(path: path, options: Self.oneConnection).allContacts() }
+        guard case let .database(message)? = error else {
+            Issue.record("expected the log named, got \(String(describing: error))")
+            return
+        }
+        #expect(message.contains(path + "-wal") && message.contains("deleted"), "\(message)")
+        #expect(message.contains("close"), "\(message)")
+        // As the message says: once the program that had it open closes, nothing is lost.
+        try open.close()
+        #expect(try StorageController(path: path, options: Self.oneConnection).allContacts().count == 4)
+    }
+
     @Test func readOnlyDatabaseRefusesWritesClearly() throws {
         guard getuid() != 0 else { return }  // root ignores file modes; the CLI tests cover this as a user
         let path = try makeDatabase()
