@@ -23,6 +23,8 @@ final class ContactChildTable: Sendable {
     let rows: @Sendable (ContactDraft, Int64) -> [StatementArguments]
     let differs: @Sendable (ContactDraft, ContactDraft) -> Bool
     let isEmpty: @Sendable (ContactDraft) -> Bool
+    /// How many entries two drafts' lists share at their start and at their end.
+    let commonEnds: @Sendable (ContactDraft, ContactDraft) -> CommonEnds
 
     // The statements of this table, made once: building and hashing them per contact was a
     // measured part of an import.
@@ -34,11 +36,17 @@ final class ContactChildTable: Sendable {
     let selectSomeSQL: String
     /// Every row, in key order.
     let selectAllSQL: String
+    /// One contact's positions, in order.
+    let positionsSQL: String
+    /// `insertSQL` whose position is moved on by one more argument after the columns.
+    let insertMovedSQL: String
+    let deleteOneSQL: String
 
     init(
         field: Field, name: String, columns: [String], read: @escaping @Sendable (Row, [Int], inout ContactDraft) throws -> Void,
         rows: @escaping @Sendable (ContactDraft, Int64) -> [StatementArguments],
-        differs: @escaping @Sendable (ContactDraft, ContactDraft) -> Bool, isEmpty: @escaping @Sendable (ContactDraft) -> Bool
+        differs: @escaping @Sendable (ContactDraft, ContactDraft) -> Bool, isEmpty: @escaping @Sendable (ContactDraft) -> Bool,
+        commonEnds: @escaping @Sendable (ContactDraft, ContactDraft) -> CommonEnds
     ) {
         self.field = field
         self.name = name
@@ -47,6 +55,7 @@ final class ContactChildTable: Sendable {
         self.rows = rows
         self.differs = differs
         self.isEmpty = isEmpty
+        self.commonEnds = commonEnds
         let selection = (["contact_id"] + columns).joined(separator: ", ")
         insertSQL = "INSERT INTO \(name) (contact_id, position, \(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count + 2)))"
         deleteSQL = "DELETE FROM \(name) WHERE contact_id = ?"
@@ -56,6 +65,10 @@ final class ContactChildTable: Sendable {
             WHERE contact_id IN (SELECT value FROM json_each(?)) ORDER BY contact_id, position
             """
         selectAllSQL = "SELECT \(selection) FROM \(name) ORDER BY contact_id, position"
+        positionsSQL = "SELECT position FROM \(name) WHERE contact_id = ? ORDER BY position"
+        let values = (3...(columns.count + 2)).map { "?\($0)" }.joined(separator: ", ")
+        insertMovedSQL = "INSERT INTO \(name) (contact_id, position, \(columns.joined(separator: ", "))) VALUES (?1, ?2 + ?\(columns.count + 3), \(values))"
+        deleteOneSQL = "DELETE FROM \(name) WHERE contact_id = ? AND position = ?"
     }
 
     static let all: [ContactChildTable] = [
@@ -77,7 +90,8 @@ final class ContactChildTable: Sendable {
                     [id, i + 1, a.label, a.poBox, a.extended, a.street, a.locality, a.region, a.postalCode, a.country, a.preferred]
                 }
             },
-            differs: { $0.addresses != $1.addresses }, isEmpty: { $0.addresses.isEmpty }),
+            differs: { $0.addresses != $1.addresses }, isEmpty: { $0.addresses.isEmpty },
+            commonEnds: { CommonEnds($0.addresses, $1.addresses) }),
         labeled(.url, "contact_urls", { $0.urls }, { $0.urls.append($1) }),
         labeled(.handle, "contact_handles", { $0.handles }, { $0.handles.append($1) }),
         ContactChildTable(
@@ -89,22 +103,23 @@ final class ContactChildTable: Sendable {
                 draft.dates.append(ContactDate(label: try row.decode(String.self, atIndex: at[0]), year: date.year, month: date.month, day: date.day))
             },
             rows: { draft, id in draft.dates.enumerated().map { i, d in [id, i + 1, d.label, d.dateText] } },
-            differs: { $0.dates != $1.dates }, isEmpty: { $0.dates.isEmpty }),
+            differs: { $0.dates != $1.dates }, isEmpty: { $0.dates.isEmpty }, commonEnds: { CommonEnds($0.dates, $1.dates) }),
         ContactChildTable(
             field: .category, name: "contact_categories", columns: ["name"],
             read: { row, at, draft in draft.categories.append(try row.decode(String.self, atIndex: at[0])) },
             rows: { draft, id in draft.categories.enumerated().map { i, name in [id, i + 1, name] } },
-            differs: { $0.categories != $1.categories }, isEmpty: { $0.categories.isEmpty }),
+            differs: { $0.categories != $1.categories }, isEmpty: { $0.categories.isEmpty },
+            commonEnds: { CommonEnds($0.categories, $1.categories) }),
         ContactChildTable(
             field: .extra, name: "contact_extras", columns: ["line"],
             read: { row, at, draft in draft.extras.append(try row.decode(String.self, atIndex: at[0])) },
             rows: { draft, id in draft.extras.enumerated().map { i, line in [id, i + 1, line] } },
-            differs: { $0.extras != $1.extras }, isEmpty: { $0.extras.isEmpty }),
+            differs: { $0.extras != $1.extras }, isEmpty: { $0.extras.isEmpty }, commonEnds: { CommonEnds($0.extras, $1.extras) }),
         ContactChildTable(
             field: .member, name: "group_members", columns: ["member_uid"],
             read: { row, at, draft in draft.members.append(try row.decode(String.self, atIndex: at[0])) },
             rows: { draft, id in draft.members.enumerated().map { i, uid in [id, i + 1, uid] } },
-            differs: { $0.members != $1.members }, isEmpty: { $0.members.isEmpty }),
+            differs: { $0.members != $1.members }, isEmpty: { $0.members.isEmpty }, commonEnds: { CommonEnds($0.members, $1.members) }),
     ]
 
     /// The tables of a person's lists: all but `group_members`.
@@ -125,7 +140,7 @@ final class ContactChildTable: Sendable {
                     preferred: try row.decode(Bool.self, atIndex: at[2])))
             },
             rows: { draft, id in list(draft).enumerated().map { i, e in [id, i + 1, e.label, e.value, e.preferred] } },
-            differs: { list($0) != list($1) }, isEmpty: { list($0).isEmpty })
+            differs: { list($0) != list($1) }, isEmpty: { list($0).isEmpty }, commonEnds: { CommonEnds(list($0), list($1)) })
     }
 
     /// Where each of `columns` is in `statement`'s rows.
@@ -148,6 +163,7 @@ final class ContactChildTable: Sendable {
             if let stored {
                 guard table.differs(stored, draft) else { continue }
                 if !table.isEmpty(stored) {
+                    if try table.writeMiddle(db, contactID: contactID, draft, replacing: stored) { continue }
                     try db.cachedStatement(sql: table.deleteSQL).execute(arguments: [contactID])
                 }
             }
@@ -155,6 +171,30 @@ final class ContactChildTable: Sendable {
             let insert = try db.cachedStatement(sql: table.insertSQL)
             for arguments in table.rows(draft, contactID) { try insert.execute(arguments: arguments) }
         }
+    }
+
+    /// Writes only the entries between the start and the end the two lists share, so that
+    /// taking one entry out of a long list (a member of a big group) deletes one row, and the
+    /// history keeps that row rather than the whole list twice. The rows kept keep their
+    /// positions, so positions order a list but may leave gaps. Returns false, writing nothing,
+    /// when the new entries do not fit between the kept ones (the list is then written whole).
+    private func writeMiddle(_ db: Database, contactID: Int64, _ draft: ContactDraft, replacing stored: ContactDraft) throws -> Bool {
+        let ends = commonEnds(stored, draft)
+        let positions = try Int.fetchAll(db.cachedStatement(sql: positionsSQL), arguments: [contactID])
+        let old = positions.count
+        let new = rows(draft, contactID)
+        guard old == rows(stored, contactID).count, ends.start + ends.end <= min(old, new.count) else { return false }
+        let below = ends.start > 0 ? positions[ends.start - 1] : 0
+        let added = new.count - ends.start - ends.end
+        if ends.end > 0, positions[old - ends.end] - below - 1 < added { return false }
+        let delete = try db.cachedStatement(sql: deleteOneSQL)
+        for position in positions[ends.start..<(old - ends.end)] { try delete.execute(arguments: [contactID, position]) }
+        guard added > 0 else { return true }
+        // The new entries follow the last kept one at the start: `rows` numbers entry i as i + 1.
+        let insert = try db.cachedStatement(sql: insertMovedSQL)
+        let offset: StatementArguments = [below - ends.start]
+        for arguments in new[ends.start..<(new.count - ends.end)] { try insert.execute(arguments: arguments + offset) }
+        return true
     }
 
     // MARK: Reads
@@ -196,5 +236,22 @@ final class ContactChildTable: Sendable {
                 try table.read(row, at, &records[i].draft)
             }
         }
+    }
+}
+
+/// How many entries two lists share at their start and, after that, at their end: what a
+/// change of the list leaves as it was.
+struct CommonEnds: Sendable, Equatable {
+    var start: Int
+    var end: Int
+
+    init<T: Equatable>(_ old: [T], _ new: [T]) {
+        let shorter = min(old.count, new.count)
+        var start = 0
+        while start < shorter, old[start] == new[start] { start += 1 }
+        var end = 0
+        while end < shorter - start, old[old.count - 1 - end] == new[new.count - 1 - end] { end += 1 }
+        self.start = start
+        self.end = end
     }
 }

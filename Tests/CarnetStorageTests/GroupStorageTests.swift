@@ -94,6 +94,47 @@ import Testing
         #expect(try storage.contact(id: club.id).draft == draft.normalized())
         #expect(History.tables.contains("group_members"))
     }
+
+    /// The bytes the history keeps for the last action (its row's changeset and any parts).
+    func lastActionBytes(_ storage: StorageController) throws -> Int {
+        try storage.writer.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT coalesce(length(h.changeset), 0)
+                       + (SELECT coalesce(sum(length(p.changeset)), 0) FROM history_changesets p WHERE p.action_id = h.id)
+                FROM history h ORDER BY h.id DESC LIMIT 1
+                """) ?? 0
+        }
+    }
+
+    /// Taking one member out of a big group writes that member's row, not the whole list again:
+    /// the history of the change stays the size of one entry, and undo and redo are exact.
+    /// Every other change of a list (an entry added at the end or in the middle, reordered)
+    /// keeps the list in the order given.
+    @Test func removingOneMemberOfABigGroupRecordsOneRow() throws {
+        let storage = try StorageController(path: dir.database)
+        let uids = (1...2_000).map { "member-\($0)" }
+        let club = try storage.insertContact(Self.group("Climbing club", uids))
+        for (removed, expected) in [("member-1", uids.dropFirst()), ("member-1000", uids.dropFirst().filter { $0 != "member-1000" })] {
+            let before = try storage.contact(id: club.id)
+            let after = try storage.updateContact(before, with: before.draft.with(members: before.draft.members.filter { $0 != removed }))
+            #expect(after.draft.members == Array(expected))
+            #expect(try storage.contact(id: club.id).draft.members == Array(expected))
+            let bytes = try lastActionBytes(storage)
+            #expect(bytes < 1_000, "\(bytes) bytes of history")
+            _ = try storage.undo()
+            #expect(try storage.contact(id: club.id).draft.members == before.draft.members)
+            _ = try storage.redo()
+            #expect(try storage.contact(id: club.id).draft.members == Array(expected))
+        }
+        var members = try storage.contact(id: club.id).draft.members
+        for change in [{ (list: inout [String]) in list.append("late") }, { $0.insert("middle", at: 500) }, { $0.swapAt(0, 1) }, { $0.removeAll() }] {
+            change(&members)
+            let current = try storage.contact(id: club.id)
+            try storage.updateContact(current, with: current.draft.with(members: members))
+            #expect(try storage.contact(id: club.id).draft.members == members)
+        }
+        #expect(try storage.integrityCheck() == ["ok"])
+    }
 }
 
 private extension ContactDraft {
