@@ -151,7 +151,7 @@ extension StorageController {
                 try db.cachedStatement(sql: "UPDATE contact_uid_aliases SET contact_id = ? WHERE contact_id = ?").execute(arguments: [survivor.id, other.id])
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO contact_uid_aliases (uid, contact_id, merged_at) VALUES (?, ?, ?)")
                     .execute(arguments: [other.uid, survivor.id, stamp])
-                try Self.renameMember(db, from: other.uid, to: survivor.uid)
+                try Self.renameMember(db, from: other.uid, to: survivor.uid, at: stamp)
                 try Self.beforeDeleting(db, contactID: other.id)
                 try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ? AND uid = ?").execute(arguments: [other.id, other.uid])
             }
@@ -199,10 +199,15 @@ extension StorageController {
 
     /// A group that lists a merged-away contact lists the survivor instead (once: a group that
     /// lists both keeps the survivor's entry), so an export's MEMBER lines name a card that exists.
-    static func renameMember(_ db: Database, from old: String, to new: String) throws {
+    /// Each group it changes is saved as changed (`version`, `updated_at`), as an edit would be:
+    /// the next sync sends it, and an undo or redo of the merge changes it again, so the server's
+    /// card never goes on naming a card the same sync deletes.
+    static func renameMember(_ db: Database, from old: String, to new: String, at stamp: String) throws {
         // Members are kept as the cards say them, a `urn:uuid:` taken off.
-        func bare(_ uid: String) -> String { uid.lowercased().hasPrefix("urn:uuid:") ? String(uid.dropFirst(9)) : uid }
-        let (old, new) = (bare(old), bare(new))
+        let (old, new) = (GroupMember.uid(of: old), GroupMember.uid(of: new))
+        try db.cachedStatement(sql: """
+            UPDATE contacts SET version = version + 1, updated_at = ? WHERE id IN (SELECT contact_id FROM group_members WHERE member_uid = ?)
+            """).execute(arguments: [stamp, old])
         try db.cachedStatement(sql: """
             DELETE FROM group_members WHERE member_uid = ? AND contact_id IN (SELECT contact_id FROM group_members WHERE member_uid = ?)
             """).execute(arguments: [old, new])
