@@ -30,6 +30,30 @@ extension StorageController {
         }
     }
 
+    /// `draft` with each member UID a merge took away named by the contact it was merged into
+    /// (once: a group that names both keeps the first): a group card from a program that never
+    /// heard of the merge (an old export, a phone, a CardDAV server) lists the contact that is
+    /// in the file. A member UID of a contact in the file, or unknown here, stays as it is.
+    static func resolvingMergedMembers(_ db: Database, _ draft: ContactDraft) throws -> ContactDraft {
+        guard draft.kind == .group, !draft.members.isEmpty else { return draft }
+        let exists = try db.cachedStatement(sql: "SELECT 1 FROM contacts WHERE uid = ?")
+        var members: [String] = []
+        var seen: Set<String> = []
+        for member in draft.members {
+            var resolved = member
+            let candidates = GroupMember.candidateUIDs(member)
+            if try !candidates.contains(where: { try Bool.fetchOne(exists, arguments: [$0]) != nil }),
+               let survivor = try candidates.lazy.compactMap({ try mergedInto(db, uid: $0) }).first,
+               let uid = try String.fetchOne(db.cachedStatement(sql: "SELECT uid FROM contacts WHERE id = ?"), arguments: [survivor]) {
+                resolved = GroupMember.uid(of: uid)
+            }
+            if seen.insert(resolved).inserted { members.append(resolved) }
+        }
+        var resolvedDraft = draft
+        resolvedDraft.members = members
+        return resolvedDraft
+    }
+
     /// The UIDs of the contacts merged into `contactID`, in the order they were merged.
     public func mergedUIDs(of contactID: Int64) throws(CarnetError) -> [String] {
         try read { db in

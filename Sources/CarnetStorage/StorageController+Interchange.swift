@@ -96,7 +96,7 @@ extension StorageController {
     private static func importOne(
         _ db: Database, _ record: InterchangeRecord, options: ImportOptions, issuedBefore: Int64, into report: inout ImportReport
     ) throws {
-        let draft = try record.draft.validated()
+        let draft = try resolvingMergedMembers(db, try record.draft.validated())
         let uid = record.uid ?? derivedUID(draft)
         let uidIssues = UIDRule.issues(uid)
         if !uidIssues.isEmpty { throw CarnetError.invalid(uidIssues) }

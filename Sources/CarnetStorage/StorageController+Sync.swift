@@ -317,6 +317,19 @@ public final class SyncTransaction {
             arguments: [uid, account.bookID])
     }
 
+    /// `draft` (a card from the server) with each member UID a merge took away named by the
+    /// contact it was merged into (see `StorageController/contact(resolvingUID:)`).
+    public func resolvingMergedMembers(_ draft: ContactDraft) throws -> ContactDraft {
+        try StorageController.resolvingMergedMembers(db, draft)
+    }
+
+    /// Marks the contact linked to the card at `href` as changed since the last sync, its link
+    /// kept as the base of a merge: the next upload sends this file's version over that card.
+    public func resend(href: String) throws {
+        try db.cachedStatement(sql: "UPDATE sync_contacts SET synced_version = -1 WHERE account_id = ? AND href = ?")
+            .execute(arguments: [account.id, href])
+    }
+
     /// Up to `limit` contacts with ids above `afterID` that have something to send: never sent,
     /// or changed since the last sync. In id order, with their links.
     public func pendingContacts(after afterID: Int64, limit: Int) throws -> [(contact: Contact, link: SyncLink?)] {

@@ -455,7 +455,14 @@ private final class SyncRun {
 
     private func applyRemote(_ card: RemoteCard) throws {
         guard let record = try read(card) else { return }
-        let theirs = record.draft.normalized()
+        let sent = record.draft.normalized()
+        let theirs = try here.resolvingMergedMembers(sent)
+        try apply(card, record: record, theirs: theirs)
+        // A group that names a contact merged away here goes back naming the one it became.
+        if theirs != sent { try here.resend(href: card.href) }
+    }
+
+    private func apply(_ card: RemoteCard, record: InterchangeRecord, theirs: ContactDraft) throws {
         do {
             if let link = try here.link(href: card.href), let contact = try here.contact(id: link.contactID) {
                 try applyLinked(card, theirs: theirs, to: contact, link: link)
