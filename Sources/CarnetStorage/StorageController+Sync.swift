@@ -32,6 +32,16 @@ public struct HeldContact {
     public let book: String
 }
 
+/// The contact of another book with the UID of a card a sync found (another client copied or
+/// moved a card between collections).
+public struct OtherBookCard {
+    /// The name of the book it is in.
+    public let book: String
+    public let isGroup: Bool
+    /// The account that book syncs with; nil when it syncs with none.
+    public let account: SyncAccount?
+}
+
 /// A contact deleted here whose card the server still has.
 public struct SyncTombstone: Sendable, Equatable {
     public let href: String
@@ -310,11 +320,21 @@ public final class SyncTransaction {
         try StorageController.fetchContact(db, uid: uid).flatMap { $0.bookID == account.bookID ? $0 : nil }
     }
 
-    /// The name of the other book whose contact has `uid` (a UID names one contact in the file).
-    public func otherBook(ofUID uid: String) throws -> String? {
-        try String.fetchOne(
-            db.cachedStatement(sql: "SELECT b.name FROM contacts c JOIN address_books b ON b.id = c.book_id WHERE c.uid = ? AND c.book_id <> ?"),
+    /// The contact of another book that has `uid` (a UID names one contact in the file): its
+    /// book's name, whether it is a group, and the account that book syncs with, if any.
+    public func otherBookCard(uid: String) throws -> OtherBookCard? {
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT b.name, c.kind, a.id AS account_id FROM contacts c JOIN address_books b ON b.id = c.book_id
+                LEFT JOIN sync_accounts a ON a.book_id = c.book_id
+                WHERE c.uid = ? AND c.book_id <> ?
+                """),
             arguments: [uid, account.bookID])
+        else { return nil }
+        let accountID: Int64? = row["account_id"]
+        return OtherBookCard(
+            book: row["name"], isGroup: row["kind"] == ContactKind.group.rawValue,
+            account: try accountID.flatMap { id in try otherAccounts().first { $0.id == id } })
     }
 
     /// `draft` (a card from the server) with each member UID a merge took away named by the

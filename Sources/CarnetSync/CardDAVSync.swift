@@ -285,6 +285,8 @@ private final class SyncRun {
     var retried: [String] = []
     /// Cards this sync could not take.
     var noted: Set<String> = []
+    /// When each card not taken before was first found not taken.
+    var notTakenSince: [String: Date] = [:]
     /// The UIDs of cards here whose contact is in another book (moved between collections by another client).
     var waitingUIDs: [String] = []
     /// What the `carnet sync` this sync is part of has seen before it.
@@ -404,7 +406,9 @@ private final class SyncRun {
         // Cards not taken before: the token has moved past them, so they are fetched again every
         // time, and named until they sync, are gone there, or the user skips them.
         if retrying {
-            retried = try here.cardsNotSynced().filter { !$0.skipped }.map(\.href)
+            let notTaken = try here.cardsNotSynced().filter { !$0.skipped }
+            retried = notTaken.map(\.href)
+            notTakenSince = Dictionary(notTaken.compactMap { card in card.firstSeen.map { (card.href, $0) } }, uniquingKeysWith: min)
             let asked = Set(wanted.map(\.href))
             wanted += retried.filter { !asked.contains($0) }.map { ($0, "") }
         }
@@ -494,11 +498,19 @@ private final class SyncRun {
                 try follow(card, theirs: theirs, moved: moved)
                 return
             }
-            if let book = try here.otherBook(ofUID: uid) {
-                // Moved there by another client while this file still has it in another book:
-                // taken once that book's sync has let it go (a UID names one contact here).
-                try notSynced(card.href, "its UID \(uid) is a contact's in the address book \(book); it is taken once that book has synced")
-                waitingUIDs.append(uid)
+            if let other = try here.otherBookCard(uid: uid) {
+                // Another client moved it there while this file still has it in another book, or
+                // copied it: a UID names one contact here. Once that book has synced and still
+                // has its card (else the contact would be held), or when it syncs with no
+                // collection, it is a copy: a contact of its own, as `carnet copy` makes one.
+                guard isCopy(card.href, of: other) else {
+                    let what = other.isGroup ? "a group's" : "a contact's"
+                    try notSynced(
+                        card.href, "its UID \(uid) is \(what) in the address book \(other.book); it is taken once that book has synced")
+                    waitingUIDs.append(uid)
+                    return
+                }
+                try takeCopy(card, record: record, theirs: theirs)
                 return
             }
             // A card edited there that was deleted here: the edit wins, nothing is lost.
@@ -509,6 +521,25 @@ private final class SyncRun {
             guard case .invalid = error else { throw error }
             try notSynced(card.href, "\(error)")
         }
+    }
+
+    /// Whether the card at `href`, whose UID is the contact's of another book (`other`), is
+    /// another client's copy rather than a move: that book syncs with no collection, or has
+    /// synced (in this `carnet sync`, or since the card was first found here) and kept its card.
+    private func isCopy(_ href: String, of other: OtherBookCard) -> Bool {
+        guard let account = other.account else { return true }
+        if seen.books.contains(account.id) { return true }
+        guard let since = notTakenSince[href], let last = account.lastSyncAt else { return false }
+        return last > since
+    }
+
+    /// Another client's copy of a card of another book: a new contact with a UID of its own,
+    /// linked to the copy until its upload puts it there as a card of that UID (see `send`).
+    private func takeCopy(_ card: RemoteCard, record: InterchangeRecord, theirs: ContactDraft) throws {
+        _ = try here.insertContact(
+            uid: UUID().uuidString.lowercased(), draft: theirs, updatedAt: record.updatedAt, href: card.href, etag: card.etag, card: card.text)
+        try here.resend(href: card.href)
+        report.added += 1
     }
 
     /// A card whose contact is linked to it (or to where it was before a move): taken when only
@@ -664,6 +695,11 @@ private final class SyncRun {
         return stillHeld
     }
 
+    /// The UID a card says it has; nil when it names none or cannot be read.
+    static func uid(ofCard card: String) -> String? {
+        (try? VCardReader.parse(card).first)?.uid
+    }
+
     static func uid(fromHref href: String) -> String {
         let name = href.split(separator: "/").last.map(String.init) ?? href
         return name.lowercased().hasSuffix(".vcf") ? String(name.dropLast(4)) : name
@@ -739,6 +775,27 @@ private final class SyncRun {
         for _ in 0..<Self.attempts {
             // A merge's losing values are in the file before the merge goes up.
             if commitBeforeWriting { try commit() }
+            if let copied = link, copied.syncedVersion == -1, let uid = Self.uid(ofCard: copied.card), uid != contact.uid {
+                // Another client's copy of a card of another book, taken here with a UID of its
+                // own (`takeCopy`): a server may refuse a card's UID changed at its href (Radicale
+                // does), so the copy goes from there and the contact goes up as a new card.
+                switch try client.delete(copied.href, etag: copied.etag) {
+                case .deleted, .notFound:
+                    try here.removeLink(contactID: contact.id)
+                    link = nil
+                case .preconditionFailed:
+                    // Changed there since: the change is merged into the contact, then tried again.
+                    for card in try client.cards([copied.href]) { try applyRemote(card) }
+                    try here.resend(href: copied.href)
+                    guard let current = try here.contact(id: contact.id) else { return }
+                    contact = current
+                    link = try here.link(contactID: contact.id)
+                    continue
+                case let .refused(status):
+                    report.skipped.append("\(contact.name): the server refused to delete \(copied.href), its copy of a card of another book (\(status))")
+                    return
+                }
+            }
             let href = link?.href ?? client.collectionHref + VDir.fileName(uid: contact.uid)
             // In the version of the card there (4.0 stays 4.0), 3.0 for a new one but 4.0 for a
             // group in 4.0's form (see `sendsNewCardAsVCard4`), and in the order of its

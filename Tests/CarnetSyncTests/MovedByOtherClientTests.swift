@@ -81,6 +81,17 @@ import Testing
         #expect(try raw.send("PUT", new, headers: ["Content-Type": "text/vcard"], body: change(card)).isSuccess)
     }
 
+    /// Another client copies the card of `uid` from collection `from` into `to`, same UID, and
+    /// leaves it where it was.
+    static func otherClientCopies(_ fixture: SyncFixture, _ uid: String, from: String, to: String) throws {
+        let raw = RawClient(user: SyncFixture.user, password: SyncFixture.password)
+        let old = fixture.server.collection(SyncFixture.user, from).appendingPathComponent(try cardName(fixture, uid, in: from))
+        let card = String(decoding: try raw.send("GET", old).body, as: UTF8.self)
+        #expect(card.contains("UID:\(uid)"))
+        let new = fixture.server.collection(SyncFixture.user, to).appendingPathComponent("copied-\(UUID().uuidString.lowercased()).vcf")
+        #expect(try raw.send("PUT", new, headers: ["Content-Type": "text/vcard"], body: card).isSuccess)
+    }
+
     static func otherClientDeletes(_ fixture: SyncFixture, _ uid: String, from: String) throws {
         let raw = RawClient(user: SyncFixture.user, password: SyncFixture.password)
         let url = fixture.server.collection(SyncFixture.user, from).appendingPathComponent(try cardName(fixture, uid, in: from))
@@ -233,5 +244,55 @@ import Testing
         #expect(try storage.contact(id: linked.ada.id).draft.note == "Notes on the Engine")
         #expect(BookSyncTests.uids(fixture, "work") == [linked.ada.uid, linked.grace.uid].sorted())
         try linked.expectSettled(fixture, "after the edit that won over a deletion")
+    }
+
+    /// A card another client copied (not moved) into another linked collection, a person's and
+    /// a group's: once the book it came from has shown it still has its card, the copy is a
+    /// contact of its own, as `carnet copy` makes one: a UID of its own, sent over the copy.
+    @Test(arguments: ServerKind.allCases)
+    func aCardCopiedByAnotherClientBecomesAContactOfItsOwn(_ kind: ServerKind) throws {
+        let fixture = try SyncFixture(kind)
+        defer { fixture.server.stop() }
+        let linked = try Linked(fixture)
+        let storage = linked.mine.storage
+        var friends = ContactDraft(name: "Friends")
+        friends.kind = .group
+        friends.members = [linked.ada.uid]
+        let group = try storage.insertContact(friends, bookID: linked.personal.id)
+        try linked.sync()
+
+        // One book at a time, the book it went to first: it waits once, named for what it is.
+        try Self.otherClientCopies(fixture, linked.ada.uid, from: "personal", to: "work")
+        try Self.otherClientCopies(fixture, group.uid, from: "personal", to: "work")
+        try linked.sync("Work")
+        let waiting = try linked.held(in: "Work")
+        #expect(waiting.count == 2, "\(waiting)")
+        #expect(waiting.contains { $0.reason.contains("a group's") } && waiting.contains { $0.reason.contains("a contact's") }, "\(waiting)")
+        try linked.sync("Personal")
+        let taken = try linked.sync("Work")
+        #expect(taken.first { $0.book == "Work" }?.report?.added == 2, "\(taken)")
+        #expect(try linked.held(in: "Work").isEmpty)
+
+        // The originals stay in Personal as they were; the copies are Work's, with UIDs of their own.
+        #expect(try storage.contact(id: linked.ada.id).bookID == linked.personal.id)
+        #expect(try storage.contact(id: group.id).bookID == linked.personal.id)
+        let inWork = try storage.allContacts().filter { $0.bookID == linked.work.id } + storage.groups().filter { $0.bookID == linked.work.id }
+        let adaCopy = try #require(inWork.first { $0.name == "Ada Lovelace" })
+        let groupCopy = try #require(inWork.first { $0.name == "Friends" })
+        #expect(adaCopy.id != linked.ada.id && adaCopy.uid != linked.ada.uid && adaCopy.phone == linked.ada.phone)
+        #expect(groupCopy.uid != group.uid && groupCopy.draft.kind == .group && groupCopy.draft.members == [linked.ada.uid])
+        #expect(BookSyncTests.uids(fixture, "work") == [adaCopy.uid, groupCopy.uid, linked.grace.uid].sorted())
+        #expect(BookSyncTests.uids(fixture, "personal") == [linked.ada.uid, group.uid].sorted())
+        try linked.expectSettled(fixture, "after the copies, one book at a time")
+
+        // Every book in one sync: the copy is its own contact in that run.
+        try Self.otherClientCopies(fixture, linked.grace.uid, from: "work", to: "personal")
+        let outcomes = try linked.sync()
+        #expect(outcomes.first { $0.book == "Personal" }?.report?.added == 1, "\(outcomes)")
+        #expect(try storage.contact(id: linked.grace.id).bookID == linked.work.id)
+        let graceCopy = try #require(try storage.allContacts().first { $0.name == "Grace Hopper" && $0.bookID == linked.personal.id })
+        #expect(graceCopy.uid != linked.grace.uid)
+        #expect(BookSyncTests.uids(fixture, "personal") == [linked.ada.uid, graceCopy.uid, group.uid].sorted())
+        try linked.expectSettled(fixture, "after the copy in one sync")
     }
 }
