@@ -70,10 +70,24 @@ public struct HistoryStep: Sendable, Equatable {
     public let entries: [HistoryEntry]
     /// The contacts whose rows it wrote (restored, removed or changed), by id.
     public let contactIDs: Set<Int64>
+    /// The synced books it brought back whose link to their collection came back with them.
+    public let relinked: [RelinkedBook]
 
-    public init(entries: [HistoryEntry], contactIDs: Set<Int64>) {
+    public init(entries: [HistoryEntry], contactIDs: Set<Int64>, relinked: [RelinkedBook] = []) {
         self.entries = entries
         self.contactIDs = contactIDs
+        self.relinked = relinked
+    }
+}
+
+/// A deleted book that an undo brought back, linked again to the collection it synced with.
+public struct RelinkedBook: Sendable, Equatable {
+    public let book: String
+    public let collectionURL: String
+
+    public init(book: String, collectionURL: String) {
+        self.book = book
+        self.collectionURL = collectionURL
     }
 }
 

@@ -34,7 +34,12 @@ enum Changeset {
 
     /// The ids of the contacts whose rows `changes` writes.
     static func contactIDs(_ changes: Data) throws -> [Int64] {
-        let names = History.contactTables.map { strdup($0) }
+        try keys(changes, tables: History.contactTables)
+    }
+
+    /// The first key column's values of the rows of `tables` that `changes` writes.
+    static func keys(_ changes: Data, tables: [String]) throws -> [Int64] {
+        let names = tables.map { strdup($0) }
         defer { for name in names { free(name) } }
         let pointers: [UnsafePointer<CChar>?] = names.map { UnsafePointer($0) }
         var keys: UnsafeMutablePointer<Int64>?

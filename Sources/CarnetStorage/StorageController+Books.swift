@@ -125,7 +125,8 @@ extension StorageController {
     /// Deletes the book named `name`. One that holds contacts is deleted only with
     /// `withContacts` (they go with it, in the same action, so one undo brings all back);
     /// otherwise it is refused and nothing changes. The default book is never deleted. Its sync
-    /// link goes too (the cards on the server stay there).
+    /// link is set aside (the cards on the server stay there): it syncs no more, and comes back
+    /// with the book when an undo brings the book back.
     @discardableResult
     public func deleteAddressBook(named name: String, withContacts: Bool) throws(CarnetError) -> AddressBook {
         try recordedWrite { db, history in
@@ -139,6 +140,7 @@ extension StorageController {
             }
             let what = book.cardCount > 0 ? " and its \(book.contents)" : ""
             history.note = HistoryNote(.deleteBook, subject: book.name, "deleted the address book \(book.name)\(what)")
+            try Self.setSyncLinksAside(db, bookIDs: [book.id])
             let ids = try Int64.fetchAll(db, sql: "SELECT id FROM contacts WHERE book_id = ?", arguments: [book.id])
             for id in ids {
                 try Self.beforeDeleting(db, contactID: id)

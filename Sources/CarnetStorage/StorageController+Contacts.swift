@@ -159,12 +159,13 @@ extension StorageController {
         try leaveTombstones(db, syncLinks(db, contactID: contactID))
     }
 
-    /// Where contact `id`'s card is on sync servers (account, href, etag, and the contact's uid):
+    /// Where contact `id`'s card is on sync servers (account, href, etag, the contact's uid, and
+    /// the card as last synced, the base of a merge if an undo brings the contact back):
     /// what its tombstones must say if it is deleted, read while it still exists (deleting it
     /// deletes its `sync_contacts` rows).
     static func syncLinks(_ db: Database, contactID: Int64) throws -> [Row] {
         try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT s.account_id, s.href, s.etag, c.uid FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id
+            SELECT s.account_id, s.href, s.etag, c.uid, s.card FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id
             WHERE s.contact_id = ?
             """), arguments: [contactID])
     }
@@ -173,9 +174,10 @@ extension StorageController {
     /// contact's card is deleted on the server by the next sync.
     static func leaveTombstones(_ db: Database, _ links: [Row]) throws {
         guard !links.isEmpty else { return }
-        let insert = try db.cachedStatement(sql: "INSERT OR REPLACE INTO sync_tombstones (account_id, href, etag, uid, deleted_at) VALUES (?, ?, ?, ?, ?)")
+        let insert = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO sync_tombstones (account_id, href, etag, uid, deleted_at, card) VALUES (?, ?, ?, ?, ?, ?)")
         let now = Timestamp.string(Timestamp.now())
-        for link in links { try insert.execute(arguments: [link[0], link[1], link[2], link[3], now]) }
+        for link in links { try insert.execute(arguments: [link[0], link[1], link[2], link[3], now, link[4]]) }
     }
 
     // MARK: Reads

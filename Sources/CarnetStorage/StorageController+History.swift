@@ -99,6 +99,7 @@ extension StorageController {
         let now = Timestamp.string(Timestamp.now())
         let bookkeeping = [try Changeset.Bookkeeping(db, table: "contacts"), try Changeset.Bookkeeping(db, table: "quotes")]
         var contactIDs = Set<Int64>()
+        var relinked: [RelinkedBook] = []
         var done: [HistoryEntry] = []
         for entry in entries {
             // One part in the row (part 0 here), or the parts of a long action in their table.
@@ -151,6 +152,13 @@ extension StorageController {
                     documents[id] = stored.texts
                     links[id] = try syncLinks(db, contactID: id)
                 }
+                // A book this part deletes sets its sync link aside (a cascade would delete it),
+                // and one it brings back takes its link again.
+                let books = Set(try Changeset.keys(inverse, tables: ["address_books"])).sorted()
+                let booksBefore = try books.filter { id in
+                    try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM address_books WHERE id = ?)"), arguments: [id]) ?? false
+                }
+                try setSyncLinksAside(db, bookIDs: booksBefore)
                 do {
                     try Changeset.apply(inverse, to: db, bookkeeping: bookkeeping)
                 } catch let conflict as Changeset.Conflict {
@@ -160,6 +168,8 @@ extension StorageController {
                     if let document = documents[id] { try SearchIndex.remove(db, id: id, document: document) }
                     if try !SearchIndex.reindex(db, id: id) { try leaveTombstones(db, links[id] ?? []) }
                 }
+                // A part that renames a book sets its link aside and takes it again: not news.
+                relinked += try bringSyncLinksBack(db, bookIDs: books).filter { !booksBefore.contains($0.id) }.map(\.book)
                 if index == order.count - 1 {
                     for (table, versions) in zip(bookkeeping, before) {
                         let save = try db.cachedStatement(sql: "UPDATE \(table.table) SET version = ?, updated_at = ? WHERE id = ?")
@@ -181,6 +191,6 @@ extension StorageController {
                 id: entry.id, time: entry.time, kind: entry.kind, subject: entry.subject, summary: entry.summary,
                 isUndone: undoing, bytes: bytes))
         }
-        return HistoryStep(entries: done, contactIDs: contactIDs)
+        return HistoryStep(entries: done, contactIDs: contactIDs, relinked: relinked)
     }
 }

@@ -112,6 +112,34 @@ extension StorageController {
         }
     }
 
+    /// Sets the sync links of books `bookIDs` aside, before they are deleted: the account (its
+    /// contacts' tombstones keep their cards as last synced) stays in the file, out of every
+    /// sync, until an undo brings its book back (`bringSyncLinksBack(_:bookIDs:)`).
+    static func setSyncLinksAside(_ db: Database, bookIDs: some Sequence<Int64>) throws {
+        let statement = try db.cachedStatement(sql: "UPDATE sync_accounts SET deleted_book_id = book_id, book_id = NULL WHERE book_id = ?")
+        for id in bookIDs { try statement.execute(arguments: [id]) }
+    }
+
+    /// Links the books of `bookIDs` that exist again to the collection each synced with when it
+    /// was deleted (unless that collection was linked again since, or the book meanwhile).
+    static func bringSyncLinksBack(_ db: Database, bookIDs: some Sequence<Int64>) throws -> [(id: Int64, book: RelinkedBook)] {
+        var relinked: [(id: Int64, book: RelinkedBook)] = []
+        for id in bookIDs {
+            guard let name = try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM address_books WHERE id = ?"), arguments: [id]) else {
+                continue
+            }
+            guard try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM sync_accounts WHERE book_id = ?"), arguments: [id]) == nil,
+                  let url = try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT collection_url FROM sync_accounts WHERE deleted_book_id = ? ORDER BY id DESC LIMIT 1"),
+                    arguments: [id])
+            else { continue }
+            try db.cachedStatement(sql: "UPDATE sync_accounts SET book_id = ?, deleted_book_id = NULL WHERE collection_url = ?")
+                .execute(arguments: [id, url])
+            relinked.append((id, RelinkedBook(book: name, collectionURL: url)))
+        }
+        return relinked
+    }
+
     /// The linked books' accounts that hold deletions (`HeldDeletion`) for a sync to settle.
     public func syncAccountsHoldingDeletions() throws(CarnetError) -> [SyncAccount] {
         try read { db in
@@ -442,6 +470,22 @@ public final class SyncTransaction {
                 """,
             arguments: [account.id, account.id, account.bookID]
         ).map { SyncTombstone(href: $0["href"], etag: $0["etag"], uid: $0["uid"]) }
+    }
+
+    /// The tombstones whose contact is back in this book (an undo brought it back) and not
+    /// linked, with the card as last synced: each is linked again to its card there.
+    public func broughtBack() throws -> [(tombstone: SyncTombstone, base: String, contact: Contact)] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT t.href, t.etag, t.uid, t.card, c.id FROM sync_tombstones t JOIN contacts c ON c.uid = t.uid AND c.book_id = ?
+                WHERE t.account_id = ? AND t.card IS NOT NULL
+                    AND NOT EXISTS (SELECT 1 FROM sync_contacts s WHERE s.account_id = t.account_id AND (s.contact_id = c.id OR s.href = t.href))
+                ORDER BY t.href
+                """),
+            arguments: [account.bookID, account.id]
+        ).compactMap { row in
+            try contact(id: row["id"]).map { (SyncTombstone(href: row["href"], etag: row["etag"], uid: row["uid"]), row["card"], $0) }
+        }
     }
 
     public func tombstone(href: String) throws -> SyncTombstone? {

@@ -332,6 +332,7 @@ private final class SyncRun {
     func run() throws {
         progress?(SyncProgress(.listing))
         token = here.account.syncToken
+        try relinkBroughtBack()
         try applyChanges(try remoteChanges(since: token, retrying: true))
         held = try Self.settleHeldDeletions(here, seen: seen, report: &report)
         // What the server's changes did here is made durable before the first request that
@@ -358,6 +359,22 @@ private final class SyncRun {
         if report.up > 0 { parts.append("\(report.up) change\(report.up == 1 ? "" : "s") sent") }
         guard !parts.isEmpty || here.committed else { return nil }
         return parts.isEmpty ? "nothing from the server to keep here, nothing sent" : parts.joined(separator: ", ")
+    }
+
+    /// Hrefs of the cards whose contacts an undo brought back, linked again by this sync.
+    private var relinked: Set<String> = []
+
+    /// Links each contact an undo brought back (from its deletion, or its book's) to its card
+    /// there again, with the card as last synced as the base: what the server changed meanwhile
+    /// merges as any change, never as a clash of two sides with nothing in common. One that
+    /// differs from that card goes up as a change; one whose card is gone there goes up as new.
+    private func relinkBroughtBack() throws {
+        for (tombstone, base, contact) in try here.broughtBack() {
+            let agrees = Self.draft(of: base) == contact.draft
+            try here.removeTombstone(href: tombstone.href)
+            try here.setLink(contactID: contact.id, href: tombstone.href, etag: tombstone.etag, card: base, syncedVersion: agrees ? contact.version : -1)
+            relinked.insert(tombstone.href)
+        }
     }
 
     // MARK: Down
@@ -640,6 +657,9 @@ private final class SyncRun {
         otherAccounts = others
         if contact.bookID != here.account.bookID {
             // Moved here to another book: it lives on there; only its link to this collection goes.
+            try here.removeLink(contactID: contact.id)
+        } else if relinked.contains(href) {
+            // Brought back here by an undo, which wins over the deletion there: it goes up again as new.
             try here.removeLink(contactID: contact.id)
         } else if !others.isEmpty {
             // Another client moving a card between two collections deletes it from one and puts

@@ -121,4 +121,53 @@ import Testing
         let one = try mine.engine.syncBooks("contacts", options: SyncOptions(), progress: nil)
         #expect(one.map(\.book) == ["Contacts"] && one[0].failure == nil)
     }
+
+    @Test(arguments: ServerKind.allCases)
+    func undoingASyncedBooksDeletionBringsItsLinkBack(_ kind: ServerKind) throws {
+        let fixture = try SyncFixture(kind)
+        defer { fixture.server.stop() }
+        try Self.makeCollection(fixture, "personal", named: "Personal")
+        try Self.makeCollection(fixture, "work", named: "Work")
+        let mine = try fixture.book("mine", setUp: false)
+        _ = try mine.engine.setup(
+            url: fixture.server.url.absoluteString, username: SyncFixture.user, passwordCommand: "", certificateAuthority: nil, book: nil)
+        let work = try mine.storage.addressBook(named: "Work")
+        var draft = ContactDraft(name: "Ada Lovelace", phone: "+44 20 7946 0000")
+        draft.title = "Analyst"
+        let ada = try mine.storage.insertContact(draft, bookID: work.id)
+        #expect(try mine.engine.syncBooks(nil, options: SyncOptions(), progress: nil).allSatisfy { $0.failure == nil })
+        let linked = try #require(try mine.storage.syncAccounts().first { $0.bookID == work.id })
+
+        // The phone has Work too.
+        let phone = try fixture.book("phone", setUp: false)
+        _ = try phone.engine.setup(
+            url: fixture.server.url.absoluteString, username: SyncFixture.user, passwordCommand: "", certificateAuthority: nil, book: nil)
+        try phone.sync()
+
+        // Deleted here, synced (the cards stay on the server), changed on the phone meanwhile.
+        try mine.storage.deleteAddressBook(named: "Work", withContacts: true)
+        #expect(try mine.engine.syncBooks(nil, options: SyncOptions(), progress: nil).map(\.book) == ["Personal"])
+        #expect(Self.uids(fixture, "work") == [ada.uid])
+        try phone.edit("Ada Lovelace") { $0.title = "Countess" }
+        try phone.sync()
+
+        // The undo brings the book, its contact and its link back, and says so.
+        let step = try mine.storage.undo()
+        #expect(step.relinked.map(\.book) == ["Work"])
+        #expect(step.relinked.map(\.collectionURL) == [linked.collectionURL])
+        let back = try #require(try mine.storage.syncAccounts().first { $0.bookID == work.id }, "Work is linked again")
+        #expect(back.collectionURL == linked.collectionURL)
+
+        // The phone's change comes as a change, merged against the card as last synced: no clash.
+        let outcomes = try mine.engine.syncBooks(nil, options: SyncOptions(), progress: nil)
+        #expect(outcomes.map(\.book) == ["Personal", "Work"] && outcomes.allSatisfy { $0.failure == nil }, "\(outcomes)")
+        let report = try #require(outcomes.first { $0.book == "Work" }?.report)
+        #expect(report.clashes.isEmpty)
+        let now = try mine.storage.contact(id: ada.id)
+        #expect(now.draft.title == "Countess" && now.draft.phones == ada.draft.phones && now.bookID == work.id)
+        #expect(try mine.storage.syncStatuses().allSatisfy { $0.conflicts.isEmpty && $0.pendingNew + $0.pendingChanged + $0.pendingDeletes == 0 })
+        #expect(Self.uids(fixture, "work") == [ada.uid])
+        try phone.sync()
+        #expect(try phone.contact(named: "Ada Lovelace").draft.title == "Countess")
+    }
 }
