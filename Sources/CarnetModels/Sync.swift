@@ -202,6 +202,28 @@ public struct CardNotSynced: Sendable, Equatable {
     }
 }
 
+/// A synced group whose card on the server names a contact merged away here, while the file
+/// held it in step: a merge made before Carnet saved a merge's groups as changed never sent it.
+/// The file's group lists the contact it became (`survivor`); the next sync sends it.
+public struct GroupNamingMergedUID: Sendable, Equatable {
+    /// The account (linked book) whose collection has the card.
+    public var accountID: Int64
+    public var groupID: Int64
+    public var name: String
+    /// The merged-away UID the server's card names.
+    public var mergedUID: String
+    /// The name of the contact it was merged into.
+    public var survivor: String
+
+    public init(accountID: Int64, groupID: Int64, name: String, mergedUID: String, survivor: String) {
+        self.accountID = accountID
+        self.groupID = groupID
+        self.name = name
+        self.mergedUID = mergedUID
+        self.survivor = survivor
+    }
+}
+
 /// What a sync did (or, in a dry run, would do).
 public struct SyncReport: Sendable, Equatable {
     /// The address book of this file that was synced.
@@ -265,6 +287,9 @@ public struct SyncStatus: Sendable, Equatable {
     public var conflicts: [SyncConflict]
     /// The server's cards this file could not take, skipped ones included.
     public var cardsNotSynced: [CardNotSynced]
+    /// Synced groups whose card on the server still names a contact merged away here (counted
+    /// in `pendingChanged`: the next sync sends them).
+    public var groupsNamingMergedUIDs: [GroupNamingMergedUID] = []
 
     public var recentClashes: [SyncClash] { conflicts.map(\.clash) }
 

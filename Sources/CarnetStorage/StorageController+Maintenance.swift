@@ -64,6 +64,7 @@ extension StorageController {
             problems += try Self.searchIndexProblems(db)
             problems += try IDSpace.problems(db)
             problems += try Self.bookNameProblems(db)
+            problems += try Self.syncStateProblems(db)
             let violations = try SchemaRepairs.violations(db)
             problems += violations.prefix(100).map { "\($0.description) (the rule the schema's CHECK enforces was switched off)" }
             if violations.count > 100 { problems.append("… and \(violations.count - 100) more values that break a rule") }
@@ -96,10 +97,11 @@ extension StorageController {
     }
 
     /// Repairs what `integrityCheck()` names as `carnet db repair`'s: an id counter past the
-    /// ids a file may carry (see `IDSpace`). One line per change; empty when there was nothing
+    /// ids a file may carry (see `IDSpace`), a synced group the server has naming a contact
+    /// merged away here (marked to send). One line per change; empty when there was nothing
     /// to repair.
     public func repair() throws(CarnetError) -> [String] {
-        try write { db in try IDSpace.repair(db) }
+        try write { db in try IDSpace.repair(db) + Self.repairSyncState(db) }
     }
 
     /// Rows whose foreign key names a row that is not there (only a delete with foreign keys off,

@@ -182,9 +182,13 @@ extension StorageController {
                 arguments: [account.id, clashes]
             ).map { row in try Self.conflict(db, row) }
             let cards = try SyncTransaction.fetchCardsNotSynced(db, accountID: account.id)
-            return SyncStatus(
-                account: account, linked: linked, pendingNew: new, pendingChanged: changed, pendingDeletes: deletes, conflicts: conflicts,
-                cardsNotSynced: cards)
+            // Held in step, yet the server's card names a merged-away contact: one more to send.
+            let stale = try Self.groupsNamingMergedUIDs(db, accountID: account.id)
+            var status = SyncStatus(
+                account: account, linked: linked, pendingNew: new, pendingChanged: changed + Set(stale.map(\.groupID)).count,
+                pendingDeletes: deletes, conflicts: conflicts, cardsNotSynced: cards)
+            status.groupsNamingMergedUIDs = stale
+            return status
     }
 
     private static let conflictColumns = "id, time, uid, name, fields, kept, lost_card"
@@ -369,6 +373,12 @@ public final class SyncTransaction {
     /// contact it was merged into (see `StorageController/contact(resolvingUID:)`).
     public func resolvingMergedMembers(_ draft: ContactDraft) throws -> ContactDraft {
         try StorageController.resolvingMergedMembers(db, draft)
+    }
+
+    /// Marks this collection's groups whose card as last synced names a contact merged away
+    /// here as changed (see `StorageController.groupsNamingMergedUIDs`): this sync sends them.
+    public func resendGroupsNamingMergedUIDs() throws {
+        try StorageController.resendGroupsNamingMergedUIDs(db, accountID: account.id)
     }
 
     /// Marks the contact linked to the card at `href` as changed since the last sync, its link

@@ -335,6 +335,8 @@ private final class SyncRun {
         try relinkBroughtBack()
         try applyChanges(try remoteChanges(since: token, retrying: true))
         held = try Self.settleHeldDeletions(here, seen: seen, report: &report)
+        // A group a merge changed before merges saved their groups as changed is sent now.
+        try here.resendGroupsNamingMergedUIDs()
         // What the server's changes did here is made durable before the first request that
         // writes there (one that sends nothing commits once, at its end; one that brought
         // nothing keeps the file as it was until it has sent something).

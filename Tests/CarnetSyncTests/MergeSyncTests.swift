@@ -108,4 +108,67 @@ import Testing
         try phone.sync()
         #expect(try phone.byUID() == a.byUID())
     }
+
+    /// A file whose merge was made before merges saved their groups as changed: the group is
+    /// held in step while the server's card names the merged-away UID. `sync status` and
+    /// `db check` name it; the next sync, or `db repair` then the sync, sends it.
+    @Test(arguments: ServerKind.allCases)
+    func aGroupAnEarlierMergeLeftNamingAMergedAwayCardIsNamedAndMended(_ kind: ServerKind) throws {
+        let fixture = try SyncFixture(kind)
+        defer { fixture.server.stop() }
+        let a = try fixture.book("a")
+        func group(_ name: String) throws -> String { try #require(try fixture.serverCards().values.first { $0.contains("FN:\(name)") }) }
+        func mergeLeavingItsGroupInStep(_ uids: [String], group: String) throws {
+            let pair = try a.contacts().filter { uids.contains($0.uid) }.sorted { $0.uid < $1.uid }
+            try a.storage.mergeContacts(pair, into: ContactMerge.merge(pair.map(\.draft)).draft)
+            try Self.sqlite(fixture.dir.path("a.sqlite"), """
+                UPDATE sync_contacts SET synced_version = (SELECT version FROM contacts WHERE id = contact_id)
+                WHERE contact_id = (SELECT id FROM contacts WHERE uid = '\(group)')
+                """)
+        }
+        for (uid, name) in [("ada-1", "Ada Lovelace"), ("ada-2", "Lovelace, Ada"), ("grace-1", "Grace Hopper"), ("grace-2", "Hopper, Grace")] {
+            try a.storage.insertContact(ContactDraft(name: name), uid: uid)
+        }
+        for (uid, name, member) in [("hiking-club", "Hiking club", "ada-2"), ("choir", "Choir", "grace-2")] {
+            var draft = ContactDraft(name: name)
+            draft.kind = .group
+            draft.members = [member]
+            try a.storage.insertContact(draft, uid: uid)
+        }
+        try a.sync()
+
+        try mergeLeavingItsGroupInStep(["ada-1", "ada-2"], group: "hiking-club")
+        let status = try #require(try a.storage.syncStatus())
+        #expect(status.pendingChanged == 2, "the survivor, and the group the server has naming the card merged away")
+        #expect(status.groupsNamingMergedUIDs.map { "\($0.name): \($0.mergedUID) → \($0.survivor)" } == ["Hiking club: ada-2 → Ada Lovelace"])
+        let problems = try a.storage.integrityCheck()
+        #expect(problems.count == 1 && problems.allSatisfy { $0.contains("Hiking club") && $0.contains("ada-2") }, "\(problems)")
+        try a.sync()
+        let club = try group("Hiking club")
+        #expect(club.contains("urn:uuid:ada-1") && !club.contains("ada-2"), "\(club)")
+        #expect(try a.storage.syncStatus()?.groupsNamingMergedUIDs.isEmpty == true)
+        #expect(try a.storage.integrityCheck() == ["ok"])
+
+        // db repair marks it to send; the status then counts it as any change.
+        try mergeLeavingItsGroupInStep(["grace-1", "grace-2"], group: "choir")
+        let repaired = try a.storage.repair()
+        #expect(repaired.count == 1 && repaired.allSatisfy { $0.contains("Choir") }, "\(repaired)")
+        #expect(try a.storage.integrityCheck() == ["ok"])
+        let after = try #require(try a.storage.syncStatus())
+        #expect(after.pendingChanged == 2 && after.groupsNamingMergedUIDs.isEmpty)
+        try a.sync()
+        let choir = try group("Choir")
+        #expect(choir.contains("urn:uuid:grace-1") && !choir.contains("grace-2"), "\(choir)")
+        #expect(try a.sync().changedNothing)
+    }
+
+    /// `sqlite3 FILE SQL`, as a person (or an earlier Carnet) would change the file.
+    static func sqlite(_ path: String, _ sql: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path, sql]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "sqlite3 \(sql)")
+    }
 }

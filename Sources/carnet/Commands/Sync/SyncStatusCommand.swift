@@ -53,6 +53,12 @@ struct SyncStatusCommand: SyncingCommand {
         lines.append("last sync: " + (account.lastSyncAt.map { Timestamp.string($0) } ?? "never"))
         lines.append("synced contacts: \(status.linked)")
         lines.append("to send: \(status.pendingNew) new, \(status.pendingChanged) changed, \(status.pendingDeletes) deleted")
+        if !status.groupsNamingMergedUIDs.isEmpty {
+            lines.append("groups whose card on the server names a merged contact (the next sync sends them):")
+            for group in status.groupsNamingMergedUIDs {
+                lines.append("  \(group.groupID)  \(group.name): names \(group.mergedUID), merged into \(group.survivor)")
+            }
+        }
         if !status.conflicts.isEmpty {
             lines.append("recent conflicts (carnet sync take NUMBER takes the value that lost):")
             for conflict in status.conflicts {
@@ -94,6 +100,9 @@ struct SyncStatusCommand: SyncingCommand {
         struct Card: Encodable {
             let id: Int64, href: String, reason: String, firstSeen: String?, lastSeen: String?, skipped: Bool
         }
+        struct StaleGroup: Encodable {
+            let id: Int64, name: String, mergedUID: String, survivor: String
+        }
         /// The book of the file it is about.
         let book: String
         let account: Account
@@ -101,6 +110,8 @@ struct SyncStatusCommand: SyncingCommand {
         let pending: Pending
         let conflicts: [Conflict]
         let cardsNotSynced: [Card]
+        /// Synced groups whose card on the server names a contact merged away here.
+        let groupsNamingMergedContacts: [StaleGroup]
         /// Every linked book, in the order `sync` takes them; only on the outer object.
         let books: [StatusJSON]?
 
@@ -122,6 +133,9 @@ struct SyncStatusCommand: SyncingCommand {
                 Card(
                     id: $0.id, href: $0.href, reason: $0.reason, firstSeen: $0.firstSeen.map(Timestamp.string),
                     lastSeen: $0.lastSeen.map(Timestamp.string), skipped: $0.skipped)
+            }
+            groupsNamingMergedContacts = status.groupsNamingMergedUIDs.map {
+                StaleGroup(id: $0.groupID, name: $0.name, mergedUID: $0.mergedUID, survivor: $0.survivor)
             }
         }
     }
