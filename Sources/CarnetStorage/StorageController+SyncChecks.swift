@@ -43,7 +43,43 @@ extension StorageController {
         return found
     }
 
-    /// `integrityCheck()`'s lines for what `groupsNamingMergedUIDs` finds.
+    /// The cards a sync holds back because their UID is a contact's of another book, when that
+    /// book has synced since (or syncs with no collection) and kept the contact: not a move
+    /// waiting to happen but another client's copy, which a Carnet before copies were taken
+    /// named at every sync. The next sync of their book takes each as a contact of its own.
+    static func copiesHeldBack(_ db: Database) throws -> [String] {
+        var found: [String] = []
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT n.href, n.reason, n.first_seen, b.name AS book, b.id AS book_id FROM sync_cards_not_synced n
+            JOIN sync_accounts s ON s.id = n.account_id JOIN address_books b ON b.id = s.book_id
+            WHERE n.skipped = 0 AND n.reason LIKE 'its UID % in the address book %; it is taken once that book has synced'
+            ORDER BY n.id
+            """)
+        for row in rows {
+            let reason: String = row["reason"]
+            guard let start = reason.range(of: "its UID "), let end = reason.range(of: " is a ", range: start.upperBound..<reason.endIndex)
+            else { continue }
+            let uid = String(reason[start.upperBound..<end.lowerBound])
+            let bookID: Int64 = row["book_id"]
+            guard let other = try Row.fetchOne(db, sql: """
+                SELECT c.name, b.name AS book, a.id AS account_id, a.last_sync_at FROM contacts c JOIN address_books b ON b.id = c.book_id
+                LEFT JOIN sync_accounts a ON a.book_id = c.book_id
+                WHERE c.uid = ? AND c.book_id <> ?
+                """, arguments: [uid, bookID])
+            else { continue }
+            let firstSeen = (row["first_seen"] as String?).flatMap(Timestamp.date) ?? .distantFuture
+            let lastSync = (other["last_sync_at"] as String?).flatMap(Timestamp.date)
+            let syncsWithNone = (other["account_id"] as Int64?) == nil
+            guard syncsWithNone || lastSync.map({ $0 > firstSeen }) == true else { continue }
+            let name: String = other["name"], otherBook: String = other["book"], book: String = row["book"], href: String = row["href"]
+            found.append(
+                "the card \(href) of the address book \(book) is held back since \(Timestamp.string(firstSeen)) for \(name) of \(otherBook), "
+                    + "which has its own card: another client copied it; the next carnet sync takes it as a contact of its own")
+        }
+        return found
+    }
+
+    /// `integrityCheck()`'s lines for what `groupsNamingMergedUIDs` and `copiesHeldBack` find.
     static func syncStateProblems(_ db: Database) throws -> [String] {
         guard try db.tableExists("sync_contacts") else { return [] }
         let accounts = Dictionary(try fetchSyncAccounts(db).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -52,7 +88,7 @@ extension StorageController {
             return "group \(group.groupID) (\(group.name))\(book): the server's card still names \(group.mergedUID), merged into \(group.survivor); "
                 + "the next carnet sync sends the group naming \(group.survivor) (carnet db repair marks it to send)"
         }
-        return groups
+        return groups + (try copiesHeldBack(db))
     }
 
     /// `repair()`'s part: each group `groupsNamingMergedUIDs` finds is marked to send.

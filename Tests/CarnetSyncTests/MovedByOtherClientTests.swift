@@ -269,9 +269,13 @@ import Testing
         #expect(waiting.count == 2, "\(waiting)")
         #expect(waiting.contains { $0.reason.contains("a group's") } && waiting.contains { $0.reason.contains("a contact's") }, "\(waiting)")
         try linked.sync("Personal")
+        // Personal has synced and kept both: copies, which the file check names until taken.
+        let named = try storage.integrityCheck().filter { $0.contains("another client copied it") }
+        #expect(named.count == 2 && named.contains { $0.contains("Friends") }, "\(named)")
         let taken = try linked.sync("Work")
         #expect(taken.first { $0.book == "Work" }?.report?.added == 2, "\(taken)")
         #expect(try linked.held(in: "Work").isEmpty)
+        #expect(try storage.integrityCheck() == ["ok"])
 
         // The originals stay in Personal as they were; the copies are Work's, with UIDs of their own.
         #expect(try storage.contact(id: linked.ada.id).bookID == linked.personal.id)
