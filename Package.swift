@@ -77,6 +77,9 @@ let package = Package(
         .target(name: "DAVTestServer", path: "Support/DAVTestServer"),
         .target(name: "RadicaleServer", dependencies: ["DAVTestServer"], path: "Support/RadicaleServer"),
         .target(name: "XandikosServer", dependencies: ["DAVTestServer"], path: "Support/XandikosServer"),
+        // The one scripted CardDAV server, behind the same protocol: it answers as a real
+        // server's quirk does where no server installed here shows that quirk (see its header).
+        .target(name: "ScriptedDAVServer", dependencies: ["DAVTestServer"], path: "Support/ScriptedDAVServer"),
 
         // `make bench`: Carnet's layers against the raw SQLite C API in the same run.
         .executableTarget(
@@ -121,7 +124,7 @@ let package = Package(
             name: "CarnetSyncTests",
             dependencies: [
                 "CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetTestSupport", "DAVTestServer", "RadicaleServer",
-                "XandikosServer",
+                "XandikosServer", "ScriptedDAVServer",
             ]),
         .testTarget(name: "CarnetStateTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetTestSupport"]),
         .testTarget(name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "CarnetTestSupport"]),
