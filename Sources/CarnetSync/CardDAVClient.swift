@@ -127,28 +127,55 @@ final class CardDAVClient {
 
     /// RFC 6578: what changed since `token` (everything, with no token). Nil when the server
     /// does not do sync-collection; a token it no longer knows starts again from none.
+    ///
+    /// A server may answer with part of the changes, a 507 (Insufficient Storage) for the
+    /// collection itself and a token to go on from (RFC 6578 section 3.6; SabreDAV's servers,
+    /// Nextcloud and Baïkal, page a large address book so): the answer is asked again from each
+    /// token given until it is whole, since only the whole of a listing from no token says which
+    /// cards are gone.
     func changes(since token: String?) throws(CarnetError) -> RemoteChanges? {
-        let response = try send("REPORT", collection, headers: ["Depth": "1"], body: DAV.syncCollection(token: token))
-        guard response.status == 207 else {
-            // The token is too old or unknown (403 valid-sync-token, or the server's own way of
-            // saying so): ask for everything.
-            if let token, ServerProfile(token: token).unknownTokenStatuses.contains(response.status) { return try changes(since: nil) }
-            if [400, 403, 404, 405, 415, 422, 501].contains(response.status) { return nil }
-            throw unexpected(response, "REPORT", collection)
+        var asked = token
+        var pages: [Multistatus] = []
+        while true {
+            let response = try send("REPORT", collection, headers: ["Depth": "1"], body: DAV.syncCollection(token: asked))
+            guard response.status == 207 else {
+                if pages.isEmpty {
+                    // The token is too old or unknown (403 valid-sync-token, or the server's own way of
+                    // saying so): ask for everything.
+                    if let token, ServerProfile(token: token).unknownTokenStatuses.contains(response.status) { return try changes(since: nil) }
+                    if [400, 403, 404, 405, 415, 422, 501].contains(response.status) { return nil }
+                }
+                throw unexpected(response, "REPORT", collection)
+            }
+            let page = try Multistatus(response.body, from: collection)
+            pages.append(page)
+            guard page.responses.contains(where: { $0.status == 507 && isCollection(Self.canonical($0.href)) }) else { break }
+            // Truncated with no way on (no new token, or a page of nothing): asking again would
+            // never end, so the members' ETags, which are the whole collection, are compared instead.
+            guard let next = page.syncToken, next != asked, page.responses.contains(where: { !isCollection(Self.canonical($0.href)) })
+            else { return try listing() }
+            asked = next
         }
-        let status = try Multistatus(response.body, from: collection)
-        var changes = RemoteChanges(token: status.syncToken, complete: token == nil)
-        let own = collectionHref
-        for item in status.responses {
+        var changes = RemoteChanges(token: pages.last?.syncToken, complete: token == nil)
+        // A later page tells a later state of a member: each href as the last page names it.
+        var named: Set<String> = []
+        for item in pages.reversed().flatMap({ $0.responses.reversed() }) {
             let href = Self.canonical(item.href)
-            if href == own { continue }
+            guard !isCollection(href), named.insert(href).inserted else { continue }
             if item.status == 404 {
                 changes.removed.append(href)
             } else if let etag = item.property(DAV.dav, "getetag")?.text {
                 changes.changed.append((href, etag.trimmingCharacters(in: .whitespacesAndNewlines)))
             }
         }
+        changes.changed.reverse()
+        changes.removed.reverse()
         return changes
+    }
+
+    /// Whether a canonical href is the collection's own (written with or without its last `/`).
+    private func isCollection(_ href: String) -> Bool {
+        href == collectionHref || href + "/" == collectionHref
     }
 
     /// Every member with its ETag (PROPFIND, Depth 1): the comparison a server without

@@ -14,7 +14,10 @@ import Foundation
 /// Radicale stores a card re-serialized (its properties sorted), Xandikos byte for byte;
 /// Radicale does not answer `supported-address-data` (taken as 3.0 alone, as RFC 6352 says),
 /// and Xandikos names its element `content-type` where RFC 6352 says `address-data-type`
-/// (both are read).
+/// (both are read). SabreDAV (Nextcloud, Baïkal) truncates a large sync-collection answer (507
+/// on the collection, RFC 6578 section 3.6), which the client continues from the token given,
+/// as the RFC says of every server (tested against `Support/ScriptedDAVServer`, since no server
+/// here truncates).
 struct ServerProfile: Equatable, Sendable {
     /// As messages and tests name it.
     let name: String
