@@ -64,7 +64,8 @@ public enum CSVColumn: Sendable, Equatable {
 /// is kept in extras as `X-CSV;X-COLUMN=…:…` lines, never dropped.
 ///
 /// A header cut by tabs with no comma in it (Thunderbird's "Tab separated" export) makes the
-/// whole file tab-separated, quoted the same way.
+/// whole file tab-separated, quoted the same way; one cut by `;` with neither (Outlook on a
+/// Windows whose locale lists with `;`, as European ones do) makes it `;`-separated.
 ///
 /// Every row must have as many fields as the header: a ragged row is an error rather than a
 /// guess at which column moved.
@@ -95,8 +96,8 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
     /// fields and no column name, such a first row is abook's data, not a header.
     private var rowAllQuoted = true
     private var fieldQuoted = false
-    /// The byte between fields: a comma, or a tab when the header is cut by tabs and holds no
-    /// comma, as Thunderbird's "Tab separated" export is.
+    /// The byte between fields: a comma, or a tab or `;` when the header is cut by one of them
+    /// and holds no comma (see `separator(ofHeader:)`).
     private var separator: UInt8 = 44
 
     private enum State: Sendable {
@@ -136,7 +137,7 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
                 throw InterchangeError(line: 1, message: InterchangeText.utf16Message(encoding))
             }
             bytes.dropByteOrderMark()
-            if bytes.contains(9), !bytes.contains(44) { separator = 9 }
+            separator = Self.separator(ofHeader: bytes)
         }
         let continuing = state == .quoted
         if !continuing {
@@ -306,6 +307,21 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
         }
         columns = found
         dialect = .carnet
+    }
+
+    /// The byte a file's fields are separated by, told by its header line: a comma when it has
+    /// one outside quotes; else a tab (Thunderbird's "Tab separated" export) or `;` (Outlook
+    /// writes the list separator of the machine's locale, `;` on European Windows) if it has one.
+    static func separator(ofHeader line: [UInt8]) -> UInt8 {
+        var quoted = false
+        var seen: Set<UInt8> = []
+        for byte in line {
+            if byte == 34 { quoted.toggle() } else if !quoted, byte == 44 || byte == 9 || byte == 59 { seen.insert(byte) }
+        }
+        if seen.contains(44) { return 44 }
+        if seen.contains(9) { return 9 }
+        if seen.contains(59) { return 59 }
+        return 44
     }
 }
 

@@ -167,6 +167,24 @@ import Testing
         #expect(draft.issues().isEmpty, "\(draft.issues())")
     }
 
+    /// Outlook writes the list separator of the machine's locale: on a European Windows that is
+    /// `;`, in the header and in every row. The header tells the file's separator.
+    @Test func readsOutlookCSVSeparatedBySemicolons() throws {
+        let header = ["First Name", "Last Name", "Company", "E-mail Address", "Business Phone", "Categories", "Notes"]
+        let text = header.map { "\"\($0)\"" }.joined(separator: ";") + "\r\n"
+            + #""Jean";"Dupont";"Société, Fils & Cie";"jean@example.fr";"+33 1 23 45 67 89";"VIP;Amis";"Ligne 1""# + "\r\n"
+        let (dialect, record) = try Self.read(text)
+        #expect(dialect == .outlook)
+        let draft = record.draft
+        #expect(draft.nameParts == PersonName(given: "Jean", family: "Dupont"))
+        #expect(draft.organization == "Société, Fils & Cie")
+        #expect(draft.emails == [LabeledValue("jean@example.fr")])
+        #expect(draft.phones == [LabeledValue("+33 1 23 45 67 89", label: "work")])
+        #expect(draft.categories == ["VIP", "Amis"])
+        #expect(draft.note == "Ligne 1")
+        #expect(draft.extras.isEmpty)
+    }
+
     @Test func readsGmailsFirstFormat() throws {
         let header = [
             "Name", "E-mail Address", "Notes", "Section 1 - Description", "Section 1 - Email", "Section 1 - IM",
