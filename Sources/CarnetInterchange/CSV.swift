@@ -67,6 +67,10 @@ public enum CSVColumn: Sendable, Equatable {
 /// whole file tab-separated, quoted the same way; one cut by `;` with neither (Outlook on a
 /// Windows whose locale lists with `;`, as European ones do) makes it `;`-separated.
 ///
+/// abook quotes every cell and writes a quote inside one as it is (`"She said "hi""`): its rows
+/// are cut where abook cuts them, at `","`. A row holding more `","` than abook writes between
+/// its cells (a cell that holds `","` itself) cannot be cut for sure, and is named with its line.
+///
 /// Every row must have as many fields as the header: a ragged row is an error rather than a
 /// guess at which column moved.
 ///
@@ -99,6 +103,11 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
     /// The byte between fields: a comma, or a tab or `;` when the header is cut by one of them
     /// and holds no comma (see `separator(ofHeader:)`).
     private var separator: UInt8 = 44
+    /// Whether the header row had a quote inside a quoted field followed by text, as abook
+    /// writes it: a first row that is not a header is then said to be abook's that cannot be cut.
+    private var headerHadStrayQuote = false
+    /// How many `","` the first line holds when it is shaped as abook writes a row.
+    private var headerAbookSeparators: Int?
 
     private enum State: Sendable {
         case fieldStart, unquoted, quoted, quoteInQuoted
@@ -151,6 +160,24 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
             resetRow()
             throw InterchangeError(line: rowLine, message: "this row is longer than \(InterchangeLimits.recordBytes) bytes (is a quote missing?)")
         }
+        if !continuing, separator == 44, let (cells, separators) = Self.abookCells(bytes) {
+            if columns == nil, !headerFailed {
+                if separators == ForeignCSV.abookColumns.count - 1 {
+                    resetRow()
+                    return try record(from: cells, allQuoted: true)
+                }
+                headerAbookSeparators = separators
+            } else if let columns, dialect == .abook {
+                if separators == columns.count - 1 {
+                    resetRow()
+                    return try record(from: cells, allQuoted: true)
+                }
+                if separators >= columns.count {
+                    resetRow()
+                    throw InterchangeError(line: rowLine, message: Self.abookAmbiguity(separators, expected: columns.count))
+                }
+            }
+        }
 
         for byte in bytes {
             switch state {
@@ -179,6 +206,7 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
                 } else if columns == nil || dialect == .abook {
                     // abook quotes every field but writes a quote inside one as it is: a quote
                     // followed by text is part of the field.
+                    if columns == nil { headerHadStrayQuote = true }
                     field.append(34)
                     field.append(byte)
                     state = .quoted
@@ -296,6 +324,11 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
         guard found.contains(.field(.name)) || found.contains(.field(.given)) || found.contains(.field(.family)) else {
             headerFailed = true
             if found.allSatisfy({ $0 == nil }) {
+                if headerHadStrayQuote, let separators = headerAbookSeparators, separators >= ForeignCSV.abookColumns.count {
+                    throw InterchangeError(
+                        line: rowLine, message: "the first row is not a header, and as abook's csv "
+                            + Self.abookAmbiguity(separators, expected: ForeignCSV.abookColumns.count))
+                }
                 throw InterchangeError(
                     line: rowLine,
                     message: "the first row is not a header: it names none of Carnet's columns (\(CSVWriter.columnNames)) "
@@ -322,6 +355,38 @@ public struct CSVReader: InterchangeReader, LineConsumingReader {
         if seen.contains(9) { return 9 }
         if seen.contains(59) { return 59 }
         return 44
+    }
+
+    /// The cells of a line in the shape abook writes a row (`"…","…",…`: every cell quoted, a
+    /// quote inside one left as it is), cut at each `","`; with how many `","` the line holds,
+    /// overlapping ones counted, so a line holding more than its cells need is seen to be
+    /// ambiguous. Nil for a line of another shape.
+    static func abookCells(_ line: [UInt8]) -> (cells: [[UInt8]], separators: Int)? {
+        guard line.count >= 2, line.first == 34, line.last == 34 else { return nil }
+        let inner = line[1 ..< line.count - 1]
+        var separators = 0
+        var cells: [[UInt8]] = []
+        var start = inner.startIndex
+        var index = inner.startIndex
+        while index + 2 < inner.endIndex {
+            if inner[index] == 34, inner[index + 1] == 44, inner[index + 2] == 34 {
+                separators += 1
+                // Overlapping ones (`",","`) are counted, not cut at.
+                if index >= start {
+                    cells.append(Array(inner[start ..< index]))
+                    start = index + 3
+                }
+            }
+            index += 1
+        }
+        cells.append(Array(inner[start...]))
+        return (cells, separators)
+    }
+
+    /// Why a row in abook's shape with more `","` than its columns need is not read.
+    static func abookAmbiguity(_ separators: Int, expected: Int) -> String {
+        "this row holds \(separators) \",\" where abook writes \(expected - 1) between its \(expected) cells: a cell holds "
+            + "\",\" itself, and which quotes end a cell cannot be told; take the \",\" out of that cell (in abook) and export again"
     }
 }
 
