@@ -76,6 +76,11 @@ enum LDIFAttributes {
 /// Reads LDIF (RFC 2849): entries separated by blank lines, `name: value`, `name:: base64`,
 /// continuation lines starting with a space, `#` comments, an optional `version: 1`. Each entry
 /// becomes a record (see `LDIFAttributes` for what maps).
+///
+/// A change record (`changetype: delete`, `modify`, `modrdn` or `moddn`) says what to do to a
+/// directory, not what an entry holds: it is an error naming its line as a change record Carnet
+/// does not read, and reading goes on with the next record. A `changetype: add` record holds
+/// the whole entry it adds, and is read as that entry.
 public struct LDIFReader: InterchangeReader, LineConsumingReader {
     var splitter = LineSplitter()
     private var lineNumber = 0
@@ -84,6 +89,9 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
     private var pending: [UInt8]?
     private var pendingLine = 0
     private var inComment = false
+    /// Inside a change record already named as not read: its lines (`replace: mail`, `-`) are
+    /// passed over to the blank line that ends it.
+    private var inChangeRecord = false
 
     public init() {}
 
@@ -97,9 +105,24 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
             pending! += line.dropFirst()
             return nil
         }
-        try flush()
+        let blank = line.allSatisfy { $0 == 32 || $0 == 9 }
+        if inChangeRecord {
+            if blank { inChangeRecord = false }
+            return nil
+        }
+        do {
+            try flush()
+        } catch {
+            // The blank line that ended the record the error is in: the next record starts
+            // after it, clean.
+            if blank {
+                inChangeRecord = false
+                attributes = []
+            }
+            throw error
+        }
         inComment = false
-        if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return entry() }
+        if blank { return entry() }
         if line.first == 35 {
             inComment = true
             return nil
@@ -115,6 +138,7 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
     public mutating func finish() throws(InterchangeError) -> InterchangeRecord? {
         var record: InterchangeRecord?
         if let last = splitter.flush() { record = try consume(last) }
+        if inChangeRecord { return record }
         try flush()
         if let last = entry() { record = last }
         return record
@@ -145,6 +169,17 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
         }
         if name.lowercased() == "version", attributes.isEmpty { return }
         if attributes.isEmpty { entryLine = pendingLine }
+        if name.lowercased() == "changetype" {
+            let change = VCardText.trimmed(value).lowercased()
+            if change == "add" { return }
+            let line = attributes.first?.line ?? pendingLine
+            attributes = []
+            inChangeRecord = true
+            throw InterchangeError(
+                line: line,
+                message: "an LDIF change record (changetype: \(change)), which Carnet does not read: it says what to change in a directory, "
+                    + "not what an entry holds; export the address book as entries (without changetype) to import it")
+        }
         value = value.replacingOccurrences(of: "\r\n", with: "\n")
         attributes.append((name, value, pendingLine))
     }

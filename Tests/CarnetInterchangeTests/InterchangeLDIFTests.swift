@@ -93,6 +93,62 @@ import Testing
         #expect(LDIFWriter.left(ContactDraft(name: "Plain", emails: [LabeledValue("a@example.com")])).isEmpty)
     }
 
+    /// A change record (RFC 2849's `changetype: delete`, `modify`, `modrdn`) says what to do to
+    /// a directory, not who someone is: it is named, with its line, as a record Carnet does not
+    /// read, and the records around it still read.
+    @Test func namesAChangeRecordItDoesNotRead() {
+        let text = """
+            version: 1
+
+            dn: cn=Ada Lovelace,mail=ada@example.com
+            cn: Ada Lovelace
+
+            dn: cn=Old Friend,mail=old@example.com
+            changetype: delete
+
+            dn: cn=Ada Lovelace,mail=ada@example.com
+            changetype: modify
+            replace: mail
+            mail: ada@example.org
+            -
+            add: telephoneNumber
+            telephoneNumber: +44 20 7946 0000
+            -
+
+            dn: cn=Zoë
+            cn: Zoë
+
+            """
+        var reader = LDIFReader()
+        var results = reader.feed(text: text)
+        if let last = try? reader.finish() { results.append(.success(last)) }
+        let names = results.compactMap { try? $0.get().draft.name }
+        let errors = results.compactMap { result -> InterchangeError? in
+            if case let .failure(error) = result { return error }
+            return nil
+        }
+        #expect(names == ["Ada Lovelace", "Zoë"])
+        #expect(errors.map(\.line) == [6, 9])
+        for (error, kind) in zip(errors, ["delete", "modify"]) {
+            #expect(error.message.contains("change record (changetype: \(kind))") && error.message.contains("Carnet does not read"), "\(error)")
+        }
+    }
+
+    /// A `changetype: add` record holds the whole entry it adds: it reads as that entry.
+    @Test func readsAnAddChangeRecordAsTheEntryItAdds() throws {
+        let records = try LDIFReader.parse("""
+            dn: cn=Ada Lovelace,mail=ada@example.com
+            changetype: add
+            objectclass: inetOrgPerson
+            cn: Ada Lovelace
+            mail: ada@example.com
+
+            """)
+        #expect(records.map(\.draft.name) == ["Ada Lovelace"])
+        #expect(records.first?.draft.emails == [LabeledValue("ada@example.com")])
+        #expect(records.first?.draft.extras == [])
+    }
+
     @Test func reportsABrokenLineWithItsNumber() {
         #expect(throws: InterchangeError(line: 3, message: "a continuation line with no attribute before it")) {
             try LDIFReader.parse("version: 1\n\n continued\n")
