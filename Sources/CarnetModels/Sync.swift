@@ -22,6 +22,8 @@ public struct SyncAccount: Sendable, Equatable, Codable {
     public var bookID: Int64
     /// That book's name, as read with the account.
     public var bookName: String = ""
+    /// When a sync last found the collection gone from the server (404); nil once one reaches it.
+    public var collectionGoneAt: Date?
 
     public init(
         id: Int64 = 0, collectionURL: String, username: String = "", passwordCommand: String = "", syncToken: String? = nil,
@@ -325,6 +327,9 @@ public enum SyncFailure: Sendable, Equatable, CustomStringConvertible {
     case tls(server: String, reason: String)
     /// The server answered something a CardDAV server should not: a status, bad XML, no address book.
     case server(String)
+    /// The server has no address book at the linked collection's `path` any more (404): another
+    /// client deleted or moved it.
+    case collectionGone(server: String, path: String)
     /// The URL given to `carnet sync setup` is not a URL Carnet can use.
     case badURL(String)
     /// The sync stopped partway for `reason`, after it had `done` something: what it did is
@@ -361,6 +366,8 @@ public enum SyncFailure: Sendable, Equatable, CustomStringConvertible {
             return "no secure connection to \(server) (\(reason)); nothing was changed"
         case let .server(reason):
             return "the server did not sync: \(reason); nothing was changed"
+        case let .collectionGone(server, path):
+            return "the server did not sync: \(server) has no address book at \(path) (404 Not Found): deleted or moved? run carnet sync setup again; no contact was changed (carnet sync status says so until a sync reaches it)"
         case let .badURL(url):
             return "\(url) is not an http:// or https:// URL"
         case let .passwordInURL(url):

@@ -51,7 +51,7 @@ public struct SyncTombstone: Sendable, Equatable {
 
 extension StorageController {
     private static let accountsSQL = """
-        SELECT a.id, a.collection_url, a.username, a.password_command, a.sync_token, a.last_sync_at, a.ca_certificate,
+        SELECT a.id, a.collection_url, a.username, a.password_command, a.sync_token, a.last_sync_at, a.ca_certificate, a.collection_gone_at,
                b.id AS book_id, b.name AS book_name
         FROM sync_accounts a JOIN address_books b ON b.id = a.book_id
         """
@@ -62,6 +62,7 @@ extension StorageController {
             syncToken: row["sync_token"], lastSyncAt: (row["last_sync_at"] as String?).flatMap(Timestamp.date),
             certificateAuthority: row["ca_certificate"], bookID: row["book_id"])
         account.bookName = row["book_name"]
+        account.collectionGoneAt = (row["collection_gone_at"] as String?).flatMap(Timestamp.date)
         return account
     }
 
@@ -138,6 +139,15 @@ extension StorageController {
             relinked.append((id, RelinkedBook(book: name, collectionURL: url)))
         }
         return relinked
+    }
+
+    /// Remembers that a sync of `account` found its collection gone from the server, for
+    /// `carnet sync status` to say until a sync reaches it again.
+    public func noteCollectionGone(_ account: SyncAccount) throws(CarnetError) {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE sync_accounts SET collection_gone_at = ? WHERE id = ?", arguments: [Timestamp.string(Timestamp.now()), account.id])
+        }
     }
 
     /// The linked books' accounts that hold deletions (`HeldDeletion`) for a sync to settle.
@@ -645,7 +655,7 @@ public final class SyncTransaction {
 
     /// The end of a complete sync: the time, and what the history calls it.
     public func finish(report: SyncReport) throws {
-        try db.cachedStatement(sql: "UPDATE sync_accounts SET last_sync_at = ? WHERE id = ?")
+        try db.cachedStatement(sql: "UPDATE sync_accounts SET last_sync_at = ?, collection_gone_at = NULL WHERE id = ?")
             .execute(arguments: [Timestamp.string(Timestamp.now()), account.id])
         note(report)
     }

@@ -106,7 +106,7 @@ final class CardDAVClient {
         switch response.status {
         case 403: return .sync(.forbidden(server: server, path: path))
         case 404 where path == collectionHref:
-            return .sync(.server("\(server) has no address book at \(path) (404 Not Found): deleted or moved? run carnet sync setup again"))
+            return .sync(.collectionGone(server: server, path: path))
         default: return .sync(.server("\(method) \(path) answered \(Self.status(response.status))"))
         }
     }

@@ -259,6 +259,7 @@ public final class CardDAVSync: AddressBookSyncing {
                 return (run.report, run.waitingUIDs)
             }
         } catch {
+            if case .sync(.collectionGone) = error, !options.dryRun { try storage.noteCollectionGone(account) }
             guard let run = started, case let .sync(failure) = error, let done = run.done else { throw error }
             throw .sync(.interrupted(failure, done: done))
         }

@@ -98,4 +98,33 @@ import Testing
         let status = box.carnetInProcess(["sync", "status"])
         #expect(status.lines.contains("book: Work") && status.lines.contains("to send: 2 new, 0 changed, 0 deleted"), "\(status)")
     }
+
+    /// `carnet undo` of a synced book's deletion says the book syncs again; when its collection
+    /// has gone from the server meanwhile, the next sync says so, and `sync status` keeps saying so.
+    @Test func undoingASyncedBooksDeletionSaysItSyncsAgainOrThatItsCollectionIsGone() throws {
+        makeCollection("personal", "Personal")
+        makeCollection("work", "Work")
+        #expect(box.carnetInProcess(["sync", "setup", server.url.absoluteString, "--user", "ada"], environment: password).status == 0)
+        box.carnetInProcess(["add", "--book", "Work", "--name", "Grace Hopper"])
+        #expect(box.carnetInProcess(["sync"], environment: password).status == 0)
+        let work = server.url.absoluteString + "ada/work/"
+
+        #expect(box.carnetInProcess(["book", "delete", "Work", "--force"]).status == 0)
+        let undo = box.carnetInProcess(["undo"])
+        #expect(undo.status == 0 && undo.lines.contains("Work syncs again with \(work) (carnet sync)"), "\(undo)")
+        let linked = box.carnetInProcess(["sync", "status"])
+        #expect(linked.lines.contains("book: Work") && linked.lines.contains("address book: \(work)"), "\(linked)")
+
+        // Its collection is gone from the server: the sync says so, and so does sync status.
+        let gone = curl("DELETE", "ada/work/")
+        #expect(gone.stdout == "200" || gone.stdout == "204", "\(gone)")
+        let host = "127.0.0.1:\(server.port)"
+        let failed = box.carnetInProcess(["sync"], environment: password)
+        #expect(failed.status != 0 && failed.stderr.contains("Work: the server did not sync: \(host) has no address book at /ada/work/"), "\(failed)")
+        let status = box.carnetInProcess(["sync", "status"])
+        let said = "collection gone: \(host) had no address book at /ada/work/ at the last sync; carnet sync setup URL --book Work links the book to another"
+        #expect(status.lines.contains(said), "\(status)")
+        let json = box.carnetInProcess(["sync", "status", "--json"])
+        #expect(json.stdout.contains("\"collectionGone\""), "\(json)")
+    }
 }

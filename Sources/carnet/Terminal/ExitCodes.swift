@@ -47,7 +47,7 @@ extension ExitCode {
             while case let .interrupted(reason, _) = failure { failure = reason }
             switch failure {
             case .unreachable, .noAnswer: self = .serverUnreachable
-            case .server, .tls, .tooLarge: self = .serverProtocol
+            case .server, .collectionGone, .tls, .tooLarge: self = .serverProtocol
             case .unauthorized, .forbidden: self = .serverRefusedLogin
             case .notConfigured, .password: self = .syncConfiguration
             case .badURL, .passwordInURL, .userMismatch: self = .usage

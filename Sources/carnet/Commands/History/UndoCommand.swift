@@ -32,5 +32,6 @@ struct UndoCommand: StateCommand {
         let history = HistoryViewModel(state: state)
         let step = if let to { try history.undo(to: to) } else { try history.undo() }
         for entry in step.entries { terminal.print("undone \(entry.id): \(entry.summary.shown)") }
+        for book in step.relinked { terminal.print("\(book.book.shown) syncs again with \(book.collectionURL.shown) (carnet sync)") }
     }
 }

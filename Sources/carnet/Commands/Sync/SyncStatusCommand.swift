@@ -51,6 +51,13 @@ struct SyncStatusCommand: SyncingCommand {
         }
         if account.certificateAuthority != nil { lines.append("certificate: checked against the CA given to --ca-file only") }
         lines.append("last sync: " + (account.lastSyncAt.map { Timestamp.string($0) } ?? "never"))
+        if account.collectionGoneAt != nil {
+            let rest = account.collectionURL.range(of: "://").map { account.collectionURL[$0.upperBound...] } ?? ""
+            let path = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "/"
+            lines.append(
+                "collection gone: \(account.host) had no address book at \(path) at the last sync; "
+                    + "carnet sync setup URL --book \(account.bookName) links the book to another")
+        }
         lines.append("synced contacts: \(status.linked)")
         lines.append("to send: \(status.pendingNew) new, \(status.pendingChanged) changed, \(status.pendingDeletes) deleted")
         if !status.groupsNamingMergedUIDs.isEmpty {
@@ -106,6 +113,8 @@ struct SyncStatusCommand: SyncingCommand {
         /// The book of the file it is about.
         let book: String
         let account: Account
+        /// When a sync last found the collection gone from the server; absent once one reaches it.
+        let collectionGone: String?
         let synced: Int
         let pending: Pending
         let conflicts: [Conflict]
@@ -122,6 +131,7 @@ struct SyncStatusCommand: SyncingCommand {
             account = Account(
                 url: a.collectionURL, user: a.username, passwordCommand: a.passwordCommand, lastSync: a.lastSyncAt.map(Timestamp.string),
                 pinnedCA: a.certificateAuthority != nil)
+            collectionGone = a.collectionGoneAt.map(Timestamp.string)
             synced = status.linked
             pending = Pending(new: status.pendingNew, changed: status.pendingChanged, deleted: status.pendingDeletes)
             conflicts = status.conflicts.map {
