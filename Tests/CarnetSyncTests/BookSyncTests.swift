@@ -157,6 +157,10 @@ import Testing
         #expect(step.relinked.map(\.collectionURL) == [linked.collectionURL])
         let back = try #require(try mine.storage.syncAccounts().first { $0.bookID == work.id }, "Work is linked again")
         #expect(back.collectionURL == linked.collectionURL)
+        // A redo deletes it again, setting the link aside again; the next undo brings it back again.
+        try mine.storage.redo()
+        #expect(try mine.storage.syncAccounts().map(\.bookName) == ["Personal"])
+        #expect(try mine.storage.undo().relinked.map(\.book) == ["Work"])
 
         // The phone's change comes as a change, merged against the card as last synced: no clash.
         let outcomes = try mine.engine.syncBooks(nil, options: SyncOptions(), progress: nil)
