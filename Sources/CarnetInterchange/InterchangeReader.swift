@@ -9,8 +9,19 @@ public protocol ChunkReader {
     mutating func feed(_ chunk: Data) -> [Result<InterchangeRecord, InterchangeError>]
 
     /// Ends the input; fails if it stopped inside a record. Returns the record the end
-    /// completed, if any.
+    /// completed, if any. A reader that holds records until the end (``LDIFReader``'s mailing
+    /// lists) hands them out from ``finishAll()``, which an importer calls instead.
     mutating func finish() throws(InterchangeError) -> InterchangeRecord?
+
+    /// Ends the input as ``finish()`` does, and returns every record still to come: the one the
+    /// end completed, then those the reader held until the end.
+    mutating func finishAll() throws(InterchangeError) -> [InterchangeRecord]
+}
+
+extension ChunkReader {
+    public mutating func finishAll() throws(InterchangeError) -> [InterchangeRecord] {
+        try finish().map { [$0] } ?? []
+    }
 }
 
 /// A streaming reader of an interchange format: fed lines or chunks of a file, it returns each
@@ -56,7 +67,7 @@ extension InterchangeReader {
         var records: [InterchangeRecord] = []
         records.reserveCapacity(results.count)
         for result in results { records.append(try result.get()) }
-        if let last = try finish() { records.append(last) }
+        records += try finishAll()
         return records
     }
 }

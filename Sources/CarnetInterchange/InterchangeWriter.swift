@@ -82,17 +82,29 @@ public struct CSVFileWriter: InterchangeWriter {
 }
 
 /// LDIF as Thunderbird reads it: an entry per person, and a group as Thunderbird's mailing list
-/// (`groupOfNames`); what LDIF has no attribute for is named.
+/// (`groupOfNames`) naming its members by the DNs their entries have in the file (groups come
+/// after the people in an export); what LDIF has no attribute for is named.
 public struct LDIFFileWriter: InterchangeWriter {
+    /// The DN each contact written so far has, by its member UID (`GroupMember/uid(of:)`).
+    private var dns: [String: String] = [:]
+
     public init() {}
     public var header: String { LDIFWriter.header }
 
-    public func entry(_ contact: Contact, favorite: Bool) -> String? {
-        LDIFWriter.entry(contact.draft, uid: contact.uid)
+    public mutating func entry(_ contact: Contact, favorite: Bool) -> String? {
+        let memberDNs = contact.draft.members.compactMap { dns[GroupMember.uid(of: $0)] }
+        let text = LDIFWriter.entry(contact.draft, uid: contact.uid, memberDNs: memberDNs)
+        dns[GroupMember.uid(of: contact.uid)] = dns[GroupMember.uid(of: contact.uid)] ?? LDIFWriter.dn(contact.draft)
+        return text
     }
 
     public func notes(on contact: Contact) -> [InterchangeWriterNote] {
-        LDIFWriter.left(contact.draft).map { InterchangeWriterNote(.notWritten, "\($0) not written: \(notWrittenReason) it") }
+        let missing = contact.draft.members.filter { dns[GroupMember.uid(of: $0)] == nil }
+        return LDIFWriter.left(contact.draft, membersWritten: contact.draft.members.count).map {
+            InterchangeWriterNote(.notWritten, "\($0) not written: \(notWrittenReason) it")
+        } + missing.map {
+            InterchangeWriterNote(.notWritten, "member \($0.shownBriefly) not written: LDIF names a member by its entry's DN, and it has no entry in this file")
+        }
     }
 
     public var notWrittenReason: String { "LDIF has no attribute for" }

@@ -27,8 +27,10 @@ import Foundation
 /// `dn` is made again from the name and first email on export, and `objectclass` from the kind
 /// of entry, so neither is kept. A mailing list (`objectclass: groupOfNames`, as Thunderbird
 /// exports one) is read as a group; its `member` values name the members by DN
-/// (`cn=Ada Lovelace,mail=ada@example.com`), not by UID, so they are kept as they came. Any
-/// other attribute, and a value Carnet's rules refuse, is kept as an extras line
+/// (`cn=Ada Lovelace,mail=ada@example.com`): a member whose DN is an entry's of the same file
+/// is that entry's contact (by the UID the import gives it), one named by no entry of the file
+/// is kept as it came. An export names each member by the DN its own entry gets in the file.
+/// Any other attribute, and a value Carnet's rules refuse, is kept as an extras line
 /// `X-LDIF;X-ATTRIBUTE=custom1:value` (with a note), and written back under its own name.
 enum LDIFAttributes {
     /// The text fields LDIFWriter and LDIFReader handle by their own attributes (`cn`, `sn`, `o`)
@@ -73,6 +75,9 @@ enum LDIFAttributes {
     static let extraPrefix = "X-LDIF;X-ATTRIBUTE="
 }
 
+/// A mailing list's `member` value: the attribute as written, the member's DN, its line.
+typealias LDIFMember = (name: String, dn: String, line: Int)
+
 /// Reads LDIF (RFC 2849): entries separated by blank lines, `name: value`, `name:: base64`,
 /// continuation lines starting with a space, `#` comments, an optional `version: 1`. Each entry
 /// becomes a record (see `LDIFAttributes` for what maps).
@@ -81,6 +86,11 @@ enum LDIFAttributes {
 /// directory, not what an entry holds: it is an error naming its line as a change record Carnet
 /// does not read, and reading goes on with the next record. A `changetype: add` record holds
 /// the whole entry it adds, and is read as that entry.
+///
+/// A mailing list names its members by DN, and Thunderbird writes the list before them: a list
+/// with members is held until the end of the file, when every DN of the file is known, and
+/// handed out by `finishAll()` after the other entries. The reader keeps each entry's DN and
+/// UID (not the entry) to find them by.
 public struct LDIFReader: InterchangeReader, LineConsumingReader {
     var splitter = LineSplitter()
     private var lineNumber = 0
@@ -92,6 +102,11 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
     /// Inside a change record already named as not read: its lines (`replace: mail`, `-`) are
     /// passed over to the blank line that ends it.
     private var inChangeRecord = false
+    /// The UID each entry's contact gets on import, by the entry's DN (as `dnKey(_:)` compares
+    /// them); the first entry of a DN wins.
+    private var uidsByDN: [String: String] = [:]
+    /// The mailing lists read so far with their members' DNs, held until the end of the file.
+    private var heldGroups: [(record: InterchangeRecord, members: [LDIFMember])] = []
 
     public init() {}
 
@@ -134,6 +149,8 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
 
     mutating func checkComplete() throws(InterchangeError) {}
 
+    /// Ends the input and returns the entry the end completed; the mailing lists held until
+    /// the end come from `finishAll()`, which calls this.
     @discardableResult
     public mutating func finish() throws(InterchangeError) -> InterchangeRecord? {
         var record: InterchangeRecord?
@@ -143,6 +160,31 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
         if let last = entry() { record = last }
         return record
     }
+
+    /// Ends the input: the entry the end completed, then the mailing lists held until now,
+    /// each member named by the DN of an entry of the file read as that entry's UID.
+    public mutating func finishAll() throws(InterchangeError) -> [InterchangeRecord] {
+        var records = try finish().map { [$0] } ?? []
+        for (group, members) in heldGroups {
+            var record = group
+            for (name, dn, line) in members {
+                if let uid = uidsByDN[Self.dnKey(dn)] {
+                    if !record.draft.members.contains(uid) { record.draft.members.append(uid) }
+                } else {
+                    record.draft.extras.append(LDIFAttributes.extraPrefix + VCardText.parameterValue(name) + ":" + VCardText.escape(dn))
+                    record.notes.append(InterchangeNote(
+                        line: line, message: "member \"\(dn.shownBriefly)\" kept verbatim: no entry of this file has that DN",
+                        kind: .unmodelled))
+                }
+            }
+            records.append(record)
+        }
+        heldGroups = []
+        return records
+    }
+
+    /// A DN as compared: trimmed, in lower case (LDAP compares names and most values so).
+    static func dnKey(_ dn: String) -> String { VCardText.trimmed(dn).lowercased() }
 
     /// The attribute being read, now that its continuations are in.
     private mutating func flush() throws(InterchangeError) {
@@ -184,14 +226,28 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
         attributes.append((name, value, pendingLine))
     }
 
-    /// The record of the entry read so far, if there is one.
+    /// The record of the entry read so far, if there is one and it is not a mailing list held
+    /// until the end of the file.
     private mutating func entry() -> InterchangeRecord? {
         guard !attributes.isEmpty else { return nil }
         defer { attributes = [] }
-        return LDIFReader.record(attributes, line: entryLine)
+        let (record, members) = LDIFReader.record(attributes, line: entryLine)
+        if let dn = attributes.first(where: { $0.name.lowercased() == "dn" })?.value {
+            let key = Self.dnKey(dn)
+            if uidsByDN[key] == nil { uidsByDN[key] = GroupMember.uid(of: record.importUID) }
+        }
+        if !members.isEmpty {
+            heldGroups.append((record, members))
+            return nil
+        }
+        return record
     }
 
-    static func record(_ attributes: [(name: String, value: String, line: Int)], line: Int) -> InterchangeRecord {
+    /// The record of an entry, and for a mailing list the DNs of its members (with their lines),
+    /// which only the whole file can tell.
+    static func record(
+        _ attributes: [(name: String, value: String, line: Int)], line: Int
+    ) -> (record: InterchangeRecord, members: [LDIFMember]) {
         var draft = ContactDraft()
         var notes: [InterchangeNote] = []
         var uid: String?
@@ -201,6 +257,7 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
         var blockOrder: [Int] = []
         var birth: [String: String] = [:]
         var birthLines: [(String, String, Int)] = []
+        var members: [LDIFMember] = []
 
         func keep(_ name: String, _ value: String, _ at: Int, because reason: String? = nil) {
             draft.extras.append(LDIFAttributes.extraPrefix + VCardText.parameterValue(name) + ":" + VCardText.escape(value))
@@ -257,6 +314,7 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
             case "ou": text(\.department, .department, original, value, at)
             case "o": text(\.organization, .organization, original, value, at)
             case "description": text(\.note, .note, original, value, at)
+            case "member": members.append((original, value, at))
             case "mail", "mozillasecondemail": entry(\.emails, .email, "", original, value, at)
             case "mozillaworkurl": entry(\.urls, .url, "work", original, value, at)
             case "mozillahomeurl": entry(\.urls, .url, "home", original, value, at)
@@ -301,11 +359,16 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
                 }
             }
         }
+        // Only a mailing list has members; on any other entry they are kept as they came.
+        if draft.kind != .group {
+            for (original, value, at) in members { keep(original, value, at) }
+            members = []
+        }
         if Rules.trimmed(draft.name).isEmpty {
             draft.name = [draft.nameParts.displayName, draft.organization, draft.emails.first?.value ?? "", draft.phones.first?.value ?? ""]
                 .map(Rules.trimmed).first { !$0.isEmpty } ?? ""
         }
-        return InterchangeRecord(uid: uid, draft: draft, line: line, notes: notes)
+        return (InterchangeRecord(uid: uid, draft: draft, line: line, notes: notes), members)
     }
 }
 
@@ -322,14 +385,15 @@ public enum LDIFWriter {
 
     /// The entry of a contact; `uid` is written as the `uid` attribute, which `LDIFReader` reads
     /// back as the UID, so importing the file again updates the contacts instead of adding them.
-    public static func entry(_ draft: ContactDraft, uid: String? = nil) -> String {
+    /// `memberDNs` are a group's members as the DNs their entries have in the same file,
+    /// written as `member` values as Thunderbird writes a mailing list's.
+    public static func entry(_ draft: ContactDraft, uid: String? = nil, memberDNs: [String] = []) -> String {
         var out = ""
         func add(_ name: String, _ value: String) {
             guard !value.isEmpty else { return }
             out += line(name, value)
         }
-        let firstEmail = draft.emails.first?.value ?? ""
-        add("dn", "cn=" + dnEscaped(draft.name) + (firstEmail.isEmpty ? "" : ",mail=" + dnEscaped(firstEmail)))
+        add("dn", dn(draft))
         // A group goes out as Thunderbird writes a mailing list, so it reads it back as one.
         let objectClasses = draft.kind == .group
             ? ["top", "groupOfNames"] : ["top", "person", "organizationalPerson", "inetOrgPerson", "mozillaAbPersonAlpha"]
@@ -367,6 +431,7 @@ public enum LDIFWriter {
         }
         if let anniversary = draft.dates.first(where: { $0.label == ContactDate.anniversary }) { add("anniversary", anniversary.dateText) }
         add("description", draft.note)
+        for member in memberDNs { add("member", member) }
         for extra in draft.extras where extra.hasPrefix(LDIFAttributes.extraPrefix) {
             guard let property = try? VCardProperty(Array(extra.utf8), line: 1), let name = property.first("X-ATTRIBUTE") else { continue }
             add(name, property.text())
@@ -374,8 +439,16 @@ public enum LDIFWriter {
         return out + "\n"
     }
 
-    /// What of `draft` an LDIF entry has no attribute for, one printable phrase each.
-    public static func left(_ draft: ContactDraft) -> [String] {
+    /// The DN of the contact's entry: `cn=` its name, `mail=` its first email, as Thunderbird
+    /// makes them; a mailing list names its members by it.
+    public static func dn(_ draft: ContactDraft) -> String {
+        let firstEmail = draft.emails.first?.value ?? ""
+        return "cn=" + dnEscaped(draft.name) + (firstEmail.isEmpty ? "" : ",mail=" + dnEscaped(firstEmail))
+    }
+
+    /// What of `draft` an LDIF entry has no attribute for, one printable phrase each;
+    /// `membersWritten` of a group's members went out as `member` DNs.
+    public static func left(_ draft: ContactDraft, membersWritten: Int = 0) -> [String] {
         var left: [String] = []
         var seen: Set<String> = []
         for phone in draft.phones {
@@ -405,9 +478,11 @@ public enum LDIFWriter {
         for spec in LDIFAttributes.notWritten where !spec.string(of: draft).isEmpty { left.append(spec.label.lowercased()) }
         if !draft.categories.isEmpty { left.append("categories") }
         if draft.photo != nil { left.append("photo") }
-        // LDIF names a member by its DN, which this entry alone does not know; the members kept
-        // from an LDIF import go back as they came.
-        if !draft.members.isEmpty { left.append(draft.members.count == 1 ? "1 member" : "\(draft.members.count) members") }
+        // LDIF names a member by its DN, which this entry alone does not know (`LDIFFileWriter`
+        // knows the DNs of the file it writes); the members kept from an LDIF import go back
+        // as they came.
+        let members = draft.members.count - membersWritten
+        if members > 0 { left.append(members == 1 ? "1 member" : "\(members) members") }
         let vcardLines = draft.extras.filter { !$0.hasPrefix(LDIFAttributes.extraPrefix) }.count
         if vcardLines > 0 { left.append("\(vcardLines) kept vCard \(vcardLines == 1 ? "line" : "lines")") }
         return left

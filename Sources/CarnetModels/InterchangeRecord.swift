@@ -107,4 +107,18 @@ extension InterchangeRecord {
         }
         return isUUID ? String(rest) : nil
     }
+
+    /// A UID for a card that has none, derived from its name, email and phone (FNV-1a), so
+    /// importing the same UID-less file twice finds the contacts it added the first time; a
+    /// reader that names the cards of its file to each other (LDIF's mailing lists) names them
+    /// by it. `draft` as the import saves it (validated).
+    public static func derivedUID(_ draft: ContactDraft) -> String {
+        "derived-" + StableHash.hex16([draft.name, draft.email, draft.phone].joined(separator: "\u{1F}").asciiLowercased)
+    }
+
+    /// The UID an import gives this record's card: its own, or one derived from the draft as
+    /// the import saves it.
+    public var importUID: String {
+        uid ?? Self.derivedUID((try? draft.validated()) ?? draft)
+    }
 }

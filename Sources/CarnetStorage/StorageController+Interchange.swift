@@ -87,17 +87,14 @@ extension StorageController {
         return HistoryNote(.import, subject: file, "imported \(count)\(groups)\(file.isEmpty ? "" : " from \(file)")\(detail)")
     }
 
-    /// A UID for a record that has none, derived from its name, email and phone (FNV-1a), so
-    /// importing the same UID-less file twice finds the contacts it added the first time.
-    static func derivedUID(_ draft: ContactDraft) -> String {
-        "derived-" + StableHash.hex16([draft.name, draft.email, draft.phone].joined(separator: "\u{1F}").asciiLowercased)
-    }
-
     private static func importOne(
         _ db: Database, _ record: InterchangeRecord, options: ImportOptions, issuedBefore: Int64, into report: inout ImportReport
     ) throws {
-        let draft = try resolvingMergedMembers(db, try record.draft.validated())
-        let uid = record.uid ?? derivedUID(draft)
+        // The UID is derived from the card as read, as the reader derives it for the members
+        // it resolves, before its members are taken to the contacts they were merged into.
+        let validated = try record.draft.validated()
+        let uid = record.uid ?? InterchangeRecord.derivedUID(validated)
+        let draft = try resolvingMergedMembers(db, validated)
         let uidIssues = UIDRule.issues(uid)
         if !uidIssues.isEmpty { throw CarnetError.invalid(uidIssues) }
         // A file imported before UIDs were kept whole made its contact under the earlier UID.

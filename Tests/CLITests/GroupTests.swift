@@ -137,6 +137,37 @@ import Testing
         #expect(box.carnetInProcess(["group", "show", "Climbing club"]).stdout.contains("not-here-yet"))
     }
 
+    /// Thunderbird's own LDIF export (Tests/Fixtures/Thunderbird) names its mailing list's
+    /// members by DN, the list first: they are the contacts of the same file, so the query
+    /// expands the list to them, and the LDIF export names them by the DN each gets in it.
+    @Test func thunderbirdsMailingListKeepsItsMembersThroughLDIF() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/Thunderbird/thunderbird.ldif").path
+        let imported = box.carnetInProcess(["import", fixture])
+        #expect(imported.status == 0, "\(imported)")
+        let members = ["zoe@example.org\tZoë Ångström-Łukasiewicz", "john.doe@example.com\tDoe, John", "renee@example.ie\tRenée O'Brien"]
+        let query = box.carnetInProcess(["query", "Projekt", "--format", "aerc"])
+        #expect(query.status == 0 && query.lines == members, "\(query)")
+        // Exported as LDIF: the members as `member` DNs, nothing said to be left out, and read
+        // back into a new file the same list.
+        let out = box.path("out.ldif")
+        let exported = box.carnetInProcess(["export", "--output", out, "--verbose"])
+        #expect(exported.status == 0 && exported.stderr == "", "\(exported)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.contains("\nmember: cn=Doe\\, John,mail=john.doe@example.com\n"), "\(text)")
+        let other = Sandbox()
+        #expect(other.carnetInProcess(["import", out]).status == 0)
+        let again = other.carnetInProcess(["query", "Projekt", "--format", "aerc"])
+        #expect(again.lines == members, "\(again)")
+        // A list made by hand goes out with its members too.
+        #expect(box.carnetInProcess(["group", "add", "Choir"]).status == 0)
+        let zoe = String(box.carnetInProcess(["list", "--search", "zoe@example.org"]).lines[1].split(separator: "\t")[0])
+        #expect(box.carnetInProcess(["group", "add-member", "Choir", zoe]).status == 0)
+        let choir = box.carnetInProcess(["export", "--format", "ldif", "--verbose"])
+        #expect(choir.status == 0 && !choir.stderr.contains("member"), "\(choir)")
+        #expect(choir.stdout.contains("cn: Choir\nmember:: "), "\(choir)")
+    }
+
     @Test func groupErrorsHaveTheirOwnExitCodes() {
         importIssueFile()
         box.expectRefused(["group", "show", "Nobody"], 66, mentioning: "no group is named Nobody")

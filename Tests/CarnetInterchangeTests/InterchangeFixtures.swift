@@ -89,6 +89,6 @@ func recordsRead<Reader: InterchangeReader>(_: Reader.Type, _ data: Data, inChun
         records += try reader.feed(data.subdata(in: start..<end)).map { try $0.get() }
         start = end
     }
-    if let last = try reader.finish() { records.append(last) }
+    records += try reader.finishAll()
     return records
 }

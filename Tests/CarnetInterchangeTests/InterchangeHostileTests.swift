@@ -69,7 +69,7 @@ import Testing
         for byte in text.utf8 {
             for result in reader.feed(Data([byte])) { records.append(try result.get()) }
         }
-        if let last = try reader.finish() { records.append(last) }
+        records += try reader.finishAll()
         #expect(records == (try ContactJSONCoding.decode(Data(text.utf8))))
         #expect(records.map(\.line) == [2, 3])
     }
@@ -103,7 +103,7 @@ import Testing
         for (reader, data, name) in cases {
             var reader = reader
             var results = reader.feed(data)
-            do { if let last = try reader.finish() { results.append(.success(last)) } } catch { results.append(.failure(error)) }
+            do { results += try reader.finishAll().map { .success($0) } } catch { results.append(.failure(error)) }
             guard case let .failure(error) = results.first else {
                 Issue.record("\(type(of: reader)) read \(name): \(results)")
                 continue

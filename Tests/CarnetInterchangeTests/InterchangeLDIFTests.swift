@@ -121,7 +121,7 @@ import Testing
             """
         var reader = LDIFReader()
         var results = reader.feed(text: text)
-        if let last = try? reader.finish() { results.append(.success(last)) }
+        if let rest = try? reader.finishAll() { results += rest.map { .success($0) } }
         let names = results.compactMap { try? $0.get().draft.name }
         let errors = results.compactMap { result -> InterchangeError? in
             if case let .failure(error) = result { return error }

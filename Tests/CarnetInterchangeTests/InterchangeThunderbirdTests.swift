@@ -23,7 +23,7 @@ import Testing
     }
 
     /// Thunderbird's seven contacts, in the order it exports them (its mailing list comes first
-    /// in the LDIF and is not in the CSV).
+    /// in the LDIF, and is read after them, when its members are known; it is not in the CSV).
     static let names = ["Zoë Ångström-Łukasiewicz", "山田 太郎", "Ελένη Παπαδοπούλου", "Doe, John", "عمر الخيام", "only.an.email@example.com", "Renée O'Brien"]
 
     static let zoesNote = "First line of the note.\nSecond line, with a comma and \"quotes\".\n\tIndented by a tab."
@@ -38,7 +38,7 @@ import Testing
 
     @Test func thunderbirdsLDIFReadsEveryEntry() throws {
         let records = try Self.ldifRecords()
-        #expect(records.map(\.draft.name) == ["Projekt Ω team"] + Self.names)
+        #expect(records.map(\.draft.name) == Self.names + ["Projekt Ω team"])
         for record in records {
             #expect(record.draft.normalized().issues().isEmpty, "\(record.line): \(record.draft.issues())")
         }
@@ -48,7 +48,9 @@ import Testing
     /// `objectclass` are made again on export (and a list's `groupOfNames` is its kind).
     @Test func thunderbirdsLDIFKeepsEveryValue() throws {
         let data = try Self.data("thunderbird.ldif")
-        let entries = InterchangeAbookTests.entries(data)
+        var entries = InterchangeAbookTests.entries(data)
+        // The list, first in the file, is read last.
+        entries.append(entries.removeFirst())
         let records = try LDIFReader.parse(data)
         #expect(records.count == entries.count)
         for (entry, record) in zip(entries, records) {
@@ -59,6 +61,9 @@ import Testing
                 let kept = draft.extras.contains { $0.lowercased() == (LDIFAttributes.extraPrefix + name + ":" + VCardText.escape(value)).lowercased() }
                 switch name {
                 case "dn": continue
+                case "member":
+                    let member = records.first { LDIFWriter.dn($0.draft).replacingOccurrences(of: "\\", with: "") == value }
+                    #expect(member.map { draft.members.contains($0.importUID) } == true, "\(record.line): \(name) \(value) lost")
                 case "objectclass":
                     #expect(draft.kind == (entry.contains { $0 == ("objectclass", "groupOfNames") } ? .group : .individual))
                 case "birthyear": #expect(birthday?.year == Int(value) || kept, "\(record.line): \(name) \(value) lost")
@@ -73,7 +78,7 @@ import Testing
 
     @Test func thunderbirdsLDIFMapsItsAttributes() throws {
         let records = try Self.ldifRecords()
-        let zoe = records[1].draft
+        let zoe = records[0].draft
         #expect(zoe.nameParts.given == "Zoë" && zoe.nameParts.family == "Ångström-Łukasiewicz" && zoe.nickname == "Zo")
         #expect(zoe.emails == [LabeledValue("zoe@example.org"), LabeledValue("zoe.angstrom@example.com")])
         #expect(zoe.phones == [
@@ -95,7 +100,7 @@ import Testing
         // A tab is a control character to Carnet's rules: the note is kept as it came, and said so.
         #expect(zoe.note.isEmpty)
         #expect(zoe.extras.last == "X-LDIF;X-ATTRIBUTE=description:" + VCardText.escape(Self.zoesNote))
-        #expect(records[1].notes.contains { $0.message.hasPrefix("description \"First line") && $0.message.contains("breaks Carnet's rules") })
+        #expect(records[0].notes.contains { $0.message.hasPrefix("description \"First line") && $0.message.contains("breaks Carnet's rules") })
         // Attributes kept go back under their own names, in their own case.
         #expect(zoe.extras.map { $0.prefix { $0 != ":" } } == [
             "X-LDIF;X-ATTRIBUTE=nsAIMid", "X-LDIF;X-ATTRIBUTE=modifytimestamp", "X-LDIF;X-ATTRIBUTE=mozillaCustom1",
@@ -104,38 +109,63 @@ import Testing
         ])
         #expect(LDIFWriter.entry(zoe).contains("\nnsAIMid: zoe_angstrom\n"))
         // Birth month and day without a year; a year alone is no date, and is kept.
-        #expect(records[2].draft.dates == [ContactDate(label: ContactDate.birthday, month: 7, day: 4)])
-        #expect(records[3].draft.dates.isEmpty && records[3].draft.extras.contains("X-LDIF;X-ATTRIBUTE=birthyear:1990"))
-        #expect(records[3].draft.phones == [LabeledValue("+30 21 0555 0102", label: "work")])
-        #expect(records[3].draft.extras.contains("X-LDIF;X-ATTRIBUTE=mozillaCustom1::colon first"))
-        #expect(records[6].draft.emails == [LabeledValue("only.an.email@example.com")])
+        #expect(records[1].draft.dates == [ContactDate(label: ContactDate.birthday, month: 7, day: 4)])
+        #expect(records[2].draft.dates.isEmpty && records[2].draft.extras.contains("X-LDIF;X-ATTRIBUTE=birthyear:1990"))
+        #expect(records[2].draft.phones == [LabeledValue("+30 21 0555 0102", label: "work")])
+        #expect(records[2].draft.extras.contains("X-LDIF;X-ATTRIBUTE=mozillaCustom1::colon first"))
+        #expect(records[5].draft.emails == [LabeledValue("only.an.email@example.com")])
     }
 
-    /// Thunderbird's mailing list (`groupOfNames`) is a group, its members kept as the DNs
-    /// Thunderbird named them by, and written back as a list.
+    /// Thunderbird's mailing list (`groupOfNames`) is a group whose members, named by DN, are
+    /// the contacts of the same file (by the UID each gets on import), though the list comes
+    /// first; it is written back as a list naming them by DN.
     @Test func thunderbirdsMailingListIsAGroup() throws {
-        let list = try #require(try Self.ldifRecords().first)
+        let records = try Self.ldifRecords()
+        let list = try #require(records.last)
         #expect(list.draft.kind == .group)
         #expect(list.draft.nickname == "omega" && list.draft.note == "Everyone on Projekt Ω\nsecond line")
         #expect(list.draft.normalized().nameParts.isEmpty, "a list's name is no person's name")
-        #expect(list.draft.extras == [
-            "X-LDIF;X-ATTRIBUTE=member:cn=Zoë Ångström-Łukasiewicz\\,mail=zoe@example.org",
-            "X-LDIF;X-ATTRIBUTE=member:cn=Doe\\, John\\,mail=john.doe@example.com",
-            "X-LDIF;X-ATTRIBUTE=member:cn=Renée O'Brien\\,mail=renee@example.ie",
-        ])
-        let entry = LDIFWriter.entry(try list.draft.validated(), uid: "list-1")
+        let byName = Dictionary(uniqueKeysWithValues: records.map { ($0.draft.name, $0.importUID) })
+        #expect(list.draft.members == ["Zoë Ångström-Łukasiewicz", "Doe, John", "Renée O'Brien"].compactMap { byName[$0] })
+        #expect(list.draft.members.count == 3 && list.draft.extras.isEmpty, "\(list.draft.extras)")
+        let dns = ["cn=Zoë Ångström-Łukasiewicz,mail=zoe@example.org", "cn=Doe, John,mail=john.doe@example.com"]
+        let entry = LDIFWriter.entry(try list.draft.validated(), uid: "list-1", memberDNs: dns)
         #expect(entry.contains("objectclass: groupOfNames\n") && !entry.contains("mozillaAbPersonAlpha"), "\(entry)")
         #expect(entry.contains("\nmember: cn=Doe, John,mail=john.doe@example.com\n"), "\(entry)")
+        #expect(LDIFWriter.left(list.draft, membersWritten: 2) == ["1 member"])
     }
 
-    /// Exported as LDIF with each contact's UID, then read again: the same contacts and UIDs.
+    /// A member whose DN no entry of the file has is kept as it came, and said so.
+    @Test func aMemberNotInTheFileIsKeptByItsDN() throws {
+        let records = try LDIFReader.parse("""
+            dn: cn=List
+            objectclass: groupOfNames
+            cn: List
+            member: cn=Ada,mail=ada@example.com
+            member: cn=Nobody Here
+
+            dn: cn=Ada,mail=ada@example.com
+            cn: Ada
+            mail: ada@example.com
+
+            """)
+        #expect(records.map(\.draft.name) == ["Ada", "List"])
+        let list = try #require(records.last)
+        #expect(list.draft.members == [records[0].importUID])
+        #expect(list.draft.extras == ["X-LDIF;X-ATTRIBUTE=member:cn=Nobody Here"])
+        #expect(list.notes.map(\.line) == [5] && list.notes.first?.message.contains("no entry of this file has that DN") == true)
+    }
+
+    /// Exported as LDIF with each contact's UID (the list naming its members by their DNs in
+    /// the export), then read again: the same contacts, UIDs and members.
     @Test func thunderbirdsLDIFComesBackTheSameFromCarnetsLDIF() throws {
-        let records = try Self.ldifRecords().enumerated().map { index, record in
+        let records = try Self.ldifRecords().map { record in
             var record = InterchangeAbookTests.saved(record)
-            record.uid = "uid-\(index)"
+            record.uid = record.importUID
             return record
         }
-        let text = LDIFWriter.header + records.map { LDIFWriter.entry($0.draft, uid: $0.uid) }.joined()
+        let dns = Dictionary(uniqueKeysWithValues: records.map { ($0.importUID, LDIFWriter.dn($0.draft)) })
+        let text = LDIFWriter.header + records.map { LDIFWriter.entry($0.draft, uid: $0.uid, memberDNs: $0.draft.members.compactMap { dns[$0] }) }.joined()
         let again = try LDIFReader.parse(text).map(InterchangeAbookTests.saved)
         #expect(again.map(\.uid) == records.map(\.uid))
         for (before, after) in zip(records, again) {
@@ -199,7 +229,7 @@ import Testing
     /// The CSV and the LDIF of one address book read to the same contacts: only what each keeps
     /// under its own names (the LDIF's `modifytimestamp`, the CSV's `Screen Name` column) differs.
     @Test func thunderbirdsCSVAndLDIFReadToTheSameContacts() throws {
-        let fromLDIF = try Self.ldifRecords().dropFirst().map { InterchangeAbookTests.saved($0).draft }
+        let fromLDIF = try Self.ldifRecords().dropLast().map { InterchangeAbookTests.saved($0).draft }
         let fromCSV = try Self.csvRecords("thunderbird.csv").1.map { InterchangeAbookTests.saved($0).draft }
         #expect(fromLDIF.count == fromCSV.count)
         for (ldif, csv) in zip(fromLDIF, fromCSV) {

@@ -23,7 +23,7 @@ import Testing
     static func read(_ text: String, with reader: some ChunkReader) throws -> [InterchangeRecord] {
         var reader = reader
         var records = try reader.feed(Data(text.utf8)).map { try $0.get() }
-        if let last = try reader.finish() { records.append(last) }
+        records += try reader.finishAll()
         return records
     }
 
@@ -67,7 +67,19 @@ import Testing
         var ldif = InterchangeFormat.ldif.writer()
         let entry = try #require(try ldif.entry(card, favorite: false))
         #expect(entry.contains("objectclass: groupOfNames\n") && entry.contains("cn: Climbing club\n"), "\(entry)")
-        #expect(ldif.notes(on: card).map(\.description) == ["2 members not written: LDIF has no attribute for it"])
+        #expect(ldif.notes(on: card).map(\.description) == ["ada", "zoe"].map {
+            "member \($0) not written: LDIF names a member by its entry's DN, and it has no entry in this file"
+        })
+        // A member written before the group in the same file is named by its entry's DN.
+        var withAda = InterchangeFormat.ldif.writer()
+        let ada = Contact(
+            id: 1, uid: "urn:uuid:ada", draft: ContactDraft(name: "Ada", emails: [LabeledValue("ada@example.com")]),
+            createdAt: RichContact.updated, updatedAt: RichContact.updated, version: 1)
+        _ = try withAda.entry(ada, favorite: false)
+        #expect(try withAda.entry(card, favorite: false)?.contains("\nmember: cn=Ada,mail=ada@example.com\n") == true)
+        #expect(withAda.notes(on: card).map(\.description) == [
+            "member zoe not written: LDIF names a member by its entry's DN, and it has no entry in this file",
+        ])
         for format in [InterchangeFormat.vcf, .json] {
             var writer = format.writer()
             #expect(try writer.entry(card, favorite: false)?.contains("Climbing club") == true)

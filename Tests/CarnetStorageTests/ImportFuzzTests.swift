@@ -61,7 +61,7 @@ import Testing
             start = end
         }
         do {
-            if let last = try reader.finish() { results.append(.success(last)) }
+            results += try reader.finishAll().map { .success($0) }
         } catch {
             results.append(.failure(error))
         }

@@ -56,7 +56,8 @@ final class RecordStream {
             if chunk.isEmpty {
                 finished = true
                 do {
-                    if let last = try reader?.finish() { pending.append(.success(last)) }
+                    // Reversed: `pending` hands out its last one first.
+                    pending = (try reader?.finishAll() ?? []).reversed().map { .success($0) }
                 } catch {
                     pending.append(.failure(error))
                 }
