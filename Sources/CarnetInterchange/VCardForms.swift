@@ -28,6 +28,12 @@ enum VCardForms {
     private static let textNames: Set<String> = Set(["FN", "N", "NOTE", "ORG"] + described.before + described.after)
     static let vendorAnniversaries: Set<String> = ["X-EVOLUTION-ANNIVERSARY", "X-MS-ANNIVERSARY", "X-KADDRESSBOOK-X-ANNIVERSARY"]
 
+    /// The property that marks a card as a group in `form`. A card can carry both forms' markers;
+    /// the first is its `GroupForm`, the other is kept as a form line and written beside it.
+    static func groupMarker(_ form: GroupForm) -> String {
+        form == .vcard4 ? "KIND" : "X-ADDRESSBOOKSERVER-KIND"
+    }
+
     /// Whether a property mapped onto a field says more than the field will write back.
     static func keepsForm(_ property: VCardProperty, label: String? = nil) -> Bool {
         // Apple's grouped X-ABDATE labelled as the anniversary: written back so, not as X-ANNIVERSARY.

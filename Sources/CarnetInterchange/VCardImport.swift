@@ -35,6 +35,8 @@ struct VCardImport {
         var formattedName: String?
         var structuredName: PersonName?
         var seen: Set<String> = []  // the one-value properties already mapped
+        // The index of a group marker of the other form than the group's, when the card has both.
+        var otherGroupForm: Int?
         var outcomes: [Outcome] = []
         outcomes.reserveCapacity(properties.count)
         // Preference ranks of the entries of each list, to mark one preferred at the end.
@@ -143,8 +145,15 @@ struct VCardImport {
             case "KIND", "X-ADDRESSBOOKSERVER-KIND":
                 let value = VCardText.trimmed(property.text()).lowercased()
                 if value == "group" {
-                    draft.kind = .group
-                    draft.groupForm = property.name == "KIND" ? .vcard4 : .apple
+                    let form: GroupForm = property.name == "KIND" ? .vcard4 : .apple
+                    if draft.kind == .group, draft.groupForm != form {
+                        // Both forms' markers: the first is the group's form, the other is
+                        // written back beside it (see VCardForms), so every reader keeps it a group.
+                        otherGroupForm = otherGroupForm ?? outcomes.count
+                    } else {
+                        draft.kind = .group
+                        draft.groupForm = form
+                    }
                     outcome = .mapped
                 } else {
                     // individual is the default; org and location are kept as they came.
@@ -411,7 +420,7 @@ struct VCardImport {
                 }
                 let property = properties[index]
                 let label = property.group.flatMap { groupLabels[$0] }.map { VCardLabels.label(abLabel: $0.text, kind: .date) }
-                if VCardForms.keepsForm(property, label: label) { forms.append(property) }
+                if VCardForms.keepsForm(property, label: label) || index == otherGroupForm { forms.append(property) }
                 continue
             case .unmodelled:
                 // A group's label whose property was mapped went with it.

@@ -79,11 +79,10 @@ public enum VCardWriter {
         // A group goes out in the form it came in, so the program that made it keeps it a group;
         // one made here takes the form of the version written (Apple's is a 3.0 card's).
         let groupForm = draft.kind == .group ? draft.groupForm ?? (version == .v4 ? .vcard4 : .apple) : nil
-        switch groupForm {
-        case .vcard4: card.line("KIND:group")
-        case .apple: card.line("X-ADDRESSBOOKSERVER-KIND:group")
-        case nil: break
-        }
+        // A group that came with both forms' markers goes out with both, members and all: a
+        // reader of either form (khard reads only KIND) keeps it a group.
+        let groupForms = groupForm.map { form in [form] + GroupForm.allCases.filter { $0 != form && card.keptMarker(of: $0) } } ?? []
+        for form in groupForms { card.line(VCardForms.groupMarker(form) + ":group") }
         // A value read in a form Carnet has no field for goes back in that form (see VCardForms).
         if !card.kept(["FN"], .text, { VCardForms.says($0, text: draft.name) }) {
             card.property("FN", card.escape(draft.name))
@@ -165,8 +164,8 @@ public enum VCardWriter {
         if !draft.categories.isEmpty {
             card.property("CATEGORIES", draft.categories.map { card.escape($0, list: true) }.joined(separator: ","))
         }
-        if let groupForm {
-            let name = groupForm == .vcard4 ? "MEMBER:" : "X-ADDRESSBOOKSERVER-MEMBER:"
+        for form in groupForms {
+            let name = form == .vcard4 ? "MEMBER:" : "X-ADDRESSBOOKSERVER-MEMBER:"
             for member in draft.members { card.line(name + GroupMember.reference(member)) }
         }
         if let photo = draft.photo, !photo.isEmpty {
@@ -597,6 +596,12 @@ private struct CardText {
             i += length
         }
         emit(current)
+    }
+
+    /// Whether the card came with `form`'s group marker besides its own form's (kept as a form
+    /// line by the importer); the kept line is used up.
+    mutating func keptMarker(of form: GroupForm) -> Bool {
+        keptForms.take([VCardForms.groupMarker(form)]) { VCardText.trimmed($0.text()).lowercased() == "group" } != nil
     }
 
     /// The next `itemN` no extra uses.

@@ -111,4 +111,74 @@ import Testing
             }
         }
     }
+
+    /// A group card carrying both forms' markers (`KIND:group` and Apple's), as some servers and
+    /// clients write them so that every reader takes it for a group, in either order.
+    static let bothForms = [
+        "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:urn:uuid:g-1\r\nKIND:group\r\nX-ADDRESSBOOKSERVER-KIND:group\r\nFN:Choir\r\n"
+            + "MEMBER:urn:uuid:a-1\r\nX-ADDRESSBOOKSERVER-MEMBER:urn:uuid:a-1\r\nMEMBER:urn:uuid:b-2\r\n"
+            + "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:b-2\r\nEND:VCARD\r\n",
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:g-2\r\nFN:Band\r\nX-ADDRESSBOOKSERVER-KIND:group\r\nKIND:group\r\n"
+            + "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:a-1\r\nMEMBER:urn:uuid:a-1\r\nEND:VCARD\r\n",
+    ]
+
+    @Test func aGroupCardWithBothFormsMarkersGoesOutWithEveryMarkerItCameWith() throws {
+        for text in Self.bothForms {
+            let read = try #require(try VCardReader.parse(Data(text.utf8)).first)
+            #expect(read.draft.kind == .group)
+            var saved = read
+            saved.draft = try read.draft.validated()
+            for version in [VCardVersion.v3, .v4] {
+                // As an export writes it, and as a sync sends it back (in the order the server had it).
+                let written = VCardWriter.card(saved, version: version)
+                for card in [written, VCardWriter.card(written, orderedLike: text)] {
+                    #expect(card.contains("\r\nKIND:group\r\n"), "\(version): \(card)")
+                    #expect(card.contains("\r\nX-ADDRESSBOOKSERVER-KIND:group\r\n"), "\(version): \(card)")
+                    for member in saved.draft.members {
+                        #expect(card.contains("\r\nMEMBER:urn:uuid:\(member)\r\n"), "\(version): \(card)")
+                        #expect(card.contains("\r\nX-ADDRESSBOOKSERVER-MEMBER:urn:uuid:\(member)\r\n"), "\(version): \(card)")
+                    }
+                    #expect(!card.contains("X-CARNET-FORM"), "\(card)")
+                }
+                // Read again, it is the same group, and writes the same card.
+                var again = try #require(try VCardReader.parse(Data(written.utf8)).first)
+                again.draft = try again.draft.validated()
+                #expect(again.draft == saved.draft, "\(version): \(written)")
+                #expect(VCardWriter.card(again, version: version) == written)
+            }
+        }
+    }
+
+    /// khard reads `KIND`: a group card written with both markers is a group to it, not a person.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/khard"), "needs khard"))
+    func khardSeesAGroupCardWithBothFormsMarkersAsAGroup() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-khard-\(UUID().uuidString)")
+        let vdir = root.appendingPathComponent("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let config = root.appendingPathComponent("khard.conf")
+        try Data("[addressbooks]\n[[groups]]\npath = \(vdir.path)\n[general]\ndefault_action = list\n".utf8).write(to: config)
+        for text in Self.bothForms {
+            var record = try #require(try VCardReader.parse(Data(text.utf8)).first)
+            record.draft = try record.draft.validated()
+            let uid = try #require(record.uid)
+            for version in [VCardVersion.v3, .v4] {
+                try Data(VCardWriter.card(record, version: version).utf8).write(to: vdir.appendingPathComponent(VDir.fileName(uid: uid)))
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/khard")
+                process.arguments = ["-c", config.path, "show", "--uid", uid]
+                process.environment = ["HOME": root.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+                let out = Pipe()
+                let err = Pipe()
+                process.standardOutput = out
+                process.standardError = err
+                try process.run()
+                let shown = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0, "\(errors)")
+                #expect(shown.contains("Kind: group"), "\(version): \(shown) \(errors)")
+            }
+        }
+    }
 }
