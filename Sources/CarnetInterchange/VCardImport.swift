@@ -118,6 +118,9 @@ struct VCardImport {
             guard !seen.contains(vCard.name) else { return .refused("only the first \(vCard.name) is modelled") }
             let value = vCard.components > 1 ? vCard.text(of: property.components().map(Rules.trimmed)) : property.text()
             var normalized = Rules.trimmed(value)
+            // A structured value's first component is that component even alone (`GENDER:Q` is a
+            // sex, not an identity): judged with its `;`, so the rule sees it in its place.
+            if vCard.components > 1, !normalized.isEmpty, !normalized.contains(";") { normalized += ";" }
             if let canonical = spec.canonical, !normalized.isEmpty { normalized = canonical(normalized) }
             if let rule = spec.rule, !normalized.isEmpty, let broken = rule(normalized) {
                 return .refused("\(spec.field) \(broken)")

@@ -96,6 +96,22 @@ import Testing
         #expect(kept.refusals.first?.message.contains("gender must be M, F, O, N or U") == true, "\(kept.notes)")
     }
 
+    /// vCard's `GENDER` says its sex first: `GENDER:Q` is a sex that is not one of vCard's
+    /// letters, not an identity, so it is kept as it came (docs/cli.md), never rewritten `;Q`.
+    @Test(arguments: VCardVersion.allCases)
+    func aGenderWhoseSexIsNoVCardLetterIsKeptAndWrittenBackAsItCame(version: VCardVersion) throws {
+        let card = "BEGIN:VCARD\r\nVERSION:\(version.rawValue)\r\nFN:Al\r\nGENDER:Q\r\nEND:VCARD\r\n"
+        let record = try #require(try recordsRead(VCardReader.self, Data(card.utf8), inChunksOf: 7).first)
+        #expect(record.draft.gender == "" && record.draft.extras == ["GENDER:Q"], "\(record.draft)")
+        #expect(record.refusals.first?.message.contains("gender must be M, F, O, N or U") == true, "\(record.notes)")
+        let written = VCardWriter.card(uid: "u-1", draft: try record.draft.validated(), updatedAt: nil, version: version)
+        #expect(written.contains("\r\nGENDER:Q\r\n") && !written.contains("GENDER:;"), "\(written)")
+        // A sex letter alone, in any case, is still the field.
+        let letter = "BEGIN:VCARD\r\nVERSION:\(version.rawValue)\r\nFN:Al\r\nGENDER:f\r\nEND:VCARD\r\n"
+        let read = try #require(try recordsRead(VCardReader.self, Data(letter.utf8), inChunksOf: 7).first)
+        #expect(try read.draft.validated().gender == "F" && read.draft.extras.isEmpty, "\(read.draft)")
+    }
+
     @Test func genderIsSavedInOneForm() {
         for (typed, saved) in [("f", "F"), ("female", "F"), ("o ; non-binary ", "O;non-binary"), ("agender", ";agender"), ("M;", "M")] {
             let draft = ContactDraft(name: "Al", gender: typed).normalized()
