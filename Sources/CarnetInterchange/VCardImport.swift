@@ -37,6 +37,8 @@ struct VCardImport {
         var seen: Set<String> = []  // the one-value properties already mapped
         // The index of a group marker of the other form than the group's, when the card has both.
         var otherGroupForm: Int?
+        // The first FN the name's rules refused.
+        var refusedName: String?
         var outcomes: [Outcome] = []
         outcomes.reserveCapacity(properties.count)
         // Preference ranks of the entries of each list, to mark one preferred at the end.
@@ -191,6 +193,7 @@ struct VCardImport {
                     if !ValueRules.line(value, .name) {
                         var scratch = ContactDraft()
                         scratch.name = value
+                        refusedName = refusedName ?? value
                         outcome = .refused(Self.problem(.name, scratch))
                     } else {
                         formattedName = value
@@ -412,6 +415,11 @@ struct VCardImport {
         draft.name = formattedName
             ?? [structuredName?.displayName ?? "", draft.organization, draft.emails.first?.value ?? "", draft.phones.first?.value ?? ""]
             .map(Rules.trimmed).first { !$0.isEmpty } ?? ""
+        if draft.name.isEmpty, let refusedName {
+            // No other name to show: the card is refused by the rule its FN breaks (too long, a
+            // control character), not as a card without a name.
+            draft.name = refusedName
+        }
 
         var notes: [InterchangeNote] = []
         var forms: [VCardProperty] = []

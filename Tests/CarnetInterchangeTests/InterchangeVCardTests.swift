@@ -639,6 +639,31 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         let text = "BEGIN:VCARD\nREV:yesterday\nFN:A\nEND:VCARD\n"
         #expect(try VCardReader.parse(text) == [InterchangeRecord(draft: ContactDraft(name: "A"), line: 1)])
     }
+
+    /// An FN Carnet's rules refuse (too long, a line break written `\n`, an escape character) on
+    /// a card with no other name is reported by the rule it breaks, at the card's line, not as a
+    /// blank name.
+    @Test func anFNThatBreaksARuleIsReportedByThatRuleNotAsABlankName() throws {
+        let cases = [
+            (String(repeating: "a", count: 300), "must be at most 200 characters (got 300)"),
+            ("Ada\\nLovelace", "must not contain control characters"),
+            ("Ada \u{1B}[31mLovelace", "must not contain control characters"),
+        ]
+        for (name, rule) in cases {
+            let text = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:First\r\nEND:VCARD\r\nBEGIN:VCARD\r\nVERSION:4.0\r\nUID:u-2\r\nFN:\(name)\r\nEND:VCARD\r\n"
+            let record = try #require(try VCardReader.parse(Data(text.utf8)).last)
+            #expect(record.line == 5)
+            let issues = record.draft.issues()
+            #expect(issues.map(\.field) == [.name], "\(issues)")
+            #expect(issues.first?.message.hasPrefix(rule) == true, "\(issues)")
+            #expect(!issues.contains { $0.message.contains("required") }, "\(issues)")
+        }
+        // With a structured name to show instead, the FN is kept as it came and the card imports.
+        let named = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:\(String(repeating: "a", count: 300))\r\nN:Lovelace;Ada;;;\r\nEND:VCARD\r\n"
+        let record = try #require(try VCardReader.parse(Data(named.utf8)).first)
+        #expect(try record.draft.validated().name == "Ada Lovelace")
+        #expect(record.draft.extras == ["FN:" + String(repeating: "a", count: 300)])
+    }
 }
 
 @Suite struct InterchangeVCardWriterTests {
