@@ -177,6 +177,16 @@ public struct ContactJSON: Codable, Sendable, Equatable {
     }
 }
 
+extension ContactJSON {
+    /// Every key a contact object may have: the fields' keys, the record's own, a group's, the
+    /// `groups` `show --json` prints, and the first schema's `position`, `email` and `phone`.
+    /// Any other key is refused on import rather than dropped without a word.
+    static let keys: Set<String> = Set(ContactFields.all.map(\.key)).union([
+        "id", "uid", "favorite", "createdAt", "updatedAt", "version", "kind", "groupForm", "members", "groups",
+        "position", "email", "phone",
+    ])
+}
+
 extension FieldCodingKey {
     static let id = Self("id"), uid = Self("uid"), favorite = Self("favorite")
     static let createdAt = Self("createdAt"), updatedAt = Self("updatedAt"), version = Self("version")
@@ -221,7 +231,15 @@ public enum ContactJSONCoding {
 
     /// The records of a JSON array of contacts (or of a single contact object), each with the
     /// line its object starts on. A syntax error or a wrong value is reported with its line.
+    /// A key given twice in one object, or a contact's key Carnet does not read, is an error
+    /// (see `keyProblem(_:firstLine:)`).
     public static func decode(_ data: Data) throws(InterchangeError) -> [InterchangeRecord] {
+        if let problem = keyProblem([UInt8](data)) { throw problem }
+        return try decode(checked: data)
+    }
+
+    /// `decode(_:)` of text whose keys `keyProblem(_:firstLine:)` found nothing wrong with.
+    static func decode(checked data: Data) throws(InterchangeError) -> [InterchangeRecord] {
         let bytes = [UInt8](data)
         let decoder = decoder()
         do {
@@ -237,6 +255,55 @@ public enum ContactJSONCoding {
         } catch {
             throw InterchangeError(line: 1, message: "cannot read the JSON: \(error)")
         }
+    }
+
+    /// A key given twice in one object, or a contact's key Carnet does not read, the first in
+    /// the text, with its line counted from `firstLine`; nil for text that is not valid JSON
+    /// (the decoder names what is wrong with it). JSON readers disagree on a repeated key
+    /// (Foundation keeps the first, Python, JavaScript and jq the last), so which value was meant
+    /// cannot be known; an unknown key is most often a typing slip, and what it holds would
+    /// otherwise be lost without a word.
+    static func keyProblem(_ bytes: [UInt8], firstLine: Int = 1) -> InterchangeError? {
+        var locator = JSONLocator(bytes, target: nil, firstLine: firstLine)
+        guard locator.run() == nil, let problem = locator.keyProblem else { return nil }
+        let which = locator.elementDepth == 0 ? "" : "contact \(problem.element + 1): "
+        switch problem.kind {
+        case let .repeated(first):
+            return InterchangeError(line: problem.line, message: "\(which)\"\(problem.key)\" is given twice (first on line \(first)): write it once")
+        case .unknown:
+            let near = closestKey(to: problem.key).map { " (did you mean \"\($0)\"?)" } ?? ""
+            return InterchangeError(
+                line: problem.line,
+                message: "\(which)\"\(TextRules.escapedForDisplay(problem.key))\" is not a key Carnet reads\(near): rename it, "
+                    + "or put what it holds in \"note\" or \"extras\" (see docs/formats.md)")
+        }
+    }
+
+    /// The known key `key` was most likely meant to be: the same but for case, or at most two
+    /// edits away (one for a key of three letters or fewer).
+    private static func closestKey(to key: String) -> String? {
+        let typed = Array(key.lowercased().unicodeScalars)
+        guard typed.count <= 40 else { return nil }
+        let limit = typed.count <= 3 ? 1 : 2
+        var best: (key: String, distance: Int)?
+        for known in ContactJSON.keys.sorted() {
+            let distance = editDistance(typed, Array(known.lowercased().unicodeScalars))
+            if distance <= limit, distance < best?.distance ?? .max { best = (known, distance) }
+        }
+        return best?.key
+    }
+
+    /// Levenshtein distance: insertions, deletions and substitutions.
+    private static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        var previous = Array(0...b.count)
+        for i in a.indices {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     private static func interchangeError(_ error: DecodingError, _ bytes: [UInt8]) -> InterchangeError {
@@ -325,17 +392,37 @@ struct JSONLocator {
     private let bytes: [UInt8]
     private let target: Int?
     /// The depth of the objects that are contacts: 0 for a single object, 1 inside an array.
-    private let elementDepth: Int
+    let elementDepth: Int
     private var i = 0
-    private var line = 1
+    private var line: Int
     /// The line each top-level element starts on (one entry for a top-level object).
     private(set) var elementLines: [Int] = []
     /// The line of each key of the `target` element.
     private(set) var keyLines: [String: Int] = [:]
 
-    init(_ bytes: [UInt8], target: Int?) {
+    /// A key given twice in one object, or a contact's own key Carnet does not read.
+    struct KeyProblem {
+        enum Kind {
+            /// Given before on that line.
+            case repeated(Int)
+            case unknown
+        }
+
+        let kind: Kind
+        let key: String
+        let line: Int
+        /// The index of the contact it is in.
+        let element: Int
+    }
+
+    /// The first key problem in the text.
+    private(set) var keyProblem: KeyProblem?
+
+    /// `firstLine`: the line the text starts on in its file.
+    init(_ bytes: [UInt8], target: Int?, firstLine: Int = 1) {
         self.bytes = bytes
         self.target = target
+        line = firstLine
         elementDepth = bytes.first(where: { !Self.isSpace($0) }) == 123 ? 0 : 1
     }
 
@@ -385,6 +472,7 @@ struct JSONLocator {
         switch bytes[i] {
         case 123:
             if opensEmpty(closedBy: 125) { return }
+            var seen: [String: Int] = [:]
             while true {
                 skipSpace()
                 guard i < bytes.count, bytes[i] == 34 else {
@@ -394,6 +482,15 @@ struct JSONLocator {
                 let key = try string()
                 if let element, element == target, depth == elementDepth, keyLines[key] == nil {
                     keyLines[key] = keyLine
+                }
+                if keyProblem == nil, let element {
+                    let name = Self.unescaped(key)
+                    if let first = seen[name] {
+                        keyProblem = KeyProblem(kind: .repeated(first), key: name, line: keyLine, element: element)
+                    } else if depth == elementDepth, !ContactJSON.keys.contains(name) {
+                        keyProblem = KeyProblem(kind: .unknown, key: name, line: keyLine, element: element)
+                    }
+                    seen[name] = keyLine
                 }
                 skipSpace()
                 guard i < bytes.count, bytes[i] == 58 else { throw Failure(line: line, message: "expected ':' after a key, found \(found())") }
@@ -471,6 +568,12 @@ struct JSONLocator {
             if i < bytes.count, bytes[i] == 43 || bytes[i] == 45 { i += 1 }
             guard digits() > 0 else { throw Failure(line: line, message: "a number has no exponent digits") }
         }
+    }
+
+    /// A key as `string()` returns it with its escapes (`n\u0061me`) read.
+    private static func unescaped(_ key: String) -> String {
+        guard key.contains("\\") else { return key }
+        return (try? JSONDecoder().decode(String.self, from: Data(("\"" + key + "\"").utf8))) ?? key
     }
 
     /// Reads the string at `i` (a quote) and returns its content, escapes left as they are.

@@ -195,8 +195,11 @@ public struct ContactJSONReader: ChunkReader, Sendable {
         guard bytes.first == 123 else {
             return .failure(InterchangeError(line: startLine, message: which + "expected a contact object"))
         }
+        if let problem = ContactJSONCoding.keyProblem(bytes, firstLine: startLine) {
+            return .failure(InterchangeError(line: problem.line, message: which + problem.message))
+        }
         do throws(InterchangeError) {
-            guard var record = try ContactJSONCoding.decode(Data(bytes)).first else {
+            guard var record = try ContactJSONCoding.decode(checked: Data(bytes)).first else {
                 return .failure(InterchangeError(line: startLine, message: "expected a contact object"))
             }
             record.line = startLine
