@@ -1,3 +1,6 @@
+import Foundation
+import GRDB
+
 /// Undo, redo and the history, on SQLite's session extension.
 ///
 /// Every write records, in its own transaction, a changeset of what it changed (SQLite keeps
@@ -34,6 +37,17 @@ enum History {
     /// A long action (an import) writes out the changes recorded so far as a part once the
     /// session holds this much memory, so no part, and no undo of it, holds a million rows at once.
     static let partMemory: Int64 = 32 << 20
+
+    /// This process, as the history names who did, undid or redid an action (schema 22), so a
+    /// program told of a commit knows whether it made it itself.
+    static var processID: Int64 { Int64(getpid()) }
+
+    /// Whether the file's history has the `pid` column (schema 22 on; a controller made with
+    /// fewer migrations, as tests of older files are, writes without it). GRDB caches the
+    /// columns per connection: this asks SQLite once.
+    static func recordsProcess(_ db: Database) throws -> Bool {
+        try db.columns(in: "history").contains { $0.name == "pid" }
+    }
 
     /// The number of actions kept when `history_settings` says nothing.
     static let defaultKeep = 1000

@@ -89,8 +89,13 @@ final class HistoryRecorder {
             DELETE FROM history WHERE id > coalesce((SELECT id FROM history WHERE undone = 0 ORDER BY id DESC LIMIT 1), 0)
             """).execute()
         let note = note ?? HistoryNote(.edit, subject: "", "changed the address book")
-        try db.cachedStatement(sql: "INSERT INTO history (time, kind, subject, summary, undone, bytes, changeset) VALUES (?, ?, ?, ?, 0, ?, ?)")
-            .execute(arguments: [Timestamp.string(Timestamp.now()), note.kind.rawValue, note.subject, note.summary, last ? bytes : 0, changeset])
+        if try History.recordsProcess(db) {
+            try db.cachedStatement(sql: "INSERT INTO history (time, kind, subject, summary, undone, bytes, changeset, pid) VALUES (?, ?, ?, ?, 0, ?, ?, ?)")
+                .execute(arguments: [Timestamp.string(Timestamp.now()), note.kind.rawValue, note.subject, note.summary, last ? bytes : 0, changeset, History.processID])
+        } else {
+            try db.cachedStatement(sql: "INSERT INTO history (time, kind, subject, summary, undone, bytes, changeset) VALUES (?, ?, ?, ?, 0, ?, ?)")
+                .execute(arguments: [Timestamp.string(Timestamp.now()), note.kind.rawValue, note.subject, note.summary, last ? bytes : 0, changeset])
+        }
         actionID = db.lastInsertedRowID
         rowIsFinal = last
         return db.lastInsertedRowID

@@ -187,6 +187,9 @@ extension StorageController {
             }
             try db.cachedStatement(sql: "UPDATE history SET undone = ?, bytes = ?, changeset = ? WHERE id = ?")
                 .execute(arguments: [undoing, bytes, recordedInline, entry.id])
+            if try History.recordsProcess(db) {
+                try db.cachedStatement(sql: "UPDATE history SET pid = ? WHERE id = ?").execute(arguments: [History.processID, entry.id])
+            }
             done.append(HistoryEntry(
                 id: entry.id, time: entry.time, kind: entry.kind, subject: entry.subject, summary: entry.summary,
                 isUndone: undoing, bytes: bytes))
