@@ -22,6 +22,7 @@ extension StorageController {
         next: @escaping () throws(InterchangeError) -> InterchangeRecord?
     ) throws(CarnetError) -> ImportReport {
         do {
+            defer { feed.poke() }
             return try writer.writeWithoutTransaction { db in try Self.immediateTransaction(db, indexing: indexesOtherWriters) {
             try HistoryRecorder.record(db, enabled: !options.dryRun) { history in
                 var report = ImportReport()

@@ -258,6 +258,7 @@ extension StorageController {
     ) throws(CarnetError) -> T {
         let outcome = Outcome<T>()
         do {
+            defer { feed.poke() }
             return try writer.writeWithoutTransaction { db in
                 let transaction = try SyncTransaction(db, account: account, dryRun: dryRun, indexing: indexesOtherWriters)
                 do {

@@ -26,6 +26,10 @@ public final class StorageController: Sendable {
     let writer: any DatabaseWriter
     let migrations: [Migration]
     private let isClosed = Mutex(false)
+    /// Tells observers what every commit changed (see `changes()`).
+    let feed: ChangeFeed
+    /// The threads `async` calls block on instead of the cooperative pool (see `AsyncStorage`).
+    let blocking = BlockingQueues()
 
     /// Opens the Carnet database at `path`, creating it (and its directory, mode 0700; the file
     /// mode 0600) when missing unless `StorageOptions/createIfMissing` is false, and brings its
@@ -46,15 +50,23 @@ public final class StorageController: Sendable {
     ///   `.corrupt`, `.newerSchema` and `.schemaRecordChanged` (the file is left untouched),
     ///   `.readOnly`, `.cannotOpen`, `.noDatabase`, `.unsafeFile` (nothing was opened or created),
     ///   `.migrationFailed` (the file is left as it was).
+    ///   - appMigrations: an embedding program's migrations of its own tables, run after
+    ///     Carnet's (see `AppMigration`); one that fails throws `.migrationFailed` and leaves
+    ///     the file as the migrations before it left it.
     public convenience init(
-        path: String, options: StorageOptions = StorageOptions(), onLockWait: (@Sendable () -> Void)? = nil
+        path: String, options: StorageOptions = StorageOptions(), appMigrations: [AppMigration] = [],
+        onLockWait: (@Sendable () -> Void)? = nil
     ) throws(CarnetError) {
         try self.init(path: path, options: options, migrations: Migration.embedded, onLockWait: onLockWait)
+        try migrateApp(appMigrations)
     }
 
-    /// A private database in memory, with the full schema: for tests and previews.
-    public static func inMemory(options: StorageOptions = StorageOptions()) throws(CarnetError) -> StorageController {
-        try StorageController(inMemoryWith: options, migrations: Migration.embedded)
+    /// A private database in memory, with the full schema (and `appMigrations` after it): for
+    /// tests and previews.
+    public static func inMemory(options: StorageOptions = StorageOptions(), appMigrations: [AppMigration] = []) throws(CarnetError) -> StorageController {
+        let storage = try StorageController(inMemoryWith: options, migrations: Migration.embedded)
+        try storage.migrateApp(appMigrations)
+        return storage
     }
 
     /// The newest schema version this build knows.
@@ -113,6 +125,7 @@ public final class StorageController: Sendable {
         } catch {
             throw ErrorMapping.map(error, path: path)
         }
+        feed = ChangeFeed(path: path, writer: writer)
         try migrate()
     }
 
@@ -125,6 +138,7 @@ public final class StorageController: Sendable {
         } catch {
             throw ErrorMapping.map(error, path: path)
         }
+        feed = ChangeFeed(path: path, writer: writer)
         try migrate()
     }
 
@@ -156,6 +170,7 @@ public final class StorageController: Sendable {
     /// write-ahead log back into the main file so that a copy of `carnet.sqlite` alone is
     /// complete. Using the controller afterwards throws.
     public func close() throws(CarnetError) {
+        feed.shutDown()
         checkpoint()
         guard isClosed.withLock({ closed in defer { closed = true }; return !closed }) else { return }
         do {
@@ -170,6 +185,7 @@ public final class StorageController: Sendable {
     }
 
     deinit {
+        feed.shutDown()
         checkpoint()
     }
 
@@ -193,6 +209,7 @@ public final class StorageController: Sendable {
             // GRDB's `write` would parse BEGIN and COMMIT anew for every transaction; these two
             // statements are prepared once per connection.
             let indexing = indexing && indexesOtherWriters
+            defer { feed.poke() }
             return try writer.writeWithoutTransaction { db in try Self.immediateTransaction(db, indexing: indexing) { try body(db) } }
         } catch {
             throw ErrorMapping.map(error, path: path)
