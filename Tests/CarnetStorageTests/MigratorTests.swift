@@ -139,6 +139,56 @@ import Testing
         #expect(try reopened.read { db in try String.fetchAll(db, sql: "SELECT text FROM app_notes") } == ["kept"])
     }
 
+    /// The public way: an embedder's migrations run after Carnet's, recorded as `app:…`, each
+    /// once; the next Carnet release (one more migration) and the program's next version (one
+    /// more of its own) both find the program's table and rows as they were.
+    @Test func appMigrationsRunAfterCarnetsAndSurviveTheNextCarnetRelease() throws {
+        let path = dir.path("embedder.sqlite")
+        let notes = AppMigration("create notes") { db in
+            try db.execute(sql: "CREATE TABLE app_notes (contact_id INTEGER PRIMARY KEY REFERENCES contacts (id) ON DELETE CASCADE, text TEXT NOT NULL)")
+        }
+        let previous = try StorageController(path: path, options: StorageOptions(), migrations: Array(Migration.embedded.dropLast()))
+        try previous.migrateApp([notes])
+        let ada = try previous.insertContact(ContactDraft(name: "Ada"))
+        try previous.writer.write { db in try db.execute(sql: "INSERT INTO app_notes VALUES (?, 'kept')", arguments: [ada.id]) }
+        try previous.close()
+
+        let pinned = AppMigration("pin notes") { db in try db.execute(sql: "ALTER TABLE app_notes ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0") }
+        let next = try StorageController(path: path, appMigrations: [notes, pinned])
+        #expect(try next.allContacts().map(\.name) == ["Ada"])
+        #expect(try next.integrityCheck() == ["ok"])
+        try next.close()
+        #expect(try table(path, "SELECT identifier FROM grdb_migrations WHERE identifier LIKE 'app:%' ORDER BY identifier")
+            == [["\"app:create notes\""], ["\"app:pin notes\""]])
+        #expect(try table(path, "SELECT text, pinned FROM app_notes") == [["\"kept\"", "0"]])
+        // Opened again, nothing runs twice.
+        try StorageController(path: path, appMigrations: [notes, pinned]).close()
+        #expect(try table(path, "SELECT count(*) FROM grdb_migrations WHERE identifier LIKE 'app:%'") == [["2"]])
+    }
+
+    /// An embedder's migration that fails names itself and leaves the file as the ones before
+    /// it left it; two with one identifier are refused before anything runs.
+    @Test func aFailingAppMigrationIsNamedAndLeavesNothingHalfDone() throws {
+        let path = dir.path("failing.sqlite")
+        let good = AppMigration("one") { db in try db.execute(sql: "CREATE TABLE app_one (id INTEGER PRIMARY KEY)") }
+        let bad = AppMigration("two") { db in
+            try db.execute(sql: "CREATE TABLE app_two (id INTEGER PRIMARY KEY)")
+            try db.execute(sql: "INSERT INTO no_such_table VALUES (1)")
+        }
+        let error = carnetError { try StorageController(path: path, appMigrations: [good, bad]) }
+        guard case let .migrationFailed(_, migration, detail) = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(migration == "app:two" && detail.contains("no_such_table"), "\(detail)")
+        #expect(try table(path, "SELECT name FROM sqlite_master WHERE name LIKE 'app_%' ORDER BY name") == [["\"app_one\""]])
+        let twice = carnetError { try StorageController(path: path, appMigrations: [good, good]) }
+        guard case .migrationFailed(_, "app:one", _) = twice else {
+            Issue.record("\(String(describing: twice))")
+            return
+        }
+    }
+
     /// Several openers of one old file at the same moment (one connection each, as processes would
     /// have): all of them open it, and each step is applied and recorded once.
     @Test func severalOpenersMigrateOneFileOnce() throws {
