@@ -127,7 +127,9 @@ let package = Package(
                 "XandikosServer", "ScriptedDAVServer",
             ]),
         .testTarget(name: "CarnetStateTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetTestSupport"]),
-        .testTarget(name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "CarnetTestSupport"]),
+        // Depends on `carnet` so that the live screens' test can run it as another process.
+        .testTarget(
+            name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "CarnetTestSupport", "carnet"]),
         // Runs the built `carnet` binary as a person would (it depends on it so it is built first).
         .testTarget(name: "CLITests", dependencies: ["carnet", "RadicaleServer"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["carnet", "carnet-stress"]),

@@ -1,5 +1,6 @@
 import CarnetModels
 import CarnetStorage
+import Foundation
 import Observation
 
 /// The app state of one process: the current quote, the favorites in order, the counts, and the
@@ -66,17 +67,75 @@ public final class StateController {
     @ObservationIgnored let storage: StorageController
     @ObservationIgnored private var lists: [WeakContactList] = []
     @ObservationIgnored private var lastChangeToken: Int
-    /// The quote and favorites are not read yet (see `init(storage:readsHomeState:)`).
+    /// The quote and favorites are not read yet (see `init(storage:readsHomeState:live:)`).
     @ObservationIgnored private var homeStateUnread = false
+    /// The task that applies the storage's changes, while the controller is live.
+    @ObservationIgnored private let liveUpdates = LiveUpdates()
+
+    /// The last change to the file this controller applied (see `live`), whoever made it; nil
+    /// until one comes. A screen can say "changed elsewhere" with it, or whether the contact it
+    /// shows is among `StorageChange/contactIDs`.
+    public private(set) var lastChange: StorageChange?
 
     /// Reads the home screen's state from `storage` (one read transaction). With
     /// `readsHomeState` false, for a one-shot command that shows neither the quote nor the
     /// favorites (`carnet query`, started at every completion), they are read by the first
     /// `refresh()` instead.
-    public init(storage: StorageController, readsHomeState: Bool = true) throws(CarnetError) {
+    ///
+    /// With `live`, the controller observes the file (`StorageController/changes()`) and
+    /// applies every commit to it, whoever made it, to its state and every list it made, on the
+    /// main actor: a screen observing a view model through Observation is redrawn with no
+    /// polling code. A one-shot command leaves it off and pays nothing; `refresh()` still works.
+    public init(storage: StorageController, readsHomeState: Bool = true, live: Bool = false) throws(CarnetError) {
         self.storage = storage
         lastChangeToken = try storage.externalChangeToken()
         if readsHomeState { apply(try storage.snapshot()) } else { homeStateUnread = true }
+        if live { startLiveUpdates() }
+    }
+
+    /// Whether the controller applies every change to the file as it happens (see `live`).
+    public var isLive: Bool { liveUpdates.isRunning }
+
+    /// Starts applying every change to the file as it happens (see `init`'s `live`).
+    public func startLiveUpdates() {
+        guard !liveUpdates.isRunning else { return }
+        // The stream is made now, so a commit made right after this returns is delivered.
+        let changes = storage.changes()
+        liveUpdates.run(Task { @MainActor [weak self] in
+            for await change in changes {
+                guard let self else { return }
+                self.storageDidChange(change)
+            }
+        })
+    }
+
+    /// Stops applying changes as they happen; `refresh()` picks them up again.
+    public func stopLiveUpdates() { liveUpdates.stop() }
+
+    /// Applies a change to the file: the contacts it names are read again (and dropped where
+    /// deleted) in every list, the home state is read again; an unknown change, or one of many
+    /// contacts, reads everything again.
+    private func storageDidChange(_ change: StorageChange) {
+        do {
+            lastChangeToken = try storage.externalChangeToken()
+            if let ids = change.contactIDs, ids.count <= 200 {
+                apply(try storage.snapshot())
+                for id in ids.sorted() {
+                    do {
+                        didSave(try storage.contact(id: id))
+                    } catch .notFound {
+                        savedContacts[id] = .some(nil)
+                        for list in liveLists() { list.remove(id: id) }
+                    }
+                }
+            } else {
+                try reloadEverything()
+            }
+        } catch {
+            // The file could not be read now: the next change, or `refresh()`, reads it again.
+            return
+        }
+        lastChange = change
     }
 
     /// Where the state lives: the database file path.
@@ -458,6 +517,25 @@ extension StateController {
     public func backup(to path: String) throws(CarnetError) {
         try storage.backup(to: path)
     }
+}
+
+/// The task of a live controller, cancelled when the controller goes (a `let`, so the
+/// controller's nonisolated deinit may reach it).
+private final class LiveUpdates: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: Task<Void, Never>?
+
+    var isRunning: Bool { lock.withLock { task != nil } }
+
+    func run(_ task: Task<Void, Never>) {
+        lock.withLock { self.task = task }
+    }
+
+    func stop() {
+        lock.withLock { task?.cancel(); task = nil }
+    }
+
+    deinit { task?.cancel() }
 }
 
 private struct WeakContactList {

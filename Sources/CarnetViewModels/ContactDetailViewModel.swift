@@ -17,8 +17,10 @@ public protocol ContactDetailViewModelDelegate: AnyObject {
 public final class ContactDetailViewModel {
     /// Told about saves and deletes; held weakly, so a list and its detail never keep each other.
     public weak var delegate: (any ContactDetailViewModelDelegate)?
-    /// Whether the contact was deleted (here or, after `onAppear()`, elsewhere).
-    public private(set) var isDeleted = false
+    /// Whether the contact was deleted: here, or elsewhere (seen by `onAppear()`, or at once when
+    /// the state controller is live).
+    public var isDeleted: Bool { wasDeleted || state.latest(shown) == nil }
+    private var wasDeleted = false
 
     @ObservationIgnored private let state: StateController
     private var shown: Contact
@@ -58,7 +60,7 @@ public final class ContactDetailViewModel {
         do {
             shown = try state.contact(id: shown.id)
         } catch .notFound {
-            isDeleted = true
+            wasDeleted = true
         }
     }
 
@@ -84,10 +86,10 @@ public final class ContactDetailViewModel {
         do {
             try state.deleteContact(shown)
         } catch .deleted(let record, let id) {
-            isDeleted = true
+            wasDeleted = true
             throw .deleted(record, id: id)
         }
-        isDeleted = true
+        wasDeleted = true
         delegate?.contactDetail(didDelete: shown.id)
     }
 }
