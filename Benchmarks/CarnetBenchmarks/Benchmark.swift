@@ -68,6 +68,8 @@ final class Benchmark {
         case history
         /// The history's edit/save and undo rows only (the book is made untimed, history off).
         case historyEdits = "history-edits"
+        /// The live layer: commit-to-screen latency, the idle cost of observing, the pool stall.
+        case live
     }
 
     let plan: Plan
@@ -141,6 +143,7 @@ final class Benchmark {
         case .search: try runSearchRows()
         case .history, .historyEdits:
             for n in plan.sizes { try runHistoryOnly(n: n, withImport: only == .history) }
+        case .live: try runLive()
         }
 
         let table = renderTable(rows.sorted { ($0.section, $0.n) < ($1.section, $1.n) }.map(\.row))
@@ -169,6 +172,7 @@ final class Benchmark {
         let sync = try SyncBench.run(n: plan.smallest, in: tempDirectory)
         rows += sync.rows.map { (11, plan.smallest, $0) }
         notes += sync.notes
+        try runLive()
         addScalingVerdicts()
     }
 

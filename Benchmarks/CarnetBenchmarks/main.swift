@@ -100,6 +100,10 @@ struct BenchmarkCommand: ParsableCommand {
     @Option(name: .customLong(String(PageWalkChild.rawFlag.dropFirst(2))), help: .hidden)
     var pageWalkChildRaw: String?
 
+    // The live rows start this binary again as the other process that writes.
+    @Option(name: .customLong("live-writer"), help: .hidden)
+    var liveWriter: String?
+
     static func parseSizes(_ list: String) throws -> [Int] {
         let parsed = list.split(separator: ",").compactMap { Int($0) }
         guard !parsed.isEmpty, parsed.count == list.split(separator: ",").count, parsed.allSatisfy({ $0 >= 1_000 }) else {
@@ -128,6 +132,7 @@ struct BenchmarkCommand: ParsableCommand {
     func runOnMain() throws {
         if let pageWalkChild { return try PageWalkChild.carnet(path: pageWalkChild) }
         if let pageWalkChildRaw { return try PageWalkChild.raw(path: pageWalkChildRaw) }
+        if let liveWriter { return try LiveWriter.run(path: liveWriter) }
         if sync {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-bench-sync-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
