@@ -110,9 +110,20 @@ final class BlockingQueues: @unchecked Sendable {
     private var queues: [DispatchQueue] = []
     private var turn = 0
 
+    private let key = DispatchSpecificKey<String>()
+
+    /// The label of the queue the caller runs on, if it is one of these.
+    func current() -> String? { DispatchQueue.getSpecific(key: key) }
+
     func next() -> DispatchQueue {
         lock.withLock {
-            if queues.isEmpty { queues = (0..<8).map { DispatchQueue(label: "Carnet.blocking.\($0)", qos: .userInitiated) } }
+            if queues.isEmpty {
+                queues = (0..<8).map { index in
+                    let queue = DispatchQueue(label: "Carnet.blocking.\(index)", qos: .userInitiated)
+                    queue.setSpecific(key: key, value: queue.label)
+                    return queue
+                }
+            }
             turn = (turn + 1) % queues.count
             return queues[turn]
         }

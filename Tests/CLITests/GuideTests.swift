@@ -48,6 +48,30 @@ import Testing
         #expect(missing.stdout.contains("make deps: <sqlite3.h> not found: install SQLite's and libedit's headers"), "\(missing)")
     }
 
+    /// The embedding guide and the DocC article show lines of Examples/EmbedCarnet, which `make
+    /// test` builds and runs: each Swift block (but a Package.swift excerpt) is a run of that
+    /// program's lines, so the guide's code compiles as written.
+    @Test func theEmbeddingGuidesCodeIsTheExamplesCode() throws {
+        let program = try String(contentsOf: Self.root.appendingPathComponent("Examples/EmbedCarnet/Sources/EmbedCarnet/main.swift"), encoding: .utf8)
+        func lines(_ text: Substring) -> [String] {
+            text.split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        let source = lines(Substring(program))
+        for guide in ["docs/embedding.md", "Sources/CarnetState/CarnetState.docc/Embedding.md"] {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(guide), encoding: .utf8)
+            let blocks: [String] = text.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
+            #expect(blocks.count >= 5, "\(guide)")
+            for block in blocks where !block.hasPrefix("// Package.swift") && !block.hasPrefix("dependencies:") {
+                let shown = lines(Substring(block))
+                var found = false
+                for start in source.indices where start + shown.count <= source.count {
+                    if Array(source[start..<(start + shown.count)]) == shown { found = true }
+                }
+                #expect(found, "\(guide): this block is not lines of Examples/EmbedCarnet:\n\(block)")
+            }
+        }
+    }
+
     /// A newcomer reads the README first: it stays a short guide, and sends them on to docs/.
     @Test func theReadmeIsShortAndStartsWithTheTwoCommands() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
