@@ -5,11 +5,15 @@ import PackageDescription
 // import what it lists here, so a view model cannot reach GRDB or the storage controller.
 let package = Package(
     name: "Carnet",
-    platforms: [.macOS(.v15)],
+    // What an app built today targets; nothing in the library needs more (Observation needs
+    // these, Synchronization's Mutex would need macOS 15 and iOS 18). Built and tested here on
+    // Linux only: docs/embedding.md says what that leaves unchecked.
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
-        .library(
-            name: "Carnet",
-            targets: ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetState", "CarnetViewModels"]),
+        // The layer alone, as `import Carnet`: no process, no dlopen, nothing iOS lacks.
+        .library(name: "Carnet", targets: ["Carnet"]),
+        // The CardDAV sync: it runs a password command (`Process`) and loads libcurl at run time.
+        .library(name: "CarnetSync", targets: ["CarnetSync"]),
         .executable(name: "carnet", targets: ["carnet"]),
     ],
     dependencies: [
@@ -20,6 +24,12 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
+        // `import Carnet`: re-exports the layer's modules (the `Carnet` product). Tests/
+        // ArchitectureTests holds what it reaches free of the sync and of what iOS lacks.
+        .target(
+            name: "Carnet",
+            dependencies: ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetState", "CarnetViewModels"]),
+
         // Plain values and their validation; no I/O.
         .target(name: "CarnetModels"),
 

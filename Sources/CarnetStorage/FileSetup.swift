@@ -2,12 +2,6 @@ import CarnetModels
 import Foundation
 import GRDB
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What happens to the path before SQLite sees it: a look at what is there and beside it (so a
 /// FIFO, a device or a file someone else planted is refused before anything opens it), a private
 /// directory and file on first use, and a look at the file's header so a foreign or newer file is

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// How a write waits for another process's write lock. SQLite's own busy timeout waits in
 /// silence for up to ``StorageOptions/busyTimeout``; this busy handler waits the same way (and
@@ -19,7 +18,7 @@ final class LockWait: Sendable {
 
     let timeout: Duration
     let notice: (@Sendable () -> Void)?
-    private let current = Mutex<(start: ContinuousClock.Instant, noticed: Bool)>((.now, false))
+    private let current = Locked<(start: ContinuousClock.Instant, noticed: Bool)>((.now, false))
 
     init(timeout: TimeInterval, notice: (@Sendable () -> Void)?) {
         self.timeout = .seconds(max(0, timeout))

@@ -2,7 +2,6 @@ import CarnetModels
 import Foundation
 import GRDB
 import GRDBSQLite
-import Synchronization
 
 /// Owns one Carnet database file: opens or creates it, applies the schema in `migrations/`, and
 /// offers typed reads and writes. It is the only code in Carnet that speaks SQL.
@@ -25,7 +24,7 @@ public final class StorageController: Sendable {
     public let options: StorageOptions
     let writer: any DatabaseWriter
     let migrations: [Migration]
-    private let isClosed = Mutex(false)
+    private let isClosed = Locked(false)
     /// Tells observers what every commit changed (see `changes()`).
     let feed: ChangeFeed
     /// The threads `async` calls block on instead of the cooperative pool (see `AsyncStorage`).

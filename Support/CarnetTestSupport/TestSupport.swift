@@ -1,7 +1,6 @@
 import CarnetModels
 import Foundation
 import Observation
-import Synchronization
 
 /// A fresh directory under the system temp dir, removed when the value is dropped: every test
 /// that needs a real SQLite file makes one here.
@@ -45,19 +44,21 @@ public let classicContacts = [
 ]
 
 /// Set from an observation callback, read by the test.
-public final class Flag: Sendable {
-    private let value = Mutex(false)
+public final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
     public init() {}
-    public func set() { value.withLock { $0 = true } }
-    public var isSet: Bool { value.withLock { $0 } }
+    public func set() { lock.withLock { value = true } }
+    public var isSet: Bool { lock.withLock { value } }
 }
 
 /// What an observation callback saw, read by the test afterwards.
-public final class Recorder<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
+public final class Recorder<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Value] = []
     public init() {}
-    public func record(_ value: Value) { values.withLock { $0.append(value) } }
-    public var all: [Value] { values.withLock { $0 } }
+    public func record(_ value: Value) { lock.withLock { values.append(value) } }
+    public var all: [Value] { lock.withLock { values } }
 }
 
 /// A flag that the next change of what `read` reads (observable properties) sets: one

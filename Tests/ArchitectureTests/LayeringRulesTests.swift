@@ -72,13 +72,15 @@ import Testing
         // The codecs: plain values in, text out; no storage, no state (DESIGN.md's arrow
         // CarnetInterchange ──▶ CarnetModels).
         "CarnetInterchange": ["CarnetModels", "Foundation"],
-        "CarnetStorage": ["CarnetModels", "GRDB", "GRDBSQLite", "CSQLiteSession", "CSQLiteConfig", "Foundation", "Synchronization", "Glibc", "Darwin"],
+        // `import Carnet`, the layer an app embeds (the `Carnet` product): its modules, no sync.
+        "Carnet": ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetState", "CarnetViewModels", "Observation"],
+        "CarnetStorage": ["CarnetModels", "GRDB", "GRDBSQLite", "CSQLiteSession", "CSQLiteConfig", "Foundation"],
         // The CardDAV client: HTTP through libcurl loaded at run time (CCurl), XML read by its own
         // reader, reading and writing through the storage controller (DESIGN.md's arrows
         // CarnetSync ──▶ CarnetStorage, CarnetInterchange). Not FoundationNetworking or
         // FoundationXML: linking either into `carnet` slows the start of every command.
         "CarnetSync": ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CCurl", "Foundation"],
-        "CarnetState": ["CarnetModels", "CarnetStorage", "Observation", "Foundation", "Synchronization"],
+        "CarnetState": ["CarnetModels", "CarnetStorage", "Observation", "Foundation"],
         "CarnetViewModels": ["CarnetModels", "CarnetState", "Observation", "Foundation"],
         "carnet": ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetState", "CarnetViewModels", "ArgumentParser", "CEditLine", "Yams", "Foundation", "Glibc", "Darwin"],
     ]
@@ -104,6 +106,25 @@ import Testing
         #expect(!imports.isEmpty)
         let allowed = Self.allowedImports[module]!
         #expect(imports.filter { !allowed.contains($0.module) }.map { "\($0.at): import \($0.module)" } == [])
+    }
+
+    /// The `Carnet` product is what an app on iOS 17 or macOS 14 takes: its modules (read from
+    /// Package.swift, so the list cannot drift) use nothing those systems lack or the sync
+    /// needs — no `Synchronization` (`Mutex` needs macOS 15 and iOS 18), no `Process` (absent
+    /// on iOS), no `dlopen` (the sync's libcurl), no `Glibc` — and none of them is the sync.
+    @Test func theLayerProductHoldsNothingAnAppleAppLacks() throws {
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let product = try #require(manifest.firstMatch(of: #/\.library\(name: "Carnet", targets: \[([^\]]*)\]\)/#))
+        let target = try #require(manifest.firstMatch(of: #/name: "Carnet",\s*dependencies: \[([^\]]*)\]/#))
+        func names(_ list: Substring) -> [String] { list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } }
+        let modules = names(product.1) + names(target.1)
+        #expect(modules.sorted() == ["Carnet", "CarnetInterchange", "CarnetModels", "CarnetState", "CarnetStorage", "CarnetViewModels"])
+        #expect(!modules.contains("CarnetSync") && !modules.contains("CCurl"))
+        for module in modules {
+            #expect(Self.offending(#"\bMutex\b|import\s+Synchronization|\bProcess\b|\bdlopen\b|\bGlibc\b"#, under: "Sources/\(module)") == [], "\(module)")
+            #expect(!Self.importedModules(under: "Sources/\(module)").contains { ["CarnetSync", "CCurl"].contains($0.module) })
+        }
+        #expect(manifest.contains("platforms: [.macOS(.v14), .iOS(.v17)]"))
     }
 
     @Test func cliNeverTouchesGRDBOrSQL() {
