@@ -80,8 +80,10 @@ build: deps
 run: build
 	$(BIN) $(ARGS)
 
-# The embedding example is built and run first (it must keep compiling against the public API),
-# then every test; the test runner's summary is the last thing printed.
+# The embedding example is built and run first (it must keep compiling against the public API,
+# and docs/embedding.md shows its lines), with the `carnet` just built as the other process whose
+# change its live screen must show; then every test; the test runner's summary is the last thing
+# printed.
 #
 # The import check fails the build when a target imports a module of this package that is not in
 # its dependency graph at all. SwiftPM (6.3) accepts what a target reaches through a dependency,
@@ -90,8 +92,10 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check=error
 	$(SWIFT) build --package-path Examples/EmbedCarnet
-	@scratch=$$(mktemp -d) && TMPDIR=$$scratch Examples/EmbedCarnet/.build/debug/EmbedCarnet && \
-		{ rmdir $$scratch 2>/dev/null || { echo "EmbedCarnet left files behind:"; ls -lA $$scratch; exit 1; }; }
+	@scratch=$$(mktemp -d) && out=$$(mktemp) && \
+		{ TMPDIR=$$scratch CARNET=$(CURDIR)/.build/debug/carnet Examples/EmbedCarnet/.build/debug/EmbedCarnet >$$out; status=$$?; cat $$out; } && \
+		test $$status = 0 && { grep -q '^Added elsewhere: .*Grace Hopper' $$out || { echo "EmbedCarnet's screen never showed the other process's contact"; exit 1; }; } && \
+		rm $$out && { rmdir $$scratch 2>/dev/null || { echo "EmbedCarnet left files behind:"; ls -lA $$scratch; exit 1; }; }
 	$(SWIFT) test --skip-build
 
 # Release builds link the Swift runtime in (starts in 10 ms instead of 16 and runs on a machine

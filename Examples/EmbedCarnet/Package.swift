@@ -10,7 +10,7 @@ let carnet = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComp
 // package and using only its public API. `make test` builds and runs it, so it cannot rot.
 let package = Package(
     name: "EmbedCarnet",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     dependencies: [
         .package(path: carnet.path),
     ],
