@@ -42,18 +42,15 @@ struct EditorSession {
         var written = Self.render(edit.draft, original: edit.original)
         while true {
             try Data(written.utf8).write(to: file)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "\(editor) \"$1\"", "sh", file.path]
-            do {
-                try process.run()
-            } catch {
-                throw CLIError(message: "cannot start the editor \(editor): \(error.localizedDescription)", code: .other)
-            }
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
+            switch try Self.runInForeground(["/bin/sh", "-c", "\(editor) \"$1\"", "sh", file.path]) {
+            case .exited(0):
+                break
+            case let .exited(status):
                 edit.cancel()
-                throw CLIError.cancelled("the editor exited with status \(process.terminationStatus); contact unchanged")
+                throw CLIError.cancelled("the editor exited with status \(status); contact unchanged")
+            case let .signaled(signal):
+                edit.cancel()
+                throw CLIError.cancelled("the editor was ended by signal \(signal); contact unchanged")
             }
             let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
             if text == written {
@@ -83,6 +80,51 @@ struct EditorSession {
                 return text
             }
         }
+    }
+
+    enum Ending: Equatable {
+        case exited(Int32)
+        case signaled(Int32)
+    }
+
+    /// Runs `arguments` and waits for it as `system()` does, for a program that takes the
+    /// terminal (an editor). It stays in this process's group, which the terminal has in the
+    /// foreground: Foundation's `Process` puts its child in a group of its own, in the
+    /// background, where vim is stopped the moment it sets the terminal up, and carnet waits
+    /// forever. SIGINT and SIGQUIT are the editor's while it runs (Ctrl-C in vim must not end
+    /// carnet and leave the contact's file behind): ignored here, set back to their defaults in
+    /// the child.
+    static func runInForeground(_ arguments: [String]) throws -> Ending {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGQUIT)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+
+        let interrupt = signal(SIGINT, SIG_IGN)
+        let quit = signal(SIGQUIT, SIG_IGN)
+        defer {
+            signal(SIGINT, interrupt)
+            signal(SIGQUIT, quit)
+        }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, arguments[0], nil, &attributes, &argv, environ)
+        guard spawned == 0 else {
+            throw CLIError(message: "cannot start the editor: \(String(cString: strerror(spawned)))", code: .other)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { throw CLIError(message: "lost the editor: \(String(cString: strerror(errno)))", code: .other) }
+        }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import (they are macros).
+        if status & 0x7F == 0 { return .exited((status >> 8) & 0xFF) }
+        return .signaled(status & 0x7F)
     }
 
     // MARK: The template
