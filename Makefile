@@ -83,7 +83,9 @@ run: build
 # The embedding example is built and run first (it must keep compiling against the public API,
 # and docs/embedding.md shows its lines), with the `carnet` just built as the other process whose
 # change its live screen must show; then every test; the test runner's summary is the last thing
-# printed.
+# printed. The example is its own package, depending on this one by path as an app would; built
+# in this package's build directory it reuses every module just compiled (GRDB's and Carnet's)
+# and compiles only its own file, where a build directory of its own compiled them all again.
 #
 # The import check fails the build when a target imports a module of this package that is not in
 # its dependency graph at all. SwiftPM (6.3) accepts what a target reaches through a dependency,
@@ -91,9 +93,9 @@ run: build
 # migrations/), so the arrows above CarnetModels stay Tests/ArchitectureTests' to check.
 test: deps
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check=error
-	$(SWIFT) build --package-path Examples/EmbedCarnet
+	$(SWIFT) build --package-path Examples/EmbedCarnet --scratch-path $(CURDIR)/.build
 	@scratch=$$(mktemp -d) && out=$$(mktemp) && \
-		{ TMPDIR=$$scratch CARNET=$(CURDIR)/.build/debug/carnet Examples/EmbedCarnet/.build/debug/EmbedCarnet >$$out; status=$$?; cat $$out; } && \
+		{ TMPDIR=$$scratch CARNET=$(CURDIR)/.build/debug/carnet .build/debug/EmbedCarnet >$$out; status=$$?; cat $$out; } && \
 		test $$status = 0 && { grep -q '^Added elsewhere: .*Grace Hopper' $$out || { echo "EmbedCarnet's screen never showed the other process's contact"; exit 1; }; } && \
 		rm $$out && { rmdir $$scratch 2>/dev/null || { echo "EmbedCarnet left files behind:"; ls -lA $$scratch; exit 1; }; }
 	$(SWIFT) test --skip-build
