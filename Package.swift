@@ -96,7 +96,7 @@ let package = Package(
             name: "CarnetBenchmarks",
             dependencies: [
                 "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "SeededRandom", "CSQLiteConfig",
-                "CarnetInterchange", "CarnetSync", "RadicaleServer",
+                "CarnetInterchange", "CarnetSync", "RadicaleServer", "CarnetTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

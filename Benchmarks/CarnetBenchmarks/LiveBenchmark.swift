@@ -1,6 +1,7 @@
 import CarnetModels
 import CarnetState
 import CarnetStorage
+import CarnetTestSupport
 import CarnetViewModels
 import Foundation
 import GRDB
@@ -150,22 +151,7 @@ extension Benchmark {
         var grdb: [Double] = []
         for rep in 0..<(2 * reps) {
             let useCarnet = rep.isMultiple(of: 2)
-            let holder = Process()
-            holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            holder.arguments = ["-c", """
-                import sqlite3, sys, time
-                c = sqlite3.connect(sys.argv[1], isolation_level=None)
-                c.execute('BEGIN IMMEDIATE')
-                print('locked', flush=True)
-                time.sleep(1.5)
-                c.execute('COMMIT')
-                """, book]
-            let out = Pipe()
-            holder.standardOutput = out
-            try holder.run()
-            guard String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("locked") else {
-                throw BenchError("pool stall: the lock holder did not start")
-            }
+            let holder = try WriteLockHolder(path: book, seconds: 1.5)
             let result = Mutex<Double?>(nil)
             let done = DispatchSemaphore(value: 0)
             Task.detached {
@@ -197,7 +183,7 @@ extension Benchmark {
                 done.signal()
             }
             done.wait()
-            holder.waitUntilExit()
+            holder.wait()
             let worst = result.withLock { $0 } ?? .infinity
             if useCarnet { carnet.append(worst) } else { grdb.append(worst) }
         }

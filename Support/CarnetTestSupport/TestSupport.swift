@@ -69,3 +69,32 @@ public func observeChange(_ read: () -> Void) -> Flag {
     withObservationTracking(read) { changed.set() }
     return changed
 }
+
+/// Another process holding a file's write lock (`BEGIN IMMEDIATE`) for a while, as another
+/// program would: Python's sqlite3 module, in a process of its own. `init` returns once the lock
+/// is held; `wait()` waits for the process to commit and end.
+public final class WriteLockHolder {
+    private let process = Process()
+
+    public init(path: String, seconds: Double) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", """
+            import sqlite3, sys, time
+            c = sqlite3.connect(sys.argv[1], isolation_level=None)
+            c.execute('BEGIN IMMEDIATE')
+            print('locked', flush=True)
+            time.sleep(float(sys.argv[2]))
+            c.execute('COMMIT')
+            """, path, String(seconds)]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let said = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        guard said.hasPrefix("locked") else {
+            process.waitUntilExit()
+            throw CocoaError(.fileLocking, userInfo: [NSLocalizedDescriptionKey: "python3 could not lock \(path): \(said)"])
+        }
+    }
+
+    public func wait() { process.waitUntilExit() }
+}

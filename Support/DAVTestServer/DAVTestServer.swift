@@ -76,6 +76,21 @@ public enum Loopback {
         return false
     }
 
+    /// The port a server started by `start(_:_:log:)` wrote to `portFile` once it listened (at
+    /// most 20 s); else the process is ended, `folder` removed, and the error names `what` with
+    /// the end of its log.
+    public static func port(writtenTo portFile: URL, by process: Process, log: URL, folder: URL, what: String) throws -> Int {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, process.isRunning {
+            if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) { return port }
+            usleep(20_000)
+        }
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        end(process)
+        try? FileManager.default.removeItem(at: folder)
+        throw DAVTestServerFailure("\(what) did not start: \(text.suffix(500))")
+    }
+
     private static func canConnect(port: Int) -> Bool {
         let fd = socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { return false }

@@ -39,21 +39,7 @@ public final class FaultProxy: @unchecked Sendable {
         let log = folder.appendingPathComponent("log")
         process = try Loopback.start(
             "/usr/bin/python3", [script.path, upstream.absoluteString, portFile.path, folder.appendingPathComponent("faults").path], log: log)
-        let deadline = Date().addingTimeInterval(20)
-        var port: Int?
-        while Date() < deadline, process.isRunning {
-            if let text = try? String(contentsOf: portFile, encoding: .utf8), let found = Int(text) {
-                port = found
-                break
-            }
-            usleep(20_000)
-        }
-        guard let port else {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            Loopback.end(process)
-            try? FileManager.default.removeItem(at: folder)
-            throw DAVTestServerFailure("the fault proxy did not start: \(text.suffix(500))")
-        }
+        let port = try Loopback.port(writtenTo: portFile, by: process, log: log, folder: folder, what: "the fault proxy")
         url = URL(string: "http://127.0.0.1:\(port)/")!
     }
 

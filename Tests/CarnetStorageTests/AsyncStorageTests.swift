@@ -14,20 +14,7 @@ import Testing
     @Test func eightTasksWaitForTheWriteLockOnTheControllersQueues() async throws {
         let dir = TempDirectory()
         let storage = try StorageController(path: dir.database)
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = ["-c", """
-            import sqlite3, sys, time
-            c = sqlite3.connect(sys.argv[1], isolation_level=None)
-            c.execute('BEGIN IMMEDIATE')
-            print('locked', flush=True)
-            time.sleep(1)
-            c.execute('COMMIT')
-            """, dir.database]
-        let out = Pipe()
-        holder.standardOutput = out
-        try holder.run()
-        #expect(String(decoding: out.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("locked"))
+        let holder = try WriteLockHolder(path: dir.database, seconds: 1)
 
         let saved = try await withThrowingTaskGroup(of: (Int64, String).self) { group in
             for index in 0..<8 {
@@ -43,7 +30,7 @@ import Testing
             for try await result in group { results.append(result) }
             return results
         }
-        holder.waitUntilExit()
+        holder.wait()
         #expect(saved.count == 8)
         #expect(try storage.contactCount() == 8)
         let queues: [String] = saved.map { $0.1 }
