@@ -6,13 +6,15 @@ import Testing
 @Suite struct EditorTerminalTests {
     let box = Sandbox()
 
-    /// Runs `carnet ARGS --db DB` on a pseudo-terminal (`script`), killed after 20 s if it hangs
-    /// (then its stopped editor, orphaned, is hung up too); TMPDIR is a directory of the test's,
-    /// to see what the run leaves there.
+    /// Runs `carnet ARGS --db DB` on a pseudo-terminal (`script`) as a shell's prompt would, in
+    /// the terminal's foreground group (`exec`: a wrapper such as `timeout` makes a group of its
+    /// own, in the background, where any editor is stopped as vim is under `timeout vim`); killed
+    /// with `script` after 20 s if it hangs, which hangs up the terminal for everything on it.
+    /// TMPDIR is a directory of the test's, to see what the run leaves there.
     func onTerminal(_ arguments: [String], editor: String, tmp: String) -> Run {
-        let command = (["/usr/bin/timeout", "-s", "KILL", "20", Sandbox.binary] + arguments + ["--db", box.db])
-            .map(Sandbox.shellQuoted).joined(separator: " ")
-        return box.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["EDITOR": editor, "VISUAL": "", "TMPDIR": tmp])
+        let command = "exec " + ([Sandbox.binary] + arguments + ["--db", box.db]).map(Sandbox.shellQuoted).joined(separator: " ")
+        return box.run("/usr/bin/timeout", ["-s", "KILL", "20", "/usr/bin/script", "-qec", command, "/dev/null"],
+                       environment: ["EDITOR": editor, "VISUAL": "", "TMPDIR": tmp, "SHELL": "/bin/sh"])
     }
 
     @Test func anEditorThatTakesTheTerminalRunsInTheForegroundAndTheEditIsSaved() throws {
