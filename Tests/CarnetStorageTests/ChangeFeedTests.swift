@@ -10,7 +10,7 @@ import Testing
 /// naming the contacts the history says it wrote.
 @Suite struct ChangeFeedTests {
     /// The next change the stream delivers, or nil if none comes within `seconds`.
-    static func next(_ iterator: inout AsyncStream<StorageChange>.Iterator, within seconds: Double = 3) async -> StorageChange? {
+    static func next(_ iterator: inout AsyncStream<StorageChange>.Iterator, within seconds: Double = 30) async -> StorageChange? {
         let box = IteratorBox(iterator)
         let change = await withTaskGroup(of: StorageChange?.self) { group in
             group.addTask { await box.next() }
@@ -118,7 +118,7 @@ import Testing
         let observation = storage.observeChanges { seen.record($0) }
         #expect(storage.feed.isObserved)
         _ = try storage.insertContact(ContactDraft(name: "Ada"))
-        for _ in 0..<100 where seen.all.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<1500 where seen.all.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         #expect(seen.all.count == 1)
         observation.cancel()
         #expect(!storage.feed.isObserved)
