@@ -71,10 +71,12 @@ let package = Package(
         .executableTarget(
             name: "carnet",
             dependencies: [
-                "CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetState", "CarnetViewModels", "CEditLine",
+                "CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetState", "CarnetViewModels", "CEditLine", "CCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]),
+        // ncursesw for the full-screen interface, loaded when the screen opens (see its header).
+        .target(name: "CCurses"),
         // BSD libedit, for line editing in `carnet interactive` on a terminal (`make deps`).
         .systemLibrary(name: "CEditLine", providers: [.apt(["libedit-dev"])]),
 

@@ -5,9 +5,15 @@ import CarnetViewModels
 struct InteractiveCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "interactive",
-        abstract: "A keyboard-driven session: contacts and favorites tabs, detail, edit, quote, books, groups.",
+        abstract: "The full-screen address book on a terminal; a line-by-line session for scripts.",
         discussion: """
-            Reads one command per line from standard input, so it can be scripted too:
+            On a terminal (standard input and output both), it opens the full-screen address \
+            book: tabs for contacts, favorites, groups, books, birthdays, duplicates and history, \
+            the highlighted card's details beside the list, / to search as you type, e to edit in \
+            $EDITOR, ? for every key. It stays in step with the file: what another carnet, a sync \
+            or any program commits shows at once. docs/cli.md lists the keys.
+
+            Otherwise, or with --line, it reads one command per line from standard input, so it can be scripted too:
               printf 'open 3\\nfav\\nfavorites\\nquit\\n' | carnet interactive
 
             Every screen re-reads the address book when it appears, so changes made meanwhile by \
@@ -30,9 +36,25 @@ struct InteractiveCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
+    @Flag(name: .long, help: "Read commands line by line even on a terminal (the full-screen interface is the default there).")
+    var line = false
     var writes: Bool { true }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
+        if !line, terminal.stdinIsTerminal, terminal.stdoutIsTerminal, (terminal.environment["TERM"] ?? "dumb") != "dumb" {
+            state.startLiveUpdates()
+            let screen = FullScreen(app: AppCoordinator(state: state, pageSize: 100), state: state, terminal: terminal)
+            try screen.start()
+            let curses = CursesScreen(model: screen, colors: terminal.usesColor)
+            screen.host = curses
+            do {
+                try curses.run()
+                return
+            } catch let error as CLIError {
+                // No ncursesw, or a terminal terminfo does not describe: the line mode still works.
+                terminal.error("\(error.message); using the line mode")
+            }
+        }
         try InteractiveSession(app: AppCoordinator(state: state, pageSize: 20), terminal: terminal).run()
     }
 }
