@@ -143,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "CarnetTestSupport", "carnet"]),
         // Runs the built `carnet` binary as a person would (it depends on it so it is built first).
-        .testTarget(name: "CLITests", dependencies: ["carnet", "RadicaleServer"]),
+        .testTarget(name: "CLITests", dependencies: ["carnet", "RadicaleServer", "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["carnet", "carnet-stress"]),
         // Reads Sources/ as text: the design's rules that the compiler cannot see.
         .testTarget(name: "ArchitectureTests"),

@@ -200,7 +200,11 @@ final class FullScreen {
             selection[list.key] = (id, index)
             return index
         }
-        return min(max(remembered?.index ?? 0, 0), list.rows.count - 1)
+        // The card at the remembered place is the one highlighted from now on (it moves with
+        // its card, as when a favorite is moved).
+        let index = min(max(remembered?.index ?? 0, 0), list.rows.count - 1)
+        selection[list.key] = (list.rows[index].id, index)
+        return index
     }
 
     private func select(_ index: Int, in list: ListView) {
