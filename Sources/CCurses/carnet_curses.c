@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,7 +186,15 @@ int carnet_curses_signals_begin(void) {
     action.sa_handler = on_signal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
-    for (size_t i = 0; i < sizeof watched / sizeof *watched; i++) sigaction(watched[i], &action, &previous[i]);
+    sigset_t handled;
+    sigemptyset(&handled);
+    for (size_t i = 0; i < sizeof watched / sizeof *watched; i++) {
+        sigaction(watched[i], &action, &previous[i]);
+        sigaddset(&handled, watched[i]);
+    }
+    // A program that started carnet from a thread blocking signals (a dispatch worker does)
+    // passes the mask on: a resize or a SIGTERM would then never arrive. This thread takes them.
+    pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
     return signal_pipe[0];
 }
 

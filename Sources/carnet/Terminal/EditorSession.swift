@@ -103,7 +103,11 @@ struct EditorSession {
         sigaddset(&defaults, SIGINT)
         sigaddset(&defaults, SIGQUIT)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        // Nothing blocked in the editor, whatever carnet's thread blocks (vim must get SIGWINCH).
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let interrupt = signal(SIGINT, SIG_IGN)
         let quit = signal(SIGQUIT, SIG_IGN)
