@@ -26,15 +26,16 @@ final class InteractiveSession {
         if terminal.stdinIsTerminal { input.catchInterrupts() }
         while true {
             guard let line = input.line(prompt: terminal.stdinIsTerminal ? "\(screenName)> " : nil) else {
-                // End of input (Ctrl-D on a terminal, which leaves the cursor on the prompt's line),
-                // or Ctrl-C: both ask before an unsaved draft is dropped. Ctrl-C then ends carnet
-                // alone, with the status of an interrupted command.
-                let interrupted = input.wasInterrupted
-                if terminal.stdinIsTerminal { terminal.print("") }
-                if mayQuit() {
-                    if interrupted { throw ExitCode(130) }
-                    break
+                // Ctrl-C does what it does in a shell: the line being typed goes, a new prompt
+                // comes; the session, and any draft, stay.
+                if input.wasInterrupted {
+                    terminal.print("^C")
+                    continue
                 }
+                // End of input (Ctrl-D on a terminal, which leaves the cursor on the prompt's
+                // line): asks before an unsaved draft is dropped.
+                if terminal.stdinIsTerminal { terminal.print("") }
+                if mayQuit() { break }
                 continue
             }
             do {
