@@ -14,26 +14,21 @@ enum Password {
         throw .sync(.password("give --password-command to carnet sync setup, or set \(environmentVariable)"))
     }
 
+    /// Run in carnet's process group (see `ForegroundProcess`): `pass` asking through
+    /// pinentry-curses gets the terminal rather than being stopped in the background.
     private static func run(_ command: String, environment: [String: String]) throws(CarnetError) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
+        let result: (ending: ForegroundProcess.Ending, output: Data)
         do {
-            try process.run()
+            result = try ForegroundProcess.run(["/bin/sh", "-c", command], environment: environment, capturingOutput: true)
         } catch {
-            throw .sync(.password("the password command could not be started (\(error.localizedDescription))"))
+            throw .sync(.password("the password command could not be started (\(error.message))"))
         }
-        // Read before waiting, so a command that prints much cannot block on a full pipe.
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw .sync(.password("the password command exited with status \(process.terminationStatus)"))
+        switch result.ending {
+        case .exited(0): break
+        case let .exited(status): throw .sync(.password("the password command exited with status \(status)"))
+        case let .signaled(signal): throw .sync(.password("the password command was ended by signal \(signal)"))
         }
-        let first = String(decoding: data, as: UTF8.self).split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let first = String(decoding: result.output, as: UTF8.self).split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let password = first.hasSuffix("\r") ? String(first.dropLast()) : String(first)
         guard !password.isEmpty else { throw .sync(.password("the password command printed nothing")) }
         return password

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `carnet edit --editor` on a real terminal, with an editor that takes the terminal as vim does
-/// (it sets the terminal up, so a process outside the foreground group is stopped for it).
+/// (it sets the terminal up, so a process outside the foreground group is stopped for it); and
+/// the sync's password command, which may ask through pinentry-curses the same way.
 @Suite struct EditorTerminalTests {
     let box = Sandbox()
 
@@ -54,5 +55,25 @@ import Testing
         #expect(run.stdout.contains("contact unchanged"), "\(run)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [])
         #expect(box.snapshot() == before)
+    }
+
+    /// `pass` asking through pinentry-curses sets the terminal up too: the command runs in the
+    /// foreground, and what it prints is the password (the server here refuses connections, so
+    /// the setup then fails on that, not on the password).
+    @Test func aPasswordCommandThatTakesTheTerminalRunsInTheForeground() throws {
+        let groups = box.path("groups")
+        let command = box.script("pinentry.sh", """
+            stty raw -echo < /dev/tty
+            ps -o pgid= -o tpgid= -p $$ > "\(groups)"
+            stty sane < /dev/tty
+            echo secret
+            """)
+        let tmp = box.path("tmp")
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        let run = onTerminal(["sync", "setup", "http://127.0.0.1:1/", "--user", "ada", "--password-command", command], editor: "true", tmp: tmp)
+        #expect(run.status != 137, "\(run)")
+        #expect(!run.stdout.contains("password command"), "the password was read: \(run)")
+        let ids = (try? String(contentsOfFile: groups, encoding: .utf8))?.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(ids?.count == 2 && ids?[0] == ids?[1], "the command's group is the terminal's foreground group: \(ids ?? [])")
     }
 }

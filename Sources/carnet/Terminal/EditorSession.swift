@@ -1,4 +1,5 @@
 import CarnetModels
+import CarnetSync
 import CarnetViewModels
 import Foundation
 import Yams
@@ -82,53 +83,15 @@ struct EditorSession {
         }
     }
 
-    enum Ending: Equatable {
-        case exited(Int32)
-        case signaled(Int32)
-    }
+    typealias Ending = ForegroundProcess.Ending
 
-    /// Runs `arguments` and waits for it as `system()` does, for a program that takes the
-    /// terminal (an editor). It stays in this process's group, which the terminal has in the
-    /// foreground: Foundation's `Process` puts its child in a group of its own, in the
-    /// background, where vim is stopped the moment it sets the terminal up, and carnet waits
-    /// forever. SIGINT and SIGQUIT are the editor's while it runs (Ctrl-C in vim must not end
-    /// carnet and leave the contact's file behind): ignored here, set back to their defaults in
-    /// the child.
+    /// Runs the editor in the terminal's foreground, Ctrl-C its own (see `ForegroundProcess`).
     static func runInForeground(_ arguments: [String]) throws -> Ending {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGQUIT)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // Nothing blocked in the editor, whatever carnet's thread blocks (vim must get SIGWINCH).
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        posix_spawnattr_setsigmask(&attributes, &unblocked)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let interrupt = signal(SIGINT, SIG_IGN)
-        let quit = signal(SIGQUIT, SIG_IGN)
-        defer {
-            signal(SIGINT, interrupt)
-            signal(SIGQUIT, quit)
+        do {
+            return try ForegroundProcess.run(arguments, interruptsAreTheChilds: true).ending
+        } catch {
+            throw CLIError(message: "cannot run the editor: \(error.message)", code: .other)
         }
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, arguments[0], nil, &attributes, &argv, environ)
-        guard spawned == 0 else {
-            throw CLIError(message: "cannot start the editor: \(String(cString: strerror(spawned)))", code: .other)
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { throw CLIError(message: "lost the editor: \(String(cString: strerror(errno)))", code: .other) }
-        }
-        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import (they are macros).
-        if status & 0x7F == 0 { return .exited((status >> 8) & 0xFF) }
-        return .signaled(status & 0x7F)
     }
 
     // MARK: The template
