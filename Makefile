@@ -51,6 +51,11 @@ deps:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq abook; \
 	fi
+	@if ! ls /usr/lib/*/libncursesw.so.6 /lib/*/libncursesw.so.6 >/dev/null 2>&1 || [ ! -x /usr/bin/tmux ] || [ ! -x /usr/bin/script ]; then \
+		echo "Installing libncursesw6 (the full-screen interface), tmux and script (its tests' terminals)..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libncursesw6 tmux bsdutils; \
+	fi
 else
 # The headers are looked for where the C compiler looks (on macOS, in the SDK, which has both).
 deps:
@@ -60,7 +65,7 @@ deps:
 			exit 1; }; \
 	done
 	@missing=; \
-	for tool in sqlite3 openssl curl radicale xandikos vdirsyncer khard abook; do \
+	for tool in sqlite3 openssl curl radicale xandikos vdirsyncer khard abook tmux; do \
 		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; \
 	done; \
 	python3 -c 'import vobject' 2>/dev/null || missing="$$missing python3-vobject"; \

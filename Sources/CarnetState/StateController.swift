@@ -76,6 +76,9 @@ public final class StateController {
     /// until one comes. A screen can say "changed elsewhere" with it, or whether the contact it
     /// shows is among `StorageChange/contactIDs`.
     public private(set) var lastChange: StorageChange?
+    /// How many changes to the file the live updates have applied: what a screen keeps that the
+    /// state does not (a list it read once) is read again when this moves.
+    public private(set) var appliedChangeCount = 0
 
     /// Reads the home screen's state from `storage` (one read transaction). With
     /// `readsHomeState` false, for a one-shot command that shows neither the quote nor the
@@ -136,6 +139,7 @@ public final class StateController {
             return
         }
         lastChange = change
+        appliedChangeCount += 1
     }
 
     /// Where the state lives: the database file path.

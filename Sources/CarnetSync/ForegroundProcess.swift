@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A program carnet starts for the person at the terminal and waits for, as `system()` does: an
 /// editor, or a password command that may ask through pinentry-curses. It stays in carnet's
 /// process group, which the terminal has in the foreground when a shell started carnet.

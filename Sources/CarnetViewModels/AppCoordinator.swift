@@ -78,6 +78,16 @@ public final class AppCoordinator {
     /// The screen on top.
     public var current: Screen { stack.last ?? root(tab) }
 
+    /// Keeps every screen in step with the file from now on, whoever changes it (another
+    /// process, a sync, a connection of this one): the shared state's live updates
+    /// (`StateController.startLiveUpdates()`).
+    public func startLiveUpdates() { state.startLiveUpdates() }
+
+    /// How many changes to the file, made here or elsewhere, the live state has applied
+    /// (`StateController.startLiveUpdates()`): a screen observes it to read again what no view
+    /// model of the state holds.
+    public var appliedChanges: Int { state.appliedChangeCount }
+
     /// The edit screen whose draft holds changes not saved yet (or a conflict not settled), if
     /// any. `back()` and `select(_:)` drop it, so a screen asks the user first.
     public var unsavedEdit: Screen? {

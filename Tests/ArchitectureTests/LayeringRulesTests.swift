@@ -82,7 +82,10 @@ import Testing
         "CarnetSync": ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CCurl", "Foundation"],
         "CarnetState": ["CarnetModels", "CarnetStorage", "Observation", "Foundation"],
         "CarnetViewModels": ["CarnetModels", "CarnetState", "Observation", "Foundation"],
-        "carnet": ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetState", "CarnetViewModels", "ArgumentParser", "CEditLine", "Yams", "Foundation", "Glibc", "Darwin"],
+        // CCurses: ncursesw for the full screen, loaded when it opens; Observation: the screen
+        // redraws when what it read changes.
+        "carnet": ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetState", "CarnetViewModels", "ArgumentParser", "CEditLine",
+                   "CCurses", "Observation", "Yams", "Foundation", "Glibc", "Darwin"],
     ]
 
     /// The module every import declaration in `folder` names, with where: any attributes and

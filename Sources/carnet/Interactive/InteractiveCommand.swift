@@ -42,8 +42,9 @@ struct InteractiveCommand: StateCommand {
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         if !line, terminal.stdinIsTerminal, terminal.stdoutIsTerminal, (terminal.environment["TERM"] ?? "dumb") != "dumb" {
-            state.startLiveUpdates()
-            let screen = FullScreen(app: AppCoordinator(state: state, pageSize: 100), state: state, terminal: terminal)
+            let app = AppCoordinator(state: state, pageSize: 100)
+            app.startLiveUpdates()
+            let screen = FullScreen(app: app, state: state, terminal: terminal)
             try screen.start()
             let curses = CursesScreen(model: screen, colors: terminal.usesColor)
             screen.host = curses

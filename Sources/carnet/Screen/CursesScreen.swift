@@ -35,7 +35,7 @@ final class CursesScreen: ScreenHost {
         defer { carnet_curses_close() }
         let signals = carnet_curses_signals_begin()
         defer { carnet_curses_signals_end() }
-        listen(to: STDIN_FILENO) { [weak self] in self?.readKeys() }
+        listen(to: model.terminal.console.inputDescriptor) { [weak self] in self?.readKeys() }
         if signals >= 0 { listen(to: signals) { [weak self] in self?.readSignals(signals) } }
         defer { for source in sources { source.cancel() } }
         observeChanges()
@@ -87,7 +87,7 @@ final class CursesScreen: ScreenHost {
     /// commit the state applies (to read again what the state does not hold).
     private func observeChanges() {
         withObservationTracking {
-            _ = model.state.lastChange
+            _ = model.app.appliedChanges
         } onChange: { [weak self] in
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {

@@ -286,12 +286,12 @@ final class FullScreen {
         case .moveUp: try moveFavorite(by: -1)
         case .moveDown: try moveFavorite(by: 1)
         case .undo:
-            guard let title = state.undoTitle else { return message = Message(text: "nothing to undo", isError: false) }
+            guard let title = app.history.undoTitle else { return message = Message(text: "nothing to undo", isError: false) }
             try app.undo()
             try reloadShown()
             message = Message(text: "undid: \(title) (r redoes it)", isError: false)
         case .redo:
-            guard let title = state.redoTitle else { return message = Message(text: "nothing to redo", isError: false) }
+            guard let title = app.history.redoTitle else { return message = Message(text: "nothing to redo", isError: false) }
             try app.redo()
             try reloadShown()
             message = Message(text: "redid: \(title)", isError: false)
@@ -590,16 +590,16 @@ final class FullScreen {
 
     private func favorite() throws {
         guard let (contact, contacts) = currentContact else { return }
-        let was = state.isFavorite(contact.id)
+        let was = app.favorites.rows.contains { $0.id == contact.id }
         try contacts.toggleFavorite(contact.id)
         message = Message(text: was ? "\(contact.name) is no longer a favorite" : "\(contact.name) is a favorite", isError: false)
     }
 
     private func moveFavorite(by delta: Int) throws {
         guard let row = highlighted, case let .contact(contact) = row.opening,
-              let position = state.favorites.first(where: { $0.contact.id == contact.id })?.position else { return }
+              let position = app.favorites.rows.first(where: { $0.id == contact.id })?.favoritePosition else { return }
         let target = position + delta
-        guard target >= 1, target <= state.favorites.count else { return }
+        guard target >= 1, target <= app.favorites.totalCount else { return }
         try app.favorites.moveFavorite(contact.id, to: target)
     }
 

@@ -167,7 +167,7 @@ extension FullScreen {
             else if case .detail = panes.last { hints = ["c change", "e $EDITOR", "f favorite", "d delete", "Esc back"] + hints }
             else if list?.contacts != nil { hints = ["/ search", "Enter open", "c change", "a add", "f favorite"] + hints }
             else { hints = ["Enter open", "Tab next tab"] + hints }
-            if let undo = state.undoTitle { hints.append("u \(undo)") }
+            if let undo = app.history.undoTitle { hints.append("u \(undo)") }
             frame.put(hints.joined(separator: "  "), .dim, row: row)
         }
     }

@@ -19,6 +19,9 @@ final class Console: @unchecked Sendable {
     let stdoutIsTerminal: Bool
     let stderrIsTerminal: Bool
     private let isCaptured: Bool
+    /// Standard input's descriptor, for the full screen's event loop to wait on (-1 for a
+    /// captured console, which has none).
+    var inputDescriptor: Int32 { isCaptured ? -1 : STDIN_FILENO }
     private let lock = NSLock()
     private var capturedOutput: [UInt8] = []
     private var capturedError: [UInt8] = []
