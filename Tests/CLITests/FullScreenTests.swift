@@ -260,3 +260,25 @@ import Testing
         #expect(screen.render(rows: 24, columns: 80).text.contains { $0.contains("birthday") })
     }
 }
+
+extension FullScreenTests {
+    @Test func theHighlightedCardMovesToABookAndJoinsAGroupByName() throws {
+        let (screen, _, _) = try screen()
+        #expect(box.carnet(["book", "add", "Work"]).status == 0)
+        #expect(box.carnet(["group", "add", "Choir"]).status == 0)
+        press(screen, .character("+"))
+        type(screen, "choir")
+        press(screen, .enter)
+        #expect(screen.message?.text == "added Gary Edwards to Choir (u undoes it)")
+        #expect(box.carnet(["group", "show", "Choir"]).stdout.contains("Gary Edwards"))
+        press(screen, .character("m"))
+        type(screen, "Nowhere")
+        press(screen, .enter)
+        #expect(screen.message?.isError == true && screen.asking != nil, "a wrong name leaves the line open: \(screen.message?.text ?? "")")
+        press(screen, .control("u"))
+        type(screen, "Work")
+        press(screen, .enter)
+        #expect(screen.message?.text == "moved Gary Edwards to Work (u undoes it)")
+        #expect(box.carnet(["list", "--book", "Work"]).stdout.contains("Gary Edwards"))
+    }
+}

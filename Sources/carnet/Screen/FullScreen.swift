@@ -59,6 +59,14 @@ final class FullScreen {
         let isError: Bool
     }
 
+    /// A line typed at the bottom (a book's or a group's name), and what Enter does with it
+    /// (its result is the message).
+    struct Asking {
+        let label: String
+        var text = ""
+        let enter: @MainActor (String) throws -> String
+    }
+
     /// A yes/no question over the screen, and what yes does (its result is the message).
     struct Question {
         let text: String
@@ -75,6 +83,7 @@ final class FullScreen {
     private(set) var isTyping = false
     private(set) var message: Message?
     private(set) var question: Question?
+    private(set) var asking: Asking?
     private(set) var showsHelp = false
     private(set) var isDone = false
     private var helpTop = 0
@@ -192,7 +201,7 @@ final class FullScreen {
 
     /// The highlighted row's index in `list`: the row with the remembered id, or the remembered
     /// index (kept in the list) when that row is gone.
-    private func cursor(in list: ListView) -> Int {
+    func cursor(in list: ListView) -> Int {
         guard !list.rows.isEmpty else { return 0 }
         let remembered = selection[list.key]
         if let id = remembered?.id, let index = list.rows.firstIndex(where: { $0.id == id }) {
@@ -253,6 +262,7 @@ final class FullScreen {
             return
         }
         message = nil
+        if asking != nil { return try typeAnswer(key) }
         if showsHelp { return helpKey(key) }
         if isTyping { return try typeSearch(key) }
         if case let .form(form) = panes.last, form.typing != nil { return try form.type(key) }
@@ -304,7 +314,52 @@ final class FullScreen {
         case .suspend: host?.stop()
         case .form: try openForm()
         case .save, .clear, .takeTheirs, .jump: break
+        case .moveToBook, .copyToBook:
+            guard let (contact, _) = currentContact else { return }
+            let copying = action == .copyToBook
+            let names = (try? app.books.onAppear()).map { app.books.books.map(\.name).joined(separator: ", ") } ?? ""
+            asking = Asking(label: "\(copying ? "Copy" : "Move") \(contact.name) to the book (\(names)): ") { [weak self] name in
+                guard let self else { return "" }
+                let (moved, book) = copying ? try app.books.copy(contactID: contact.id, to: name) : try app.books.move(contactID: contact.id, to: name)
+                try reloadShown()
+                return "\(copying ? "copied" : "moved") \(moved.name) to \(book.name) (u undoes it)"
+            }
+        case .addToGroup:
+            guard let (contact, _) = currentContact else { return }
+            asking = Asking(label: "Add \(contact.name) to the group: ") { [weak self] name in
+                guard let self else { return "" }
+                let group = try app.groups.group(name)
+                _ = try app.groups.addMembers(group, ids: [contact.id])
+                try reloadShown()
+                return "added \(contact.name) to \(group.name) (u undoes it)"
+            }
         }
+    }
+
+    /// A key while a name is typed at the bottom: Enter acts (an error leaves the line open to
+    /// fix it), Esc leaves it.
+    private func typeAnswer(_ key: Key) throws {
+        guard var asking else { return }
+        switch key {
+        case .enter:
+            do {
+                message = Message(text: try asking.enter(asking.text), isError: false)
+                self.asking = nil
+            } catch {
+                self.asking = asking
+                throw error
+            }
+            return
+        case .escape, .control("c"):
+            self.asking = nil
+            message = Message(text: "nothing done", isError: false)
+            return
+        case .backspace: if !asking.text.isEmpty { asking.text.removeLast() }
+        case .control("u"): asking.text = ""
+        case let .character(character): asking.text.append(character)
+        default: break
+        }
+        self.asking = asking
     }
 
     /// The last key read, for the form's letter jumps.

@@ -51,8 +51,10 @@ extension FullScreen {
         if isTyping || !search.isEmpty { title.append(Span("   /" + search + (isTyping ? "▏" : ""), .bold)) }
         frame.put(title, row: 1)
 
+        // The list is built once per frame: `highlighted` would build it again.
+        let cursor = list.rows.isEmpty ? 0 : cursor(in: list)
         let highlightedContact: Contact? = {
-            guard let row = highlighted, case let .contact(contact) = row.opening else { return nil }
+            guard !list.rows.isEmpty, case let .contact(contact) = list.rows[cursor].opening else { return nil }
             return contact
         }()
         let sideBySide = frame.columns >= Self.sideBySideColumns && list.contacts != nil
@@ -61,7 +63,6 @@ extension FullScreen {
             frame.put(list.empty, .dim, row: body.lowerBound, column: 1)
             return
         }
-        let cursor = list.rows.firstIndex { $0.id == highlighted?.id } ?? 0
         let top = scrolledTop(list: list, cursor: cursor, height: body.count)
         for (offset, row) in list.rows[top...].prefix(body.count).enumerated() {
             let index = top + offset
@@ -153,7 +154,9 @@ extension FullScreen {
     }
 
     private func renderStatus(_ frame: inout Frame, row: Int) {
-        if let question {
+        if let asking {
+            frame.put([Span(asking.label, .bold), Span(asking.text + "▏")], row: row)
+        } else if let question {
             frame.put(question.text, .bold, row: row)
         } else if let message {
             frame.put(message.text, message.isError ? .error : .message, row: row)

@@ -70,6 +70,7 @@ enum ScreenAction: Hashable, Sendable {
     case edit, add, delete, favorite, moveUp, moveDown, undo, redo
     case help, redraw, quit, interrupt, suspend
     case form, save, clear, takeTheirs, jump
+    case moveToBook, copyToBook, addToGroup
 }
 
 /// The tabs of the full-screen interface, each a list.
@@ -148,6 +149,9 @@ enum ScreenKeys {
         KeyBinding(keys: [.character("a")], action: .add, places: [.cards], help: "add a contact (in the form)"),
         KeyBinding(keys: [.character("d"), .delete], action: .delete, places: [.cards, .detail], help: "delete the card (asks first)"),
         KeyBinding(keys: [.character("f"), .character("*")], action: .favorite, places: [.cards, .detail], help: "favorite or unfavorite"),
+        KeyBinding(keys: [.character("m")], action: .moveToBook, places: [.cards, .detail], help: "move the card to an address book (asks which)"),
+        KeyBinding(keys: [.character("C")], action: .copyToBook, places: [.cards, .detail], help: "copy the card into an address book"),
+        KeyBinding(keys: [.character("+")], action: .addToGroup, places: [.cards, .detail], help: "add the card to a group (asks which)"),
         KeyBinding(keys: [.character("K")], action: .moveUp, places: [.favorites], help: "move the favorite up"),
         KeyBinding(keys: [.character("J")], action: .moveDown, places: [.favorites], help: "move the favorite down"),
         KeyBinding(keys: [.character("u")], action: .undo, places: [.anywhere], help: "undo the last change (its title is shown)"),
