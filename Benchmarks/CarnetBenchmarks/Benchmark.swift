@@ -70,6 +70,8 @@ final class Benchmark {
         case historyEdits = "history-edits"
         /// The live layer: commit-to-screen latency, the idle cost of observing, the pool stall.
         case live
+        /// The full screen on a pseudo-terminal: first frame, a key while scrolling, a commit elsewhere.
+        case screen
     }
 
     let plan: Plan
@@ -144,6 +146,10 @@ final class Benchmark {
         case .history, .historyEdits:
             for n in plan.sizes { try runHistoryOnly(n: n, withImport: only == .history) }
         case .live: try runLive()
+        case .screen:
+            var books: [Int: String] = [:]
+            for n in plan.ends { books[n] = try runImport(n: n, withHistory: false) }
+            try runScreen(books: books)
         }
 
         let table = renderTable(rows.sorted { ($0.section, $0.n) < ($1.section, $1.n) }.map(\.row))
@@ -168,6 +174,7 @@ final class Benchmark {
             if n != plan.smallest && n != plan.largest { removeDatabase(book) }
         }
         try runCLI(books: books)
+        try runScreen(books: books)
         try runMemory(book: books[plan.largest]!)
         let sync = try SyncBench.run(n: plan.smallest, in: tempDirectory)
         rows += sync.rows.map { (11, plan.smallest, $0) }
