@@ -478,19 +478,13 @@ final class FullScreen {
     private func move(by delta: Int) throws {
         guard var list else { return }
         var target = cursor(in: list) + delta
-        if target >= list.rows.count, list.hasMore, let contacts = list.contacts {
+        let forward = target >= list.rows.count && list.hasMore
+        if forward || (target < 0 && list.hasEarlier), let contacts = list.contacts {
+            // The rows shift as a page comes and another goes: move from where the highlight is now.
             let id = list.rows.isEmpty ? nil : list.rows[cursor(in: list)].id
-            try contacts.loadNextPage()
+            if forward { try contacts.loadNextPage() } else { try contacts.loadPreviousPage() }
             let reloaded = self.list ?? list
-            let index = id.flatMap { id in reloaded.rows.firstIndex { $0.id == id } } ?? 0
-            target = index + delta
-            list = reloaded
-        } else if target < 0, list.hasEarlier, let contacts = list.contacts {
-            let id = list.rows.isEmpty ? nil : list.rows[cursor(in: list)].id
-            try contacts.loadPreviousPage()
-            let reloaded = self.list ?? list
-            let index = id.flatMap { id in reloaded.rows.firstIndex { $0.id == id } } ?? 0
-            target = index + delta
+            target = (id.flatMap { id in reloaded.rows.firstIndex { $0.id == id } } ?? 0) + delta
             list = reloaded
         }
         select(target, in: list)
