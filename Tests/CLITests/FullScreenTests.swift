@@ -26,6 +26,7 @@ import Testing
         let screen = FullScreen(app: AppCoordinator(state: state, pageSize: 100), state: state,
                                 terminal: Terminal(console: .captured(environment: [:])))
         try screen.start()
+        screen.showCounts()
         return (screen, state, storage)
     }
 
@@ -35,6 +36,17 @@ import Testing
 
     func type(_ screen: FullScreen, _ text: String) {
         for character in text { screen.handle(.character(character)) }
+    }
+
+    /// The count of a large book comes with the second frame; the first holds the rest.
+    @Test func theFirstFrameComesBeforeTheCount() throws {
+        #expect(box.carnet(["sample"]).status == 0)
+        let state = try StateController(storage: try StorageController(path: box.db))
+        let screen = FullScreen(app: AppCoordinator(state: state), state: state, terminal: Terminal(console: .captured(environment: [:])))
+        try screen.start()
+        #expect(screen.render(rows: 24, columns: 80).text[1] == "Contacts")
+        screen.showCounts()
+        #expect(screen.render(rows: 24, columns: 80).text[1] == "Contacts  5")
     }
 
     @Test func at80By24TheListFillsTheWindowAndTheHighlightedCardShowsBesideIt() throws {

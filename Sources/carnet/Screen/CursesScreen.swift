@@ -40,6 +40,12 @@ final class CursesScreen: ScreenHost {
         defer { for source in sources { source.cancel() } }
         observeChanges()
         draw()
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                self.model.showCounts()
+                self.draw()
+            }
+        }
         while !model.isDone {
             _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.25))
         }

@@ -86,6 +86,10 @@ final class FullScreen {
     private(set) var asking: Asking?
     private(set) var showsHelp = false
     private(set) var isDone = false
+    /// Whether list titles show how many cards there are. Counting a million contacts takes
+    /// longer than the rest of the first frame, so the terminal draws that frame first and the
+    /// counts come with the next (`showCounts()`).
+    private(set) var showsCounts = false
     private var helpTop = 0
     private var detailTop = 0
     /// The highlighted row of each list: its id, and its index to fall back on when the id goes.
@@ -184,7 +188,7 @@ final class FullScreen {
             if let detail { spans.append(Span("  " + detail, .dim)) }
             return Row(id: "\(row.id)", spans: spans, opening: .contact(row.contact))
         }
-        let count = contacts.search.isEmpty ? "\(contacts.totalCount)" : "\(contacts.matchCount) of \(contacts.totalCount)"
+        let count = !showsCounts ? "" : contacts.search.isEmpty ? "\(contacts.totalCount)" : "\(contacts.matchCount) of \(contacts.totalCount)"
         let empty = contacts.search.isEmpty
             ? (contacts.favoritesOnly ? "No favorites yet: f on a contact makes it one." : "No contacts yet: a adds one.")
             : "No contact matches “\(contacts.search)”."
@@ -668,6 +672,8 @@ final class FullScreen {
         try duplicates.refresh()
         message = Message(text: "merged into \(merged.name) (u undoes it)", isError: false)
     }
+
+    func showCounts() { showsCounts = true }
 
     /// Ends the session (the terminal is going away).
     func quit() { isDone = true }

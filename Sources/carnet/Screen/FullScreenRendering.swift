@@ -47,7 +47,7 @@ extension FullScreen {
 
     private func renderList(_ frame: inout Frame, _ list: ListView, body: Range<Int>) {
         let search = list.contacts?.search ?? ""
-        var title = [Span(list.title, .heading), Span("  \(list.count)", .dim)]
+        var title = [Span(list.title, .heading)] + (list.count.isEmpty ? [] : [Span("  \(list.count)", .dim)])
         if isTyping || !search.isEmpty { title.append(Span("   /" + search + (isTyping ? "▏" : ""), .bold)) }
         frame.put(title, row: 1)
 
