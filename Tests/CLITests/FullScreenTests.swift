@@ -294,3 +294,33 @@ extension FullScreenTests {
         #expect(box.carnet(["list", "--book", "Work"]).stdout.contains("Gary Edwards"))
     }
 }
+
+extension FullScreenTests {
+    /// The duplicates tab merges as `carnet merge` asks: field by field, each contact's value a
+    /// choice, the lists united.
+    @Test func duplicatesAreMergedFieldByFieldOnTheScreen() throws {
+        let (screen, state, storage) = try screen()
+        #expect(box.carnet(["add", "--name", "Ada Lovelace", "--email", "ada@example.org", "--title", "Countess"]).status == 0)
+        #expect(box.carnet(["add", "--name", "Ada Lovelace", "--email", "ada@example.org", "--title", "Analyst", "--phone", "+44 20 7946 0000"]).status == 0)
+        try state.refresh()
+        press(screen, .character("6"))
+        #expect(screen.render(rows: 24, columns: 80).text[2].contains("Ada Lovelace · Ada Lovelace"))
+        press(screen, .enter)
+        var text = screen.render(rows: 24, columns: 100).text
+        #expect(text[1].hasPrefix("Merging Ada Lovelace · Ada Lovelace"), "\(text)")
+        #expect(text.contains { $0.contains("Title") && $0.contains("Countess") && $0.contains("Analyst") }, "\(text)")
+        press(screen, .escape)
+        #expect(screen.message?.text == "nothing merged")
+        press(screen, .enter)
+        let title = try #require(screen.render(rows: 24, columns: 100).text.firstIndex { $0.contains("Countess") })
+        for _ in 0..<(title - 4) { press(screen, .down) }
+        press(screen, .right)
+        text = screen.render(rows: 24, columns: 100).text
+        press(screen, .character("s"))
+        #expect(screen.message?.text == "merged into Ada Lovelace (u undoes it)", "\(text)")
+        let adas = try storage.contacts(limit: 10, matching: "Ada").contacts
+        #expect(adas.count == 1)
+        #expect(adas.first?.draft.title == "Analyst", "\(text)")
+        #expect(adas.first?.draft.phones.count == 1, "lists are united")
+    }
+}

@@ -25,6 +25,9 @@ final class FullScreen {
         case group(GroupDetailViewModel)
         case book(ContactsViewModel, AddressBook)
         case form(EditForm)
+        /// Merging likely duplicates: one row per field they disagree on (`mergeRow` is the one
+        /// highlighted), each value the contacts hold a choice.
+        case merge(MergeContactsViewModel)
     }
 
     /// What a row opens.
@@ -118,6 +121,7 @@ final class FullScreen {
 
     private var places: Set<ScreenPlace> {
         if case .form = panes.last { return [.form] }
+        if case .merge = panes.last { return [.merge] }
         if case .detail = panes.last { return [.detail] }
         var result: Set<ScreenPlace> = [.list]
         if list?.contacts != nil { result.insert(.cards) }
@@ -128,7 +132,7 @@ final class FullScreen {
     /// The list shown now (nil on a detail).
     var list: ListView? {
         switch panes.last {
-        case .detail, .form: return nil
+        case .detail, .form, .merge: return nil
         case let .group(group): return groupList(group)
         case let .book(contacts, book): return contactList(contacts, key: "book\(book.id)", title: book.name)
         case nil: return tabList(tab)
@@ -165,7 +169,7 @@ final class FullScreen {
                     spans: [Span(row.members.map(\.name).joined(separator: " · ")), Span("  " + row.reasons.joined(separator: ", "), .dim)],
                     opening: .duplicate(row))
             }
-            return ListView(key: "duplicates", title: "Likely duplicates (Enter merges them in $EDITOR)", rows: rows,
+            return ListView(key: "duplicates", title: "Likely duplicates (Enter merges them)", rows: rows,
                             count: "\(rows.count)", empty: "No likely duplicates.")
         case .history:
             let rows = app.history.entries.map { entry in
@@ -279,6 +283,7 @@ final class FullScreen {
 
     private func perform(_ action: ScreenAction) throws {
         if case let .form(form) = panes.last, try perform(action, in: form) { return }
+        if case let .merge(merge) = panes.last, try perform(action, in: merge) { return }
         switch action {
         case .down: try move(by: 1)
         case .up: try move(by: -1)
@@ -318,6 +323,7 @@ final class FullScreen {
         case .suspend: host?.stop()
         case .form: try openForm()
         case .save, .clear, .takeTheirs, .jump: break
+        case .nextChoice, .previousChoice: break
         case .moveToBook, .copyToBook:
             guard let (contact, _) = currentContact else { return }
             let copying = action == .copyToBook
@@ -533,7 +539,7 @@ final class FullScreen {
             if !detail.isDeleted { try detail.onAppear() }
         case let .group(group): try group.onAppear()
         case let .book(contacts, _): try contacts.onAppear()
-        case .form: break
+        case .form, .merge: break
         case nil:
             switch tab {
             case .contacts: try app.contacts.onAppear()
@@ -656,21 +662,60 @@ final class FullScreen {
         try app.favorites.moveFavorite(contact.id, to: target)
     }
 
+    /// Opens the merge of a likely-duplicates row: what `carnet merge` asks, field by field.
     private func merge(_ row: DuplicatesViewModel.Row) throws {
         let screen = try duplicates.mergeScreen(for: row)
-        let session = EditorSession(terminal: terminal)
-        let text = try host?.withTerminalReleased { try session.edit(screen.editor, acceptingUnchanged: true) }
-            ?? session.edit(screen.editor, acceptingUnchanged: true)
-        guard text != nil else { return message = Message(text: "cancelled; nothing merged", isError: false) }
-        let merged: Contact
-        do {
-            merged = try screen.save()
-        } catch {
-            guard case let .conflict(conflict) = error else { throw error }
-            return message = Message(text: "\(conflict.summary); nothing was merged: Enter merges again", isError: true)
+        mergeRow = 0
+        panes.append(.merge(screen))
+    }
+
+    /// The highlighted question of the merge pane.
+    private(set) var mergeRow = 0
+
+    /// What a key does on the merge pane: ↑/↓ go from field to field, ←/→ (or h/l) choose
+    /// which contact's value is kept, `s` merges, `e` finishes it in $EDITOR, Esc leaves.
+    private func perform(_ action: ScreenAction, in merge: MergeContactsViewModel) throws -> Bool {
+        let questions = merge.questions
+        switch action {
+        case .down: mergeRow = min(mergeRow + 1, max(0, questions.count - 1))
+        case .up: mergeRow = max(mergeRow - 1, 0)
+        case .nextChoice, .previousChoice:
+            guard mergeRow < questions.count else { return true }
+            let question = questions[mergeRow]
+            guard let at = question.choices.firstIndex(where: { $0.contactIndex == question.chosen }) else { return true }
+            let step = action == .nextChoice ? 1 : question.choices.count - 1
+            merge.choose(question.field, from: question.choices[(at + step) % question.choices.count].contactIndex)
+        case .save:
+            let merged: Contact
+            do {
+                merged = try merge.save()
+            } catch {
+                guard case let .conflict(conflict) = error else { throw error }
+                panes.removeLast()
+                message = Message(text: "\(conflict.summary); nothing was merged: Enter merges again", isError: true)
+                return true
+            }
+            panes.removeLast()
+            try duplicates.refresh()
+            message = Message(text: "merged into \(merged.name) (u undoes it)", isError: false)
+        case .edit:
+            let session = EditorSession(terminal: terminal)
+            let text = try host?.withTerminalReleased { try session.edit(merge.editor, acceptingUnchanged: true) }
+                ?? session.edit(merge.editor, acceptingUnchanged: true)
+            guard text != nil else { message = Message(text: "the editor changed nothing; s merges", isError: false); return true }
+            return try perform(.save, in: merge)
+        case .back:
+            merge.cancel()
+            panes.removeLast()
+            message = Message(text: "nothing merged", isError: false)
+        case .quit, .interrupt:
+            merge.cancel()
+            panes.removeLast()
+            return false
+        default:
+            return false
         }
-        try duplicates.refresh()
-        message = Message(text: "merged into \(merged.name) (u undoes it)", isError: false)
+        return true
     }
 
     func showCounts() { showsCounts = true }

@@ -24,6 +24,8 @@ extension FullScreen {
             renderHelp(&frame, body: body)
         } else if case let .form(form) = panes.last {
             renderForm(&frame, form, body: body)
+        } else if case let .merge(merge) = panes.last {
+            renderMerge(&frame, merge, body: body)
         } else if case let .detail(detail) = panes.last {
             frame.put([Span(detail.contact.name, .heading)] + (detail.isFavorite ? [Span("  ★ favorite", .heading)] : []), row: 1)
             renderDetail(&frame, detail.contact, detail: detail, body: body, column: 0, width: columns, top: currentDetailTop)
@@ -138,6 +140,33 @@ extension FullScreen {
         }
     }
 
+    /// The merge: the contacts merged (the first is kept), then each field they disagree on with
+    /// every value, the one kept highlighted; lists are united and need no question.
+    private func renderMerge(_ frame: inout Frame, _ merge: MergeContactsViewModel, body: Range<Int>) {
+        frame.put([Span("Merging ", .heading), Span(merge.contacts.map(\.name).joined(separator: " · "), .heading),
+                   Span("  ←/→ choose · s merges · Esc leaves", .dim)], row: 1)
+        var row = body.lowerBound
+        let names = merge.contacts.map { "\($0.name) (\($0.id))" }
+        frame.put([Span("Kept: ", .dim), Span(names.first ?? ""), Span("; lists are united, every entry kept", .dim)], row: row)
+        row += 2
+        if merge.questions.isEmpty { frame.put("They agree on every one-valued field: s merges.", .dim, row: row) }
+        let labelWidth = min(16, max(10, frame.columns / 5))
+        for (index, question) in merge.questions.enumerated() where row < body.upperBound {
+            var spans = [Span(" " + ScreenText.fit(question.label, labelWidth) + " ", index == mergeRow ? .selected : .dim)]
+            for choice in question.choices {
+                let kept = choice.contactIndex == question.chosen
+                spans.append(Span(choice.value, kept ? (index == mergeRow ? .selected : .bold) : .dim))
+                spans.append(Span("   "))
+            }
+            frame.put(spans, row: row)
+            row += 1
+        }
+        for issue in merge.issues where row < body.upperBound {
+            frame.put("✗ " + issue.description, .error, row: row)
+            row += 1
+        }
+    }
+
     private func renderHelp(_ frame: inout Frame, body: Range<Int>) {
         frame.put([Span("Keys", .heading), Span("  (any other key closes this; j/k scroll)", .dim)], row: 1)
         var lines: [[Span]] = []
@@ -167,6 +196,7 @@ extension FullScreen {
         } else {
             var hints = ["? keys", "q quit"]
             if case .form = panes.last { hints = ["Enter type", "s save", "d clear", "Esc leave"] + hints }
+            else if case .merge = panes.last { hints = ["↑/↓ field", "←/→ value", "s merge", "e $EDITOR", "Esc leave"] + hints }
             else if case .detail = panes.last { hints = ["c change", "e $EDITOR", "f favorite", "d delete", "Esc back"] + hints }
             else if list?.contacts != nil { hints = ["/ search", "Enter open", "c change", "a add", "f favorite"] + hints }
             else { hints = ["Enter open", "Tab next tab"] + hints }

@@ -71,6 +71,7 @@ enum ScreenAction: Hashable, Sendable {
     case help, redraw, quit, interrupt, suspend
     case form, save, clear, takeTheirs, jump
     case moveToBook, copyToBook, addToGroup
+    case nextChoice, previousChoice
 }
 
 /// The tabs of the full-screen interface, each a list.
@@ -102,6 +103,8 @@ enum ScreenPlace: Hashable, Sendable {
     case detail
     /// The edit form.
     case form
+    /// The merge of likely duplicates.
+    case merge
     /// Everywhere.
     case anywhere
 }
@@ -117,8 +120,12 @@ struct KeyBinding: Sendable {
 
 enum ScreenKeys {
     static let table: [KeyBinding] = [
-        KeyBinding(keys: [.down, .character("j")], action: .down, places: [.list, .form], help: "next row"),
-        KeyBinding(keys: [.up, .character("k")], action: .up, places: [.list, .form], help: "previous row"),
+        KeyBinding(keys: [.down, .character("j")], action: .down, places: [.list, .form, .merge], help: "next row"),
+        KeyBinding(keys: [.up, .character("k")], action: .up, places: [.list, .form, .merge], help: "previous row"),
+        KeyBinding(keys: [.right, .character("l"), .tab], action: .nextChoice, places: [.merge], help: "merge: keep the next contact's value"),
+        KeyBinding(keys: [.left, .character("h")], action: .previousChoice, places: [.merge], help: "merge: keep the previous contact's value"),
+        KeyBinding(keys: [.character("s")], action: .save, places: [.merge], help: "merge: merge them (u undoes it)"),
+        KeyBinding(keys: [.escape], action: .back, places: [.merge], help: "merge: leave, merging nothing"),
         KeyBinding(keys: [.pageDown, .character(" "), .control("f")], action: .pageDown, places: [.list, .detail, .form], help: "next page"),
         KeyBinding(keys: [.pageUp, .character("-"), .control("b")], action: .pageUp, places: [.list, .detail, .form], help: "previous page"),
         KeyBinding(keys: [.home, .character("g")], action: .first, places: [.list, .form], help: "first row"),
@@ -142,10 +149,10 @@ enum ScreenKeys {
         KeyBinding(keys: [.character("3")], action: .tab(.groups), places: [.anywhere], help: "groups"),
         KeyBinding(keys: [.character("4")], action: .tab(.books), places: [.anywhere], help: "address books"),
         KeyBinding(keys: [.character("5")], action: .tab(.dates), places: [.anywhere], help: "birthdays and anniversaries, a year ahead"),
-        KeyBinding(keys: [.character("6")], action: .tab(.duplicates), places: [.anywhere], help: "likely duplicates (Enter merges)"),
+        KeyBinding(keys: [.character("6")], action: .tab(.duplicates), places: [.anywhere], help: "likely duplicates (Enter merges them)"),
         KeyBinding(keys: [.character("7")], action: .tab(.history), places: [.anywhere], help: "history of changes"),
         KeyBinding(keys: [.character("c")], action: .form, places: [.cards, .detail], help: "change the card in the form"),
-        KeyBinding(keys: [.character("e")], action: .edit, places: [.cards, .detail], help: "edit the card in $EDITOR (YAML)"),
+        KeyBinding(keys: [.character("e")], action: .edit, places: [.cards, .detail, .merge], help: "edit the card (or the merge) in $EDITOR (YAML)"),
         KeyBinding(keys: [.character("a")], action: .add, places: [.cards], help: "add a contact (in the form)"),
         KeyBinding(keys: [.character("d"), .delete], action: .delete, places: [.cards, .detail], help: "delete the card (asks first)"),
         KeyBinding(keys: [.character("f"), .character("*")], action: .favorite, places: [.cards, .detail], help: "favorite or unfavorite"),
