@@ -323,4 +323,15 @@ extension FullScreenTests {
         #expect(adas.first?.draft.title == "Analyst", "\(text)")
         #expect(adas.first?.draft.phones.count == 1, "lists are united")
     }
+
+    @Test func markedCardsAreMergedFromTheContactsList() throws {
+        let (screen, _, storage) = try screen()
+        press(screen, .character("x"), .character("j"), .character("j"), .character("x"))
+        #expect(screen.render(rows: 24, columns: 80).text[2].hasPrefix(" •"), "a marked row shows it")
+        press(screen, .character("M"))
+        #expect(screen.render(rows: 24, columns: 100).text[1].hasPrefix("Merging Gary Edwards · Madison Thompson"))
+        press(screen, .character("s"))
+        #expect(screen.message?.text == "merged into Gary Edwards (u undoes it)")
+        #expect(try storage.contacts(limit: 10).contacts.count == 4)
+    }
 }

@@ -324,6 +324,18 @@ final class FullScreen {
         case .form: try openForm()
         case .save, .clear, .takeTheirs, .jump: break
         case .nextChoice, .previousChoice: break
+        case .mark:
+            guard let (contact, _) = currentContact else { return }
+            if let at = marked.firstIndex(of: contact.id) { marked.remove(at: at) } else { marked.append(contact.id) }
+            message = Message(text: "\(marked.count) marked" + (marked.count > 1 ? ": M merges them" : ""), isError: false)
+        case .mergeMarked:
+            guard marked.count > 1 else {
+                return message = Message(text: "mark two cards or more with x first", isError: false)
+            }
+            let screen = try duplicates.mergeScreen(contactIDs: marked)
+            marked = []
+            mergeRow = 0
+            panes.append(.merge(screen))
         case .moveToBook, .copyToBook:
             guard let (contact, _) = currentContact else { return }
             let copying = action == .copyToBook
@@ -668,6 +680,9 @@ final class FullScreen {
         mergeRow = 0
         panes.append(.merge(screen))
     }
+
+    /// The cards marked to merge, in the order they were marked.
+    private(set) var marked: [Int64] = []
 
     /// The highlighted question of the merge pane.
     private(set) var mergeRow = 0

@@ -69,7 +69,10 @@ extension FullScreen {
         for (offset, row) in list.rows[top...].prefix(body.count).enumerated() {
             let index = top + offset
             let style: CellStyle = index == cursor ? .selected : .plain
-            let spans = row.spans.map { span in index == cursor ? Span(verbatim: span.text, .selected) : span }
+            var spans = row.spans.map { span in index == cursor ? Span(verbatim: span.text, .selected) : span }
+            if list.contacts != nil, let id = Int64(row.id), marked.contains(id) {
+                spans[0] = Span(verbatim: "•" + String(spans[0].text.dropFirst()), index == cursor ? .selected : .heading)
+            }
             frame.put([Span(" ", style)] + spans + [Span("", style)], row: body.lowerBound + offset, width: listWidth - (sideBySide ? 1 : 0))
         }
         if list.hasEarlier, top == 0 { frame.put("↑ more", .dim, row: body.lowerBound, column: listWidth - 8, width: 7) }

@@ -72,6 +72,7 @@ enum ScreenAction: Hashable, Sendable {
     case form, save, clear, takeTheirs, jump
     case moveToBook, copyToBook, addToGroup
     case nextChoice, previousChoice
+    case mark, mergeMarked
 }
 
 /// The tabs of the full-screen interface, each a list.
@@ -159,6 +160,8 @@ enum ScreenKeys {
         KeyBinding(keys: [.character("m")], action: .moveToBook, places: [.cards, .detail], help: "move the card to an address book (asks which)"),
         KeyBinding(keys: [.character("C")], action: .copyToBook, places: [.cards, .detail], help: "copy the card into an address book"),
         KeyBinding(keys: [.character("+")], action: .addToGroup, places: [.cards, .detail], help: "add the card to a group (asks which)"),
+        KeyBinding(keys: [.character("x")], action: .mark, places: [.cards], help: "mark or unmark the card, to merge"),
+        KeyBinding(keys: [.character("M")], action: .mergeMarked, places: [.cards], help: "merge the marked cards (the first marked is kept)"),
         KeyBinding(keys: [.character("K")], action: .moveUp, places: [.favorites], help: "move the favorite up"),
         KeyBinding(keys: [.character("J")], action: .moveDown, places: [.favorites], help: "move the favorite down"),
         KeyBinding(keys: [.character("u")], action: .undo, places: [.anywhere], help: "undo the last change (its title is shown)"),
