@@ -227,6 +227,8 @@ import Testing
         #expect(leap.lines.dropFirst() == ["2027-02-28\t60\t3\tLeap Day\tbirthday\t27"], "\(leap)")
         #expect(box.carnetInProcess(["birthdays", "--from", "2026-12-10", "--days", "0"]).lines.count == 2)
         #expect(box.carnetInProcess(["birthdays", "--from", "2026-01-01", "--days", "0"]).stdout == "date\tdays\tid\tname\tlabel\tyears\n")
+        // With no --days, the year ahead (the 10 December birthday is 343 days after 1 January).
+        #expect(box.carnetInProcess(["birthdays", "--from", "2026-01-01"]).stdout.contains("2026-12-10\t343\t"))
         let json = try #require(box.json(box.carnetInProcess(["birthdays", "--from", "2026-12-19", "--days", "1", "--json"]).stdout) as? [[String: Any]])
         #expect(json.count == 1)
         #expect(json[0]["name"] as? String == "No Year" && json[0]["date"] as? String == "--12-20" && json[0]["next"] as? String == "2026-12-20")

@@ -7,10 +7,10 @@ import Foundation
 struct BirthdaysCommand: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "birthdays",
-        abstract: "List the birthdays and anniversaries of the coming days.",
+        abstract: "List the birthdays and anniversaries of the coming year.",
         discussion: """
             Every date labelled birthday or anniversary (carnet add --date birthday:1815-12-10) that \
-            falls from today to --days days ahead, soonest first, with the age reached or the years \
+            falls from today to --days days ahead (a year unless told), soonest first, with the age reached or the years \
             since when the date has a year. 29 February falls on 28 February in other years.
 
             On a terminal: aligned columns. Otherwise: tab-separated lines with a header (date, \
@@ -25,8 +25,10 @@ struct BirthdaysCommand: StateCommand {
 
     @OptionGroup var database: DatabaseOption
     @OptionGroup var book: BookOption
-    @Option(parsing: .unconditional, help: ArgumentHelp("How many days ahead: 0 (today only) to 366.", valueName: "n"))
-    var days = 30
+    // A year: khard lists every birthday, and a month ahead hid most of them from people who
+    // came from it.
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many days ahead: 0 (today only) to 366. Default: 365.", valueName: "n"))
+    var days = 365
     @Option(help: ArgumentHelp("Count from this day instead of today (YYYY-MM-DD).", valueName: "date"))
     var from: String?
     @Flag(help: "Print a JSON array.") var json = false
