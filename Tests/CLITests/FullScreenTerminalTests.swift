@@ -161,4 +161,18 @@ import Testing
         tmux.waitFor("saved Gary Edited")
         tmux.waitFor("│ Gary Edited")
     }
+
+    /// An editor closed with nothing changed cancels the edit, once: the editor is not opened a
+    /// second time, and the screen says so.
+    @Test func anEditorClosedUnchangedCancelsOnce() throws {
+        sampleBook()
+        let runs = box.path("runs")
+        let editor = box.script("editor.sh", "echo run >> \"\(runs)\"\n")
+        let tmux = try open(environment: ["EDITOR": editor, "VISUAL": ""])
+        tmux.waitFor("│ Gary Edwards")
+        tmux.keys("e")
+        tmux.waitFor("cancelled; Gary Edwards unchanged")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect((try? String(contentsOfFile: runs, encoding: .utf8)) == "run\n")
+    }
 }

@@ -624,9 +624,7 @@ final class FullScreen {
     /// change says so (the edit is kept in a file, as `carnet edit --editor` does).
     @discardableResult
     private func saveFromEditor(_ edit: EditContactViewModel, subject: String) throws -> Contact? {
-        let session = EditorSession(terminal: terminal)
-        let text = try host?.withTerminalReleased { try session.edit(edit) } ?? session.edit(edit)
-        guard let text else {
+        guard let text = try inEditor(edit) else {
             message = Message(text: "cancelled; \(subject) unchanged", isError: false)
             return nil
         }
@@ -642,6 +640,15 @@ final class FullScreen {
         try reloadShown()
         message = Message(text: "saved \(saved.name)", isError: false)
         return saved
+    }
+
+    /// `edit` in $EDITOR with the screen put away (see `EditorSession.edit`): the text the
+    /// person left, or nil when they cancelled. (Not `host?.withTerminalReleased { … } ?? …`:
+    /// a cancel is nil too, and would open the editor a second time.)
+    private func inEditor(_ edit: EditContactViewModel, acceptingUnchanged: Bool = false) throws -> String? {
+        let session = EditorSession(terminal: terminal)
+        guard let host else { return try session.edit(edit, acceptingUnchanged: acceptingUnchanged) }
+        return try host.withTerminalReleased { try session.edit(edit, acceptingUnchanged: acceptingUnchanged) }
     }
 
     private func delete() throws {
@@ -714,10 +721,7 @@ final class FullScreen {
             try duplicates.refresh()
             message = Message(text: "merged into \(merged.name) (u undoes it)", isError: false)
         case .edit:
-            let session = EditorSession(terminal: terminal)
-            let text = try host?.withTerminalReleased { try session.edit(merge.editor, acceptingUnchanged: true) }
-                ?? session.edit(merge.editor, acceptingUnchanged: true)
-            guard text != nil else { message = Message(text: "the editor changed nothing; s merges", isError: false); return true }
+            guard try inEditor(merge.editor, acceptingUnchanged: true) != nil else { message = Message(text: "the editor changed nothing; s merges", isError: false); return true }
             return try perform(.save, in: merge)
         case .back:
             merge.cancel()
