@@ -18,6 +18,8 @@ final class CursesScreen: ScreenHost {
     private let colors: Bool
     private var sources: [any DispatchSourceProtocol] = []
     private var drawPending = false
+    /// Frames drawn so far.
+    private var frames = 0
     private var stopped = false
 
     init(model: FullScreen, colors: Bool) {
@@ -122,10 +124,19 @@ final class CursesScreen: ScreenHost {
         var rows: Int32 = 0
         var columns: Int32 = 0
         carnet_curses_size(&rows, &columns)
+        frames += 1
+        let drawn = frames
         let frame = withObservationTracking {
             model.render(rows: Int(rows), columns: Int(columns))
         } onChange: { [weak self] in
-            DispatchQueue.main.async { MainActor.assumeIsolated { self?.scheduleDraw() } }
+            // A key's own changes are drawn as soon as it is handled: redraw only when no frame
+            // came since this one read what changed.
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    guard let self, self.frames == drawn else { return }
+                    self.scheduleDraw()
+                }
+            }
         }
         carnet_curses_erase()
         for (y, pieces) in frame.lines.enumerated() {
