@@ -118,9 +118,6 @@ final class EditForm {
     func type(_ key: Key) throws(CarnetError) {
         guard var (target, text) = typing else { return }
         switch key {
-        case let .character(character): text.append(character)
-        case .backspace: if !text.isEmpty { text.removeLast() }
-        case .control("u"): text = ""
         case .control("w"):
             while text.last == " " { text.removeLast() }
             while let last = text.last, last != " " { text.removeLast() }
@@ -132,7 +129,7 @@ final class EditForm {
             try commit(target, text)
             typing = nil
             return
-        default: break
+        default: _ = key.edit(&text)
         }
         typing = (target, text)
     }

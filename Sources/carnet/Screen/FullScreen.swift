@@ -77,7 +77,6 @@ final class FullScreen {
     }
 
     let app: AppCoordinator
-    let state: StateController
     let terminal: Terminal
     weak var host: (any ScreenHost)?
 
@@ -103,9 +102,10 @@ final class FullScreen {
     private let dates: UpcomingDatesViewModel
     private let duplicates: DuplicatesViewModel
 
+    /// `state` only makes the view models the coordinator has no property for; the screen reads
+    /// nothing from it itself.
     init(app: AppCoordinator, state: StateController, terminal: Terminal) {
         self.app = app
-        self.state = state
         self.terminal = terminal
         dates = UpcomingDatesViewModel(state: state)
         duplicates = DuplicatesViewModel(state: state)
@@ -153,12 +153,11 @@ final class FullScreen {
             return ListView(key: "books", title: "Address books", rows: rows, count: "\(rows.count)", empty: "No address books.")
         case .dates:
             let rows = dates.rows.map { date in
-                let when = date.daysAway == 0 ? "today" : date.daysAway == 1 ? "tomorrow" : "in \(date.daysAway) days"
                 let day = String(format: "%02d-%02d", date.next.month ?? 0, date.next.day ?? 0)
-                let years = date.years.map { date.date.label == ContactDate.birthday ? ", turns \($0)" : ", \($0) years" } ?? ""
                 return Row(
                     id: "\(date.contact.id)-\(date.date.label)",
-                    spans: [Span(day + "  ", .dim), Span(date.contact.name), Span("  \(date.date.label) \(when)\(years)", .dim)],
+                    spans: [Span(day + "  ", .dim), Span(date.contact.name),
+                            Span("  \(BirthdaysCommand.what(date)) \(BirthdaysCommand.when(date.daysAway))", .dim)],
                     opening: .contact(date.contact))
             }
             return ListView(key: "dates", title: "Birthdays and anniversaries, the coming year", rows: rows, count: "\(rows.count)",
@@ -251,8 +250,6 @@ final class FullScreen {
             try act(on: key)
         } catch let error as CLIError {
             message = Message(text: error.message, isError: true)
-        } catch let error as CarnetError {
-            message = Message(text: "\(error)", isError: true)
         } catch {
             message = Message(text: "\(error)", isError: true)
         }
@@ -376,10 +373,7 @@ final class FullScreen {
             self.asking = nil
             message = Message(text: "nothing done", isError: false)
             return
-        case .backspace: if !asking.text.isEmpty { asking.text.removeLast() }
-        case .control("u"): asking.text = ""
-        case let .character(character): asking.text.append(character)
-        default: break
+        default: _ = key.edit(&asking.text)
         }
         self.asking = asking
     }
@@ -416,9 +410,7 @@ final class FullScreen {
             }
             panes.removeLast()
             try reloadShown()
-            if let list, panes.isEmpty || !(panes.last.map { if case .detail = $0 { true } else { false } } ?? false) {
-                selection[list.key] = ("\(saved.id)", selection[list.key]?.index ?? 0)
-            }
+            if let list { selection[list.key] = ("\(saved.id)", selection[list.key]?.index ?? 0) }
             message = Message(text: "saved \(saved.name)", isError: false)
         case .back:
             leaveForm(form) { }
@@ -476,14 +468,8 @@ final class FullScreen {
         case .escape:
             isTyping = false
             text = ""
-        case .backspace:
-            if !text.isEmpty { text.removeLast() }
-        case .control("u"):
-            text = ""
-        case let .character(character):
-            text.append(character)
         default:
-            return
+            guard key.edit(&text) else { return }
         }
         do {
             try contacts.setSearch(text)

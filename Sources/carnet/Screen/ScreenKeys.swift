@@ -28,6 +28,19 @@ enum Key: Hashable, Sendable {
         }
     }
 
+    /// Applies the key to a line being typed (the search, a name asked for, a form's value): a
+    /// character is added, Backspace takes the last one off, Ctrl-U clears the line. Returns
+    /// whether the key was one of these.
+    func edit(_ text: inout String) -> Bool {
+        switch self {
+        case let .character(character): text.append(character)
+        case .backspace: if !text.isEmpty { text.removeLast() }
+        case .control("u"): text = ""
+        default: return false
+        }
+        return true
+    }
+
     /// A character as the terminal sends it (raw mode: Ctrl-C is 3, Enter 13).
     init?(character value: Int) {
         switch value {
