@@ -66,6 +66,12 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSuchGroup(String)
     /// Several groups have that name: the user must say which, by id.
     case ambiguousGroup(String, ids: [Int64])
+    /// A search meant to name one contact (a command's CONTACT, given as words rather than an
+    /// id) found none.
+    case noContactMatches(String)
+    /// A search meant to name one contact found several: the first of them (best first) and how
+    /// many there are in all. The user must say which, by id or by more words.
+    case severalContactsMatch(String, candidates: [ContactSummary], total: Int)
     case database(String)
 
     public var description: String {
@@ -125,6 +131,12 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return "no group is named \(name) (carnet group list shows them)"
         case let .ambiguousGroup(name, ids):
             return "\(ids.count) groups are named \(name): give one of their ids (\(ids.map(String.init).joined(separator: ", ")))"
+        case let .noContactMatches(search):
+            return "no contact matches \(search.debugDescription) (carnet list --search shows what a search finds)"
+        case let .severalContactsMatch(search, candidates, total):
+            let more = total > candidates.count ? "\n  … and \(total - candidates.count) more" : ""
+            return "\(total) contacts match \(search.debugDescription): give one's id, or more words\n"
+                + candidates.map { "  \($0.id)  \($0.candidateLine)" }.joined(separator: "\n") + more
         }
     }
 }

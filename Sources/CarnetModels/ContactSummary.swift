@@ -35,4 +35,10 @@ public struct ContactSummary: Sendable, Equatable, Identifiable {
 
     /// "Title, Organization", as `ContactDraft/position` shows it.
     public var position: String { ContactDraft.position(title: title, organization: organization) }
+
+    /// The name, then what tells two people of one name apart (email, phone, organization), on
+    /// one line with control characters escaped: a candidate among several a search found.
+    public var candidateLine: String {
+        ([name] + [email, phone, organization].filter { !$0.isEmpty }.prefix(2)).map(TextRules.escapedForDisplay).joined(separator: "  ")
+    }
 }

@@ -244,6 +244,37 @@ public final class ContactsViewModel {
         return detail(for: contact)
     }
 
+    /// The contact `words` names, as a person names one on a command line: a whole number is an
+    /// id (unless `searchOnly`, for a phone number's digits); other words are the search
+    /// `carnet list --search` runs, which must find one contact. Several found, one whose whole
+    /// name is the words (ignoring case and accents) is the one meant; otherwise
+    /// `CarnetError.severalContactsMatch(_:candidates:total:)` names the first `candidates`, best
+    /// first. None found throws `CarnetError.noContactMatches(_:)`. An id is returned unread: the
+    /// screen it opens says if nothing has it.
+    public func contactID(named words: String, searchOnly: Bool = false, candidates: Int = 10) throws(CarnetError) -> Int64 {
+        let trimmed = Rules.trimmed(words)
+        if !searchOnly, !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let id = Int64(trimmed) {
+            return id
+        }
+        guard !SearchText.tokens(trimmed).isEmpty else { throw .noContactMatches(words) }
+        _ = try SearchQuery(trimmed)
+        try state.refresh()
+        let query = ContactQuery(search: trimmed, order: .relevance, bookID: book?.id)
+        var found: [ContactSummary] = []
+        try state.forEachSummary(query: query, limit: max(candidates, 1) + 1, pageSize: max(candidates, 1) + 1) { summary throws(CarnetError) in
+            found.append(summary)
+        }
+        if found.count == 1 { return found[0].id }
+        guard !found.isEmpty else { throw .noContactMatches(words) }
+        let total = found.count > candidates ? try state.contactCount(query: query) : found.count
+        // A whole name beats a name it starts ("Ada King" over "Ada Kingsley"), if it is the
+        // only contact of that name among all the matches (which may not all have been read).
+        let wanted = SearchText.tokens(trimmed)
+        let named = found.filter { SearchText.tokens($0.name) == wanted }
+        if named.count == 1, total == found.count { return named[0].id }
+        throw .severalContactsMatch(words, candidates: Array(found.prefix(candidates)), total: total)
+    }
+
     /// What an id opens. Contacts and groups share one space of ids (a group is a card of its
     /// own), so an id is either.
     public enum Card {

@@ -82,7 +82,7 @@ func exitStatus(for error: any Error, terminal: Terminal) -> Int32 {
         // A command that said all it had to say (`carnet query` finding nothing) and only sets the status.
         return code.rawValue
     case let error as CarnetError:
-        terminal.error(error.commandLineDescription)
+        terminal.error(error)
         return ExitCode(for: error).rawValue
     case let error as CLIError:
         terminal.error(error.message)

@@ -139,7 +139,7 @@ import Testing
 
     @Test func badMergesAreRefusedAndWriteNothing() {
         addAdas()
-        box.expectRefused(["merge", "1"], 64, mentioning: "at least two contact ids")
+        box.expectRefused(["merge", "1"], 64, mentioning: "at least two contacts")
         box.expectRefused(["merge", "1", "1"], 64, mentioning: "once")
         box.expectRefused(["merge", "1", "99"], 66, mentioning: "99")
         box.expectRefused(["merge", "1", "2", "--take", "title=3"], 64, mentioning: "one of the contacts merged")

@@ -43,6 +43,7 @@ final class InteractiveSession {
             } catch let error as CarnetError {
                 switch error {
                 case let .conflict(conflict): terminal.print("conflict: \(conflict.summary.shown); \(Self.conflictWaysOut)")
+                case .severalContactsMatch: terminal.print("error: " + error.description.split(separator: "\n").map { String($0).shown }.joined(separator: "\n"))
                 default: terminal.print("error: \(error.description.shown)")
                 }
             } catch let error as CLIError {
@@ -124,6 +125,13 @@ final class InteractiveSession {
     func number(_ text: String) throws -> Int64 {
         guard let value = Int64(text), value > 0 else { throw CLIError.usage("expected an id (a positive number), got \"\(text.shown)\"") }
         return value
+    }
+
+    /// The contact `text` names: its id, or words this list's search finds it by (several are
+    /// listed with their ids, for the next line to name one).
+    func contactNamed(_ text: String) throws -> Int64 {
+        if Int64(text) != nil { return try number(text) }
+        return try (list ?? app.contacts).contactID(named: try required(text, "open ID or open NAME"))
     }
 
     /// The words typed after a verb, at least one.

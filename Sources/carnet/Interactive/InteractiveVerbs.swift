@@ -95,8 +95,8 @@ extension InteractiveSession {
         InteractiveVerb(matching: { _, word in Int64(word) != nil }, on: InteractiveVerb.Screen.lists, usage: { _ in "ID or open ID" }) { s, verb, _ in
             try s.app.showContact(id: try s.number(verb)); try s.render()
         },
-        InteractiveVerb(["open", "o"], on: InteractiveVerb.Screen.lists, usage: "") { s, _, rest in
-            try s.app.showContact(id: try s.number(rest)); try s.render()
+        InteractiveVerb(["open", "o"], on: InteractiveVerb.Screen.lists, usage: "open NAME") { s, _, rest in
+            try s.app.showContact(id: try s.contactNamed(rest)); try s.render()
         },
         InteractiveVerb(["list", "l"], on: InteractiveVerb.Screen.lists, usage: "") { s, _, _ in try s.render() },
         InteractiveVerb(["next", "n"], on: InteractiveVerb.Screen.lists, usage: "next") { s, _, _ in try s.list?.loadNextPage(); try s.render() },

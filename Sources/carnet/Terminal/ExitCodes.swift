@@ -33,11 +33,15 @@ extension ExitCode {
     static let syncConfiguration = ExitCode(78)
     /// No address book has the name given (`--book`, `carnet book`, `--to`).
     static let unknownBook = ExitCode(79)
+    /// Words meant to name one contact (or a name meant for one group) found several: they are
+    /// listed with their ids; give one.
+    static let severalMatch = ExitCode(80)
 
     init(for error: CarnetError) {
         switch error {
-        case .notFound, .deleted, .noDatabase, .emptyFile, .history, .noSuchGroup: self = .notFound
-        case .invalidSearch, .ambiguousGroup: self = .usage
+        case .notFound, .deleted, .noDatabase, .emptyFile, .history, .noSuchGroup, .noContactMatches: self = .notFound
+        case .invalidSearch: self = .usage
+        case .ambiguousGroup, .severalContactsMatch: self = .severalMatch
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .historyConflict: self = .conflict
         case .diskFull: self = .diskFull
@@ -78,7 +82,8 @@ let exitCodeHelp = """
       64  usage: a wrong flag, argument or number, or a search over 1000 characters
       65  invalid data: a value breaks a rule, or a change is refused (a group's
           id given to carnet edit, favorite or merge); nothing was written
-      66  not found: no record has that id, or it was deleted since it was read;
+      66  not found: no record has that id, or no contact matches the words
+          given for one, or it was deleted since it was read;
           or no address book at the path named by --db or CARNET_DB (only a
           command that writes creates it); or the file to import does not
           exist or cannot be read; or nothing to undo or redo
@@ -99,6 +104,8 @@ let exitCodeHelp = """
           (75 to 77 after "the sync stopped partway": what it had done is kept,
           and the line says what; carnet sync does the rest)
       79  no address book has the name given (carnet book list shows them)
+      80  several contacts match the words given for one (or several groups
+          have the name given): they are listed with their ids; give one
     """
 
 /// A failure of the CLI itself (as opposed to the address book), with its exit code.

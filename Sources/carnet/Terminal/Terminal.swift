@@ -33,6 +33,13 @@ struct Terminal {
         console.writeError("carnet: \(message.shown)\n")
     }
 
+    /// An error's words: one line, escaped, unless it is a listing (several contacts a search
+    /// found), whose lines were each escaped as they were made.
+    func error(_ error: CarnetError) {
+        guard case .severalContactsMatch = error else { return self.error(error.commandLineDescription) }
+        console.writeError("carnet: " + error.description.split(separator: "\n").map { String($0).shown }.joined(separator: "\n") + "\n")
+    }
+
     /// What to do when a write has waited about a second for another process's lock: tell the
     /// person at the terminal why nothing happens (the wait goes on); a script's stderr stays clean.
     var lockWaitNotice: (@Sendable () -> Void)? {

@@ -21,10 +21,11 @@ struct CopyCommand: StateCommand {
     @Option(help: ArgumentHelp("The address book to copy it into.", valueName: "book")) var to: String
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let copy = try BooksViewModel(state: state).copy(contactID: contact.id, to: to)
+        let contactID = try contact.cardID(in: state, terminal: terminal)
+        let copy = try BooksViewModel(state: state).copy(contactID: contactID, to: to)
         if copy.contact.kind == .group {
-            return terminal.print("copied group \(contact.id) (\(copy.contact.name.shown)) to \(copy.book.name.shown) as group \(copy.contact.id)")
+            return terminal.print("copied group \(contactID) (\(copy.contact.name.shown)) to \(copy.book.name.shown) as group \(copy.contact.id)")
         }
-        terminal.print("copied contact \(contact.id) to \(copy.book.name.shown) as contact \(copy.contact.id)")
+        terminal.print("copied contact \(contactID) to \(copy.book.name.shown) as contact \(copy.contact.id)")
     }
 }

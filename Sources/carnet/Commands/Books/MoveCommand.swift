@@ -21,7 +21,8 @@ struct MoveCommand: StateCommand {
     @Option(help: ArgumentHelp("The address book to move it to.", valueName: "book")) var to: String
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let moved = try BooksViewModel(state: state).move(contactID: contact.id, to: to)
+        let contactID = try contact.cardID(in: state, terminal: terminal)
+        let moved = try BooksViewModel(state: state).move(contactID: contactID, to: to)
         let card = moved.contact
         // A group card lives in a book as a contact does (a book is one collection of the sync).
         let what = card.kind == .group ? "group \(card.id) (\(card.name.shown))" : "contact \(card.id)"

@@ -27,8 +27,9 @@ struct AddEmailCommand: StateCommand {
 
     @OptionGroup var database: DatabaseOption
     @Flag(help: "Add the sender as a new contact without asking.") var yes = false
-    @Option(name: .customLong("to-contact"), help: ArgumentHelp("Add the address to this contact instead, without asking.", valueName: "id"))
-    var contactID: Int64?
+    @Option(name: .customLong("to-contact"), help: ArgumentHelp(
+        "Add the address to this contact instead, without asking: its id, or words that find only it.", valueName: "contact"))
+    var contactID: String?
     @Option(help: ArgumentHelp("The new contact's name (default: the sender's name).", valueName: "name")) var name: String?
     @Option(help: ArgumentHelp("The address's type: home, work, other or your own.", valueName: "type")) var label = ""
 
@@ -51,7 +52,7 @@ struct AddEmailCommand: StateCommand {
             return
         }
         if let contactID {
-            let saved = try screen.add(toContact: contactID, label: label)
+            let saved = try screen.add(toContact: try ContactChoice.id(named: contactID, in: state, terminal: terminal), label: label)
             return terminal.print("saved contact \(saved.id)")
         }
         if yes {

@@ -25,14 +25,15 @@ struct DeleteCommand: StateCommand {
     @Flag(name: [.short, .long], help: "Do not ask.") var yes = false
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let contactID = try contact.cardID(in: state, terminal: terminal)
         let detail: ContactDetailViewModel
-        switch try ContactsViewModel(state: state).card(forID: contact.id) {
+        switch try ContactsViewModel(state: state).card(forID: contactID) {
         case let .contact(screen): detail = screen
         case let .group(screen): return try delete(screen, terminal: terminal)
         }
-        try confirm(deleting: "contact \(contact.id)", "Delete contact \(contact.id), \(detail.contact.name.shown)?", terminal: terminal)
+        try confirm(deleting: "contact \(contactID)", named: detail.contact.name.shown, "Delete contact \(contactID), \(detail.contact.name.shown)?", terminal: terminal)
         try detail.delete()
-        terminal.print("deleted contact \(contact.id)")
+        terminal.print("deleted contact \(contactID)")
     }
 
     /// A group's id deletes the group, as `carnet group delete` does (its members stay; undo

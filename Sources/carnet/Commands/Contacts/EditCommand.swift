@@ -65,17 +65,18 @@ struct EditCommand: StateCommand {
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let detail = try ContactsViewModel(state: state).detail(forID: contact.id)
+        let contactID = try contact.id(in: state, terminal: terminal)
+        let detail = try ContactsViewModel(state: state).detail(forID: contactID)
         let edit = detail.edit()
         var editedText: String?
         if editor {
             editedText = try EditorSession(terminal: terminal).edit(edit)
-            guard editedText != nil else { throw CLIError.cancelled("cancelled; contact \(contact.id) unchanged") }
+            guard editedText != nil else { throw CLIError.cancelled("cancelled; contact \(contactID) unchanged") }
         } else if !hasChanges {
             try terminal.requirePrompts(
                 forced: forcePrompt, else: "nothing to change: give a field flag such as --name, or --editor (see carnet edit --help)")
             guard try FieldPrompts(contactsOn: terminal)
-                .fillContactAndConfirm(edit, subject: "contact \(contact.id)") else { return }
+                .fillContactAndConfirm(edit, subject: "contact \(contactID)") else { return }
         } else {
             try removals.apply(to: &edit.draft)
             try fields.apply(to: &edit.draft)
@@ -87,7 +88,7 @@ struct EditCommand: StateCommand {
         } catch {
             // What someone typed in their editor is not lost to a conflict: it is kept to redo.
             guard let editedText, case let .conflict(conflict) = error else { throw error }
-            throw CLIError(message: "\(conflict); \(Self.keep(editedText, contactID: contact.id))", code: .conflict)
+            throw CLIError(message: "\(conflict); \(Self.keep(editedText, contactID: contactID))", code: .conflict)
         }
         terminal.print(line)
     }

@@ -26,7 +26,8 @@ struct FavoriteCommand: StateCommand {
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        let position = try ContactsViewModel(state: state).favorite(contact.id, at: at)
-        terminal.print("saved favorite \(contact.id) at \(position)")
+        let contactID = try contact.id(in: state, terminal: terminal)
+        let position = try ContactsViewModel(state: state).favorite(contactID, at: at)
+        terminal.print("saved favorite \(contactID) at \(position)")
     }
 }

@@ -25,10 +25,13 @@ struct MergeCommand: StateCommand {
               carnet merge 12 40 41 --take name=40 --take title=41
               carnet merge 12 40 --editor
               carnet merge --different 12 40
+              carnet merge "Ada King" "Ada Lovelace" --take name="Ada Lovelace"
             """)
 
     @OptionGroup var database: DatabaseOption
-    @Argument(help: ArgumentHelp("The contacts to merge: the first is kept.", valueName: "id")) var ids: [Int64] = []
+    @Argument(help: ArgumentHelp(
+        "The contacts to merge, the first kept: each an id, or words that find only it (quote words with spaces).", valueName: "contact"))
+    var contacts: [String] = []
     @Option(name: .customLong("take"), help: ArgumentHelp("Take FIELD from contact ID where the values differ (e.g. name=40); repeatable.", valueName: "field=id"))
     var takes: [String] = []
     @Flag(help: "Edit the merged contact in $VISUAL or $EDITOR before saving.") var editor = false
@@ -40,29 +43,37 @@ struct MergeCommand: StateCommand {
 
     func validate() throws {
         if different {
-            guard ids.count == 2 else { throw ValidationError("--different takes exactly two contact ids") }
+            guard contacts.count == 2 else { throw ValidationError("--different takes exactly two contacts") }
             if !takes.isEmpty || editor { throw ValidationError("--different records two people; it cannot be combined with --take or --editor") }
-        } else if ids.count < 2 {
-            throw ValidationError("give at least two contact ids: the one to keep, then the ones to merge into it")
+        } else if contacts.count < 2 {
+            throw ValidationError("give at least two contacts: the one to keep, then the ones to merge into it")
         }
-        if Set(ids).count != ids.count { throw ValidationError("each contact id may be given once") }
+        if let blank = contacts.first(where: { Rules.trimmed($0).isEmpty }) {
+            throw ValidationError("a contact is named by its id or by words that find it, not blank (got \(blank.debugDescription))")
+        }
+        for words in contacts { try ContactID.checkID(words) }
         if editor && !takes.isEmpty { throw ValidationError("--editor and --take exclude each other: choose in the editor") }
-        _ = try parsedTakes()
+        // The ids are known once the words are found; the fields can be checked now.
+        _ = try parsedTakes(ids: nil)
     }
 
-    /// `--take FIELD=ID` as the field and the index of its contact among the ids.
-    func parsedTakes() throws -> [Field: Int] {
+    /// `--take FIELD=ID` as the field and the index of its contact among the ids (nil: the
+    /// fields only).
+    func parsedTakes(ids: [Int64]?) throws -> [Field: Int] {
         var taking: [Field: Int] = [:]
         for take in takes {
             let parts = take.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let spec = ContactFields.named(parts[0].trimmingCharacters(in: .whitespaces)) else {
                 throw ValidationError("--take \(take.shown): give FIELD=ID with a field such as name, title, note or photo")
             }
-            guard let id = Int64(parts[1].trimmingCharacters(in: .whitespaces)), let index = ids.firstIndex(of: id) else {
-                throw ValidationError("--take \(take.shown): the ID must be one of the contacts merged (\(ids.map(String.init).joined(separator: ", ")))")
-            }
             if spec.list != nil {
                 throw ValidationError("--take \(take.shown): \(spec.key) is a list, and lists are united; --take is for one-valued fields")
+            }
+            guard let ids else { continue }
+            // FIELD=ID, or FIELD=the words that named the contact on this command line.
+            let named = parts[1].trimmingCharacters(in: .whitespaces)
+            guard let index = Int64(named).flatMap({ ids.firstIndex(of: $0) }) ?? contacts.firstIndex(of: parts[1]) ?? contacts.firstIndex(of: named) else {
+                throw ValidationError("--take \(take.shown): the ID must be one of the contacts merged (\(ids.map(String.init).joined(separator: ", ")))")
             }
             taking[spec.field] = index
         }
@@ -70,11 +81,16 @@ struct MergeCommand: StateCommand {
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
+        var ids: [Int64] = []
+        for words in contacts { ids.append(try ContactChoice.id(named: words, in: state, terminal: terminal)) }
+        if let twice = ids.first(where: { id in ids.filter { $0 == id }.count > 1 }) {
+            throw CLIError.usage("contact \(twice) is named twice (\(contacts.map(\.debugDescription).joined(separator: ", "))); each contact may be given once")
+        }
         if different {
             try DuplicatesViewModel(state: state).markDifferent(ids[0], ids[1])
             return terminal.print("saved: contacts \(ids[0]) and \(ids[1]) are different people; carnet duplicates will not propose them together")
         }
-        let taking = try parsedTakes()
+        let taking = try parsedTakes(ids: ids)
         let screen = try DuplicatesViewModel(state: state).mergeScreen(contactIDs: ids, taking: taking)
         let contacts = screen.contacts
         if editor {

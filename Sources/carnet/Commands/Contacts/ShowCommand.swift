@@ -20,8 +20,9 @@ struct ShowCommand: StateCommand {
     @Flag(help: "Print a JSON object.") var json = false
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
+        let contactID = try contact.cardID(in: state, terminal: terminal)
         let detail: ContactDetailViewModel
-        switch try ContactsViewModel(state: state).card(forID: contact.id) {
+        switch try ContactsViewModel(state: state).card(forID: contactID) {
         case let .contact(screen):
             detail = screen
         case let .group(screen):

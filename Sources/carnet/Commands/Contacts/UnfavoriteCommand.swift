@@ -16,7 +16,8 @@ struct UnfavoriteCommand: StateCommand {
     @OptionGroup var contact: ContactID
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        try ContactsViewModel(state: state).unfavorite(contact.id)
-        terminal.print("saved unfavorite \(contact.id)")
+        let contactID = try contact.id(in: state, terminal: terminal)
+        try ContactsViewModel(state: state).unfavorite(contactID)
+        terminal.print("saved unfavorite \(contactID)")
     }
 }

@@ -6,25 +6,31 @@ import CarnetViewModels
 
 struct GroupAddMember: StateCommand {
     static let configuration = CommandConfiguration(
-        commandName: "add-member", abstract: "Add contacts (by id) to a group, after its members.",
+        commandName: "add-member", abstract: "Add contacts (by id, or words that find each) to a group, after its members.",
         discussion: """
             EXAMPLES:
               carnet group add-member "Climbing club" 3 7
+              carnet group add-member "Climbing club" "Ada Lovelace" hopper
             """)
 
     @OptionGroup var database: DatabaseOption
     var writes: Bool { true }
     @OptionGroup var name: GroupName
-    @Argument(help: ArgumentHelp("The contacts' ids (see carnet list).", valueName: "id")) var ids: [Int64]
+    @Argument(help: ArgumentHelp("The contacts: each an id (see carnet list), or words that find only it.", valueName: "contact"))
+    var contacts: [String]
 
     func validate() throws {
-        if ids.isEmpty { throw ValidationError("give at least one contact id to add") }
-        if let bad = ids.first(where: { $0 <= 0 }) { throw ValidationError("a contact id is a positive whole number (got \(bad))") }
+        if contacts.isEmpty { throw ValidationError("give at least one contact to add") }
+        for words in contacts { try ContactID.checkID(words) }
+        if contacts.contains(where: { Rules.trimmed($0).isEmpty }) { throw ValidationError("a contact is named by its id or by words that find it, not blank") }
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let screen = GroupsViewModel(state: state)
-        let group = try screen.addMembers(try screen.group(name.group), ids: ids)
+        let target = try screen.group(name.group)
+        var ids: [Int64] = []
+        for words in contacts { ids.append(try ContactChoice.id(named: words, in: state, terminal: terminal)) }
+        let group = try screen.addMembers(target, ids: ids)
         terminal.print("saved group \(group.id): \(GroupRendering.members(group.draft.members.count))")
     }
 }
