@@ -71,7 +71,7 @@ struct Carnet: StateCommand {
             FavoriteCommand.self, UnfavoriteCommand.self, FavoritesCommand.self, BirthdaysCommand.self,
             QuoteCommand.self, ImportCommand.self, ExportCommand.self, SampleCommand.self,
             UndoCommand.self, RedoCommand.self, HistoryCommand.self, SyncCommand.self, DatabaseCommand.self, InteractiveCommand.self,
-            QueryCommand.self, AddEmailCommand.self, GroupCommand.self,
+            QueryCommand.self, AddEmailCommand.self, EmailCommand.self, PhoneCommand.self, GroupCommand.self,
             DuplicatesCommand.self, MergeCommand.self, BookCommand.self, MoveCommand.self, CopyCommand.self,
         ])
 

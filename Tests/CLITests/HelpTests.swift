@@ -10,7 +10,7 @@ import Testing
         ["quote"], ["quote", "edit"], ["quote", "add"], ["quote", "list"], ["quote", "use"], ["quote", "delete"],
         ["import"], ["export"], ["sample"], ["db"], ["db", "backup"], ["interactive"],
         ["duplicates"], ["merge"],
-        ["book"], ["book", "delete"], ["move"], ["copy"],
+        ["book"], ["book", "delete"], ["move"], ["copy"], ["email"], ["phone"], ["group", "add-member"],
     ]
 
     /// No line is wider than the terminal, and a line that had to wrap continues under its own

@@ -1,0 +1,121 @@
+import ArgumentParser
+import CarnetInterchange
+import CarnetModels
+import CarnetState
+import CarnetViewModels
+import Foundation
+
+/// `carnet email` and `carnet phone`: every address or number of the contacts a search finds,
+/// each with its type and owner, as khard's commands of those names print them.
+struct EntriesListing {
+    /// Which list of a contact is printed.
+    let kind: String
+    let entries: (ContactDraft) -> [LabeledValue]
+
+    @MainActor func run(search: String?, book: BookOption, parsable: Bool, json: Bool, state: StateController, terminal: Terminal) throws {
+        let book = try book.resolved(state)
+        let query = ContactQuery(search: search ?? "", order: .name, bookID: book?.id)
+        var rows: [(contact: Contact, entry: LabeledValue)] = []
+        try ContactsViewModel(state: state, book: book).forEachRow(query: query) { row in
+            rows += entries(row.contact.draft).map { (row.contact, $0) }
+        }
+        if json {
+            let objects = rows.map { EntryJSON(id: $0.contact.id, name: $0.contact.name, label: $0.entry.label, value: $0.entry.value, preferred: $0.entry.preferred) }
+            return terminal.print(try JSONOutput.string(objects))
+        }
+        if parsable || !terminal.stdoutIsTerminal {
+            // khard's --parsable: the value, the name, the type; a tab between, a line each.
+            return terminal.print(rows.map { [$0.entry.value, $0.contact.name, $0.entry.label].map(\.tsvField).joined(separator: "\t") + "\n" }.joined(), terminator: "")
+        }
+        guard !rows.isEmpty else {
+            let what = search.map { " for \($0.shown.debugDescription)" } ?? ""
+            return terminal.print(terminal.dim("No \(kind)\(what).") + "")
+        }
+        let headers = ["NAME", "TYPE", kind == "email addresses" ? "EMAIL" : "PHONE", "ID"]
+        let cells = rows.map { [$0.contact.name.shown, $0.entry.label.shown, $0.entry.value.shown + ($0.entry.preferred ? " (preferred)" : ""), String($0.contact.id)] }
+        let widths = headers.indices.map { column in ([headers] + cells).map { $0[column].count }.max() ?? 0 }
+        func line(_ row: [String]) -> String {
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }
+        terminal.print(([terminal.bold(line(headers))] + cells.map(line)).joined(separator: "\n"))
+    }
+
+    /// One entry as `--json` prints it.
+    struct EntryJSON: Encodable {
+        let id: Int64
+        let name: String
+        let label: String
+        let value: String
+        let preferred: Bool
+    }
+}
+
+struct EmailCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "email",
+        abstract: "Every email address of the contacts a search finds, with its type and owner.",
+        discussion: """
+            Every address, not only the preferred one, sorted by name. On a terminal: columns; \
+            otherwise (or with --parsable) a line per address: address, name and type separated \
+            by tabs, as khard email --parsable prints them.
+
+            EXAMPLES:
+              carnet email
+              carnet email lovelace
+              carnet email --parsable | cut -f1
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @OptionGroup var book: BookOption
+    @Argument(help: ArgumentHelp("Only contacts this search finds (as carnet list --search).", valueName: "search"))
+    var search: [String] = []
+    @Flag(help: "Tab-separated lines (address, name, type) even on a terminal.") var parsable = false
+    @Flag(help: "Print a JSON array (id, name, label, value, preferred).") var json = false
+
+    func validate() throws { try EntriesListing.validate(search) }
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        try EntriesListing(kind: "email addresses", entries: \.emails)
+            .run(search: search.isEmpty ? nil : search.joined(separator: " "), book: book, parsable: parsable, json: json, state: state, terminal: terminal)
+    }
+}
+
+struct PhoneCommand: StateCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "phone",
+        abstract: "Every phone number of the contacts a search finds, with its type and owner.",
+        discussion: """
+            Every number, not only the preferred one, sorted by name; a search of digits finds a \
+            number however it was written. On a terminal: columns; otherwise (or with \
+            --parsable) a line per number: number, name and type separated by tabs, as khard \
+            phone --parsable prints them.
+
+            EXAMPLES:
+              carnet phone
+              carnet phone hopper
+              carnet phone 5550100
+            """)
+
+    @OptionGroup var database: DatabaseOption
+    @OptionGroup var book: BookOption
+    @Argument(help: ArgumentHelp("Only contacts this search finds (as carnet list --search).", valueName: "search"))
+    var search: [String] = []
+    @Flag(help: "Tab-separated lines (number, name, type) even on a terminal.") var parsable = false
+    @Flag(help: "Print a JSON array (id, name, label, value, preferred).") var json = false
+
+    func validate() throws { try EntriesListing.validate(search) }
+
+    @MainActor func run(state: StateController, terminal: Terminal) throws {
+        try EntriesListing(kind: "phone numbers", entries: \.phones)
+            .run(search: search.isEmpty ? nil : search.joined(separator: " "), book: book, parsable: parsable, json: json, state: state, terminal: terminal)
+    }
+}
+
+extension EntriesListing {
+    static func validate(_ search: [String]) throws {
+        guard !search.isEmpty else { return }
+        do { _ = try SearchQuery(search.joined(separator: " ")) } catch { throw ValidationError(error.description) }
+    }
+}
