@@ -347,7 +347,7 @@ public final class EntryList<Draft>: Sendable {
             move: { draft, from, to in draft[keyPath: keyPath].moveEntry(from: from, to: to) },
             makePreferred: makePreferred,
             display: { (draft: Draft) -> [(label: String, value: String)] in
-                read(draft).map { (label: codec.displayLabel($0), value: codec.matchText($0)) }
+                read(draft).map { (label: codec.displayLabel($0), value: codec.displayText($0)) }
             },
             encode: { draft, container, key in try container.encode(draft[keyPath: keyPath], forKey: key) },
             decode: { draft, container, key in draft[keyPath: keyPath] = try container.decodeIfPresent([E].self, forKey: key) ?? [] },
@@ -466,6 +466,7 @@ public struct EntryCodec<E>: Sendable {
     let searchText: @Sendable (E) -> String
     let preferred: @Sendable (E) -> Bool
     let displayLabel: @Sendable (E) -> String
+    let displayText: @Sendable (E) -> String
     let parse: @Sendable (String, EntryKind) -> Result<E, EntryError>
     let normalized: @Sendable (E, EntryKind) -> E
     let setPreferred: (@Sendable (inout E, Bool) -> Void)?
@@ -482,6 +483,7 @@ extension EntryCodec where E: ContactEntry {
                 if entry.preferred { words.append("preferred") }
                 return words.joined(separator: ", ")
             },
+            displayText: \.displayText,
             parse: { E.parse(entry: $0, kind: $1) }, normalized: { $0.normalized(kind: $1) }, setPreferred: setPreferred)
     }
 }
@@ -494,7 +496,7 @@ extension EntryCodec where E: PreferableEntry {
 extension EntryCodec where E == String {
     /// Plain text entries: categories (trimmed) and unmodelled property lines (verbatim).
     static let plain = EntryCodec(
-        entryText: { $0 }, matchText: { $0 }, searchText: { $0 }, preferred: { _ in false }, displayLabel: { _ in "" },
+        entryText: { $0 }, matchText: { $0 }, searchText: { $0 }, preferred: { _ in false }, displayLabel: { _ in "" }, displayText: { $0 },
         parse: { text, kind in .success(kind == .extra ? text : Rules.trimmed(text)) },
         normalized: { text, kind in kind == .extra ? text : Rules.trimmed(text) }, setPreferred: nil)
 }

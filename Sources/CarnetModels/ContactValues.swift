@@ -247,6 +247,14 @@ public struct ContactDate: Sendable, Codable, Equatable, Hashable, ContactEntry 
     public static let anniversary = "anniversary"
 
     /// `1815-12-10`, or `--12-10` without a year (the vCard 4.0 and ISO 8601 form).
+    /// A date a person reads: `1815-12-10` with its year, `December 20` without one (where
+    /// `dateText` writes vCard's `--12-20`).
+    public var displayText: String {
+        guard year == nil, (1...12).contains(month) else { return dateText }
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        return "\(months[month - 1]) \(day)"
+    }
+
     public var dateText: String {
         // Padded by hand: String(format:) took a tenth of a bulk import's time.
         func padded(_ n: Int, _ width: Int) -> String {
@@ -355,6 +363,12 @@ public protocol ContactEntry: Sendable, Equatable, Hashable {
     var preferred: Bool { get }
     static func parse(entry: String, kind: EntryKind) -> Result<Self, EntryError>
     func normalized(kind: EntryKind) -> Self
+    /// The value as a detail screen shows it to a person (by default `matchText`).
+    var displayText: String { get }
+}
+
+extension ContactEntry {
+    public var displayText: String { matchText }
 }
 
 /// Which list an entry belongs to: it decides the known types and the rules of the value.
