@@ -50,7 +50,7 @@ func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
         }
         return 0
     } catch {
-        return exitStatus(for: error, terminal: terminal)
+        return exitStatus(for: error, terminal: terminal, arguments: arguments)
     }
 }
 
@@ -76,7 +76,7 @@ private func withState(
 
 /// The error's one line on stderr (help and version in full on stdout), and its exit status.
 @MainActor
-func exitStatus(for error: any Error, terminal: Terminal) -> Int32 {
+func exitStatus(for error: any Error, terminal: Terminal, arguments: [String] = []) -> Int32 {
     switch error {
     case let code as ExitCode:
         // A command that said all it had to say (`carnet query` finding nothing) and only sets the status.
@@ -96,7 +96,7 @@ func exitStatus(for error: any Error, terminal: Terminal) -> Int32 {
             terminal.print(HelpText.isHelp(message) ? HelpText.wrapped(message, width: HelpText.width(terminal.console)) : message)
         } else {
             let message = Carnet.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-            terminal.error("\(message) (see carnet --help)")
+            terminal.error(UsageHelp.line(message, arguments: arguments))
         }
         return code == .validationFailure ? ExitCode.usage.rawValue : code.rawValue
     }
