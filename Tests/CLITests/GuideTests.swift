@@ -72,6 +72,46 @@ import Testing
         }
     }
 
+    /// The README's tour works when a newcomer types it in its own order, in an empty directory
+    /// with a new address book (the two sync lines need a server: SyncCommandTests has one).
+    @Test func theReadmeTourRunsInItsOwnOrder() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(text.range(of: "## A tour in ten commands\n\n```sh\n"))
+        let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))
+        let block = text[start.upperBound..<end.lowerBound].replacingOccurrences(of: "\\\n", with: " ")
+        var ran = 0
+        for line in block.split(separator: "\n") {
+            let words = Self.shellWords(String(line))
+            #expect(words.first == "carnet", "\(line)")
+            guard words.count > 1, words[1] != "sync" else { continue }
+            let run = box.carnet(Array(words.dropFirst()), cwd: box.dir.path)
+            #expect(run.status == 0, "README: \(line)\n\(run)")
+            ran += 1
+        }
+        #expect(ran == 8)
+        #expect(box.carnetInProcess(["show", "1"]).stdout.contains("Analyst"))
+    }
+
+    /// A command line as sh splits it: quotes kept together, a `#` after a space starts a comment.
+    static func shellWords(_ line: String) -> [String] {
+        var words: [String] = [], word = "", quote: Character?, inWord = false
+        for character in line {
+            if let open = quote {
+                if character == open { quote = nil } else { word.append(character) }
+            } else if character == "\"" || character == "'" {
+                quote = character; inWord = true
+            } else if character == " " {
+                if inWord { words.append(word); word = ""; inWord = false }
+            } else if character == "#" && !inWord {
+                break
+            } else {
+                word.append(character); inWord = true
+            }
+        }
+        if inWord { words.append(word) }
+        return words
+    }
+
     /// A newcomer reads the README first: it stays a short guide, and sends them on to docs/.
     @Test func theReadmeIsShortAndStartsWithTheTwoCommands() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)

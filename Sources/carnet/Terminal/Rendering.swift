@@ -221,7 +221,7 @@ enum ContactRendering {
         }
         lines.append(terminal.bold("Record"))
         lines.append("  " + column("Id") + "\(contact.id)  (uid \(contact.uid.shown), version \(contact.version))")
-        lines.append("  " + column("Updated") + ISO8601DateFormatter().string(from: contact.updatedAt))
+        lines.append("  " + column("Updated") + contact.updatedAt.localMinute)
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -251,4 +251,14 @@ enum SaveReport {
     }
 
     static func unchanged(_ subject: String) -> String { "\(subject) unchanged (nothing to save)" }
+}
+
+extension Date {
+    /// "2026-11-23 17:40", in the local time zone: how `show` and `history` tell a person when.
+    var localMinute: String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: self)
+    }
 }

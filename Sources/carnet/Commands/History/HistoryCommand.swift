@@ -74,17 +74,9 @@ struct HistoryCommand: StateCommand {
         let width = history.entries.map { String($0.id).count }.max() ?? 1
         for entry in history.entries {
             let id = String(repeating: " ", count: width - String(entry.id).count) + String(entry.id)
-            let when = Self.localTime(entry.time)
+            let when = entry.time.localMinute
             let line = "\(id)  \(terminal.dim(when))  \(entry.summary.shown)"
             terminal.print(entry.isUndone ? line + "  " + terminal.dim("(undone)") : line)
         }
-    }
-
-    /// "2026-11-23 17:40", in the local time zone.
-    static func localTime(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: date)
     }
 }
