@@ -46,18 +46,25 @@ struct ContactID: ParsableArguments {
     /// `id(in:terminal:)` for a command that takes a group's card too: words no contact matches
     /// may be a group's name (the search index holds people only).
     @MainActor func cardID(in state: StateController, terminal: Terminal) throws -> Int64 {
-        do {
-            return try id(in: state, terminal: terminal)
-        } catch {
-            guard case .noContactMatches = error as? CarnetError, search == nil, let reference,
-                  let group = try? GroupsViewModel(state: state).group(reference) else { throw error }
-            return group.id
-        }
+        search != nil
+            ? try id(in: state, terminal: terminal)
+            : try ContactChoice.cardID(named: reference ?? "", in: state, terminal: terminal)
     }
 }
 
 /// How the command line turns a person's words into one contact's id.
 enum ContactChoice {
+    /// `id(named:searchOnly:in:terminal:)` where a group's card will do too: words no contact
+    /// matches may be a group's name (the search index holds people only).
+    @MainActor static func cardID(named words: String, in state: StateController, terminal: Terminal) throws -> Int64 {
+        do {
+            return try id(named: words, in: state, terminal: terminal)
+        } catch {
+            guard case .noContactMatches = error as? CarnetError, let group = try? GroupsViewModel(state: state).group(words) else { throw error }
+            return group.id
+        }
+    }
+
     /// `words` as an id or a search (see `ContactsViewModel/contactID(named:searchOnly:candidates:)`).
     /// Several matches on a terminal are offered as a numbered choice; Enter cancels.
     @MainActor static func id(named words: String, searchOnly: Bool = false, in state: StateController, terminal: Terminal) throws -> Int64 {

@@ -29,7 +29,8 @@ struct GroupAddMember: StateCommand {
         let screen = GroupsViewModel(state: state)
         let target = try screen.group(name.group)
         var ids: [Int64] = []
-        for words in contacts { ids.append(try ContactChoice.id(named: words, in: state, terminal: terminal)) }
+        // A group may be a member (its name names it too); a contact's words are searched first.
+        for words in contacts { ids.append(try ContactChoice.cardID(named: words, in: state, terminal: terminal)) }
         let group = try screen.addMembers(target, ids: ids)
         terminal.print("saved group \(group.id): \(GroupRendering.members(group.draft.members.count))")
     }
