@@ -11,7 +11,8 @@ all: build
 # that tests and the benchmark compare with, libedit headers for line editing in `carnet
 # interactive`, Radicale, the CardDAV server the sync tests and benchmark start on loopback,
 # Xandikos, the second server the sync tests run against, vdirsyncer, khard and python3-vobject,
-# the other client a sync test drives, abook, which reads Carnet's LDIF in a test, and openssl, which makes the self-signed certificate of the sync's TLS test, and the curl command,
+# the other client a sync test drives, abook, which reads Carnet's LDIF in a test, neomutt and
+# aerc, whose address completion a test drives, and openssl, which makes the self-signed certificate of the sync's TLS test, and the curl command,
 # which a sync test uses as another CardDAV client). libcurl itself is loaded by `carnet sync` at
 # run time: no header is needed to build.
 # Installed only when missing, with apt-get on Linux (Debian, Ubuntu: CI installs everything this
@@ -56,6 +57,11 @@ deps:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libncursesw6 tmux bsdutils; \
 	fi
+	@if [ ! -x /usr/bin/neomutt ] || [ ! -x /usr/bin/aerc ]; then \
+		echo "Installing neomutt and aerc (the mail clients whose completion a test drives)..."; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq neomutt aerc; \
+	fi
 else
 # The headers are looked for where the C compiler looks (on macOS, in the SDK, which has both).
 deps:
@@ -65,7 +71,7 @@ deps:
 			exit 1; }; \
 	done
 	@missing=; \
-	for tool in sqlite3 openssl curl radicale xandikos vdirsyncer khard abook tmux; do \
+	for tool in sqlite3 openssl curl radicale xandikos vdirsyncer khard abook tmux neomutt aerc; do \
 		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; \
 	done; \
 	python3 -c 'import vobject' 2>/dev/null || missing="$$missing python3-vobject"; \

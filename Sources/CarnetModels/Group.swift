@@ -72,13 +72,17 @@ public struct MailEntry: Sendable, Equatable {
     public let emails: [LabeledValue]
     /// The address book it is in.
     public let bookID: Int64
+    /// The name's parts and the nickname, space-separated: names a mail user may type that the
+    /// display name does not show.
+    public let otherNames: String
 
-    public init(id: Int64, name: String, organization: String, emails: [LabeledValue], bookID: Int64 = 1) {
+    public init(id: Int64, name: String, organization: String, emails: [LabeledValue], bookID: Int64 = 1, otherNames: String = "") {
         self.id = id
         self.name = name
         self.organization = organization
         self.emails = emails
         self.bookID = bookID
+        self.otherNames = otherNames
     }
 }
 

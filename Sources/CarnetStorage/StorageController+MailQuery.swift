@@ -10,15 +10,15 @@ extension StorageController {
     public func mailEntries(query: ContactQuery, limit: Int) throws(CarnetError) -> [MailEntry] {
         guard limit > 0 else { return [] }
         let page = try Self.pageClause(key: nil, forward: true, limit: limit, query: query)
-        let sql = "SELECT id, name, organization, book_id FROM \(page.source) \(page.clause)"
+        let sql = "SELECT id, name, organization, book_id, given_name || ' ' || additional_names || ' ' || family_name || ' ' || nickname AS other_names FROM \(page.source) \(page.clause)"
         return try searchRead(query) { db in
-            var rows: [(id: Int64, name: String, organization: String, book: Int64)] = []
+            var rows: [(id: Int64, name: String, organization: String, book: Int64, otherNames: String)] = []
             let statement = try db.cachedStatement(sql: sql)
             let (id, name, organization) = (try Self.index("id", statement), try Self.index("name", statement), try Self.index("organization", statement))
-            let book = try Self.index("book_id", statement)
+            let (book, otherNames) = (try Self.index("book_id", statement), try Self.index("other_names", statement))
             let cursor = try Row.fetchCursor(statement, arguments: page.arguments)
             while let row = try cursor.next(), rows.count < limit {
-                rows.append((row[id], row[name], row[organization], row[book]))
+                rows.append((row[id], row[name], row[organization], row[book], row[otherNames]))
             }
             guard !rows.isEmpty else { return [] }
             // The emails come in contact id order, and are matched to the rows by walking the rows
@@ -41,7 +41,8 @@ extension StorageController {
             }
             return rows.indices.map { index in
                 let row = rows[index]
-                return MailEntry(id: row.id, name: row.name, organization: row.organization, emails: emails[index], bookID: row.book)
+                return MailEntry(
+                    id: row.id, name: row.name, organization: row.organization, emails: emails[index], bookID: row.book, otherNames: row.otherNames)
             }
         }
     }

@@ -39,15 +39,16 @@ import Testing
         let run = box.carnetInProcess(["query", "ada"])
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
         #expect(run.stdout == """
-            carnet: 3 emails of 2 contacts matching ada
+            carnet: 2 emails of 1 contact matching ada
             ada@home.example\tAda Lovelace\thome, Analytical Engines
             ada@example.com\tAda Lovelace\twork, Analytical Engines
-            zed@example.org\tZed Note\t
 
             """, "\(run)")
         let accents = box.carnetInProcess(["query", "elodie", "mart"])
         #expect(accents.lines == ["carnet: 1 email of 1 contact matching elodie mart", "elodie@example.fr\tÉlodie Martin\t"])
         #expect(box.carnetInProcess(["query", "ada", "--limit", "1"]).lines.count == 3)
+        // Zed's note names Ada: a search finds him, a mail user typing "ada" does not mean him.
+        #expect(box.carnetInProcess(["list", "--search", "ada"]).lines.count == 3)
     }
 
     @Test func queryGivesEachContactItsOwnEmailsWhenTheBestMatchesAreNotInIDOrder() {
@@ -55,19 +56,54 @@ import Testing
         box.carnetInProcess(["add", "--name", "Ada Byron", "--email", "byron@example.org", "--email", "pref:ada@byron.example"])
         let run = box.carnetInProcess(["query", "ada"])
         #expect(run.lines == [
-            "carnet: 5 emails of 3 contacts matching ada",
+            "carnet: 4 emails of 2 contacts matching ada",
             "ada@byron.example\tAda Byron\t",
             "byron@example.org\tAda Byron\t",
             "ada@home.example\tAda Lovelace\thome, Analytical Engines",
             "ada@example.com\tAda Lovelace\twork, Analytical Engines",
-            "zed@example.org\tZed Note\t",
         ], "\(run)")
+    }
+
+    /// What a mail user types: names, nicknames and addresses first; the organisation only when
+    /// no one's names hold every word; a street or a note only when nothing else does.
+    @Test func queryAnswersWithThePersonMeant() {
+        box.carnetInProcess(["add", "--name", "Gale Ma", "--email", "gale@example.com"])
+        box.carnetInProcess(["add", "--name", "Abigail Gale", "--email", "abi@example.com", "--address", "home:1 Main St; Springfield; IL; 62701; USA"])
+        box.carnetInProcess(["add", "--name", "Mark Gale", "--email", "mark@mars.example", "--organization", "Mars Foods"])
+        box.carnetInProcess(["add", "--name", "Robert Tables", "--nickname", "Bobby", "--email", "rt@example.com"])
+        let names = { (text: [String]) in self.box.carnetInProcess(["query"] + text).lines.dropFirst().map { String($0.split(separator: "\t")[1]) } }
+        #expect(names(["gale", "ma"]) == ["Gale Ma"])
+        #expect(names(["mark", "ga"]) == ["Mark Gale"])
+        #expect(names(["gale"]) == ["Abigail Gale", "Gale Ma", "Mark Gale"])
+        #expect(names(["gale", "mars"]) == ["Mark Gale"])  // through the address mark@mars.example
+        #expect(names(["gale", "foods"]) == ["Mark Gale"])  // the organisation, as no name holds "foods"
+        #expect(names(["bobby"]) == ["Robert Tables"])
+        #expect(names(["springfield"]) == ["Abigail Gale"])  // nothing but the address holds it
+    }
+
+    /// A group is one entry whose address is every member's, groups within expanded once.
+    @Test func aGroupIsOneEntryThatAddressesEveryMember() {
+        box.carnetInProcess(["add", "--name", "Hopper, Grace", "--email", "grace@example.org"])
+        box.carnetInProcess(["group", "add", "Climbing club"])
+        box.carnetInProcess(["group", "add", "Belayers"])
+        #expect(box.carnetInProcess(["group", "add-member", "Climbing club", "ada lovelace", "Belayers"]).status == 0)
+        #expect(box.carnetInProcess(["group", "add-member", "Belayers", "hopper", "Climbing club", "lovelace"]).status == 0)
+        let mutt = box.carnetInProcess(["query", "climbing"])
+        #expect(mutt.lines == [
+            "carnet: 1 group and 2 emails of 2 contacts matching climbing",
+            "Ada Lovelace <ada@home.example>, \"Hopper, Grace\" <grace@example.org>\tClimbing club\tgroup of 2 members",
+            "ada@home.example\tAda Lovelace\tClimbing club",
+            "grace@example.org\tHopper, Grace\tClimbing club",
+        ], "\(mutt)")
+        let aerc = box.carnetInProcess(["query", "--format", "aerc", "belay"])
+        // aerc reads one address a line: the members, groups within expanded once.
+        #expect(aerc.lines == ["grace@example.org\tHopper, Grace", "ada@home.example\tAda Lovelace"], "\(aerc)")
     }
 
     @Test func queryPrintsWhatAercReads() {
         let run = box.carnetInProcess(["query", "--format", "aerc", "ada"])
         #expect(run.status == 0)
-        #expect(run.stdout == "ada@home.example\tAda Lovelace\nada@example.com\tAda Lovelace\nzed@example.org\tZed Note\n")
+        #expect(run.stdout == "ada@home.example\tAda Lovelace\nada@example.com\tAda Lovelace\n")
     }
 
     @Test func nothingFoundIsStatus1WithTheStatusLineMuttShows() {
@@ -122,7 +158,7 @@ import Testing
         let zero = box.carnetInProcess(["query", "ada", "--limit", "0"])
         #expect(zero.status == 64 && zero.stderr.contains("--limit must be 1 or more (got 0)"), "\(zero)")
         let word = box.carnetInProcess(["query", "-ada"])
-        #expect(word.status == 0 && word.lines.count == 4, "\(word)")
+        #expect(word.status == 0 && word.lines.count == 3, "\(word)")
     }
 
     // MARK: add-email

@@ -16,13 +16,15 @@ struct QueryCommand: StateCommand {
         commandName: "query",
         abstract: "Find email addresses for a mail client (mutt, neomutt, aerc).",
         discussion: """
-            A group whose name the search finds (carnet group) comes first, as an alias: one line \
-            per member, with the member's preferred email (mutt's other column: the group's name).
+            A group whose name the search finds (carnet group) comes first as one entry: its \
+            address is every member's (groups within it expanded once), so one pick in mutt or \
+            neomutt addresses the whole group; a line per member follows (mutt's other column: \
+            the group's name). aerc takes one address a line, so it gets the members' lines.
 
-            Then one line per email of every contact the search finds (as list --search finds them: \
-            every word, in any order, starting a word of a name, organization, email, phone, \
-            address, note or category, ignoring case and accents), best matches first (every \
-            word in the name, then some), each contact's preferred email first.
+            Then one line per email of the people meant: those with every word starting a word of \
+            their name, nickname or an email address (ignoring case and accents); if none, of \
+            their organization too; only if none again, of anything a search finds (address, \
+            note…). Best matches first, each contact's preferred email first.
 
             --format mutt (the default): a status line, then email<TAB>name<TAB>other, where other \
             is the email's type and the organization. --format aerc: email<TAB>name only.
@@ -35,7 +37,7 @@ struct QueryCommand: StateCommand {
               carnet query ada
               carnet query "ada lov" --format aerc
             In ~/.muttrc (neomutt: ~/.neomuttrc):
-              set query_command = "carnet query '%s'"
+              set query_command = "carnet query %s"
             In aerc.conf, [compose]:
               address-book-cmd = carnet query --format aerc "%s"
             """)
@@ -140,13 +142,23 @@ struct MailQuery: Equatable {
         let screen = MailQueryViewModel(state: state)
         var lines: [String] = []
         var contacts = 0
-        // A group whose name matches is an alias: its members' preferred emails, as mail
-        // clients expect of one.
-        for group in try screen.groups(matching: text) where book == nil || group.contact.bookID == book?.id {
-            for member in group.members where member.kind == .individual && !member.draft.email.isEmpty {
+        var groups = 0
+        // A group whose name matches is one entry whose address is every member's: one pick in
+        // the mail client addresses the whole group. Its members follow, each on its own line.
+        for entry in try screen.groups(matching: text) where book == nil || entry.group.bookID == book?.id {
+            guard !entry.members.isEmpty else { continue }
+            // aerc reads each line as one address and drops any other line (its completer
+            // parses the first column with Go's mail.ParseAddress): there, the members alone.
+            if format == .mutt {
+                groups += 1
+                let count = entry.members.count
+                lines.append([Self.field(Self.addressList(entry.members)), Self.field(entry.group.name), "group of \(count) member\(count == 1 ? "" : "s")"]
+                    .joined(separator: "\t"))
+            }
+            for member in entry.members {
                 contacts += 1
                 var columns = [Self.field(member.draft.email), Self.field(member.name)]
-                if format == .mutt { columns.append(Self.field(group.name)) }
+                if format == .mutt { columns.append(Self.field(entry.group.name)) }
                 lines.append(columns.joined(separator: "\t"))
             }
         }
@@ -157,7 +169,8 @@ struct MailQuery: Equatable {
         if format == .mutt {
             let found = lines.isEmpty
                 ? (contacts == 0 ? "no contact matches \(text)" : "\(contacts == 1 ? "1 contact matches" : "\(contacts) contacts match") \(text), without an email")
-                : "\(lines.count) email\(lines.count == 1 ? "" : "s") of \(contacts) contact\(contacts == 1 ? "" : "s") matching \(text)"
+                : (groups == 0 ? "" : "\(groups) group\(groups == 1 ? "" : "s") and ")
+                    + "\(lines.count - groups) email\(lines.count - groups == 1 ? "" : "s") of \(contacts) contact\(contacts == 1 ? "" : "s") matching \(text)"
             terminal.print("carnet: " + Self.field(found))
         }
         if !lines.isEmpty { terminal.print(lines.joined(separator: "\n")) }
@@ -184,6 +197,18 @@ struct MailQuery: Equatable {
             }
             return columns.joined(separator: "\t")
         }
+    }
+
+    /// The members' preferred addresses as one address list (RFC 5322), each with its name:
+    /// `Ada Lovelace <ada@example.com>, "Hopper, Grace" <grace@example.org>`.
+    static func addressList(_ members: [Contact]) -> String {
+        members.map { member in
+            let name = member.name
+            guard !name.isEmpty else { return member.draft.email }
+            let special = name.contains { "()<>[]:;@\\,.\"".contains($0) }
+            let shown = special ? "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" : name
+            return "\(shown) <\(member.draft.email)>"
+        }.joined(separator: ", ")
     }
 
     /// A value as one column: no tab or line break can split it (and nothing reaches a terminal
