@@ -51,18 +51,40 @@ public final class DuplicatesViewModel {
         pairsCompared = search.pairsCompared
     }
 
-    /// How many of the contacts `added` (an import's) look like duplicates of contacts that were
-    /// there before: they are in a group with one of those.
-    public func countDuplicatesOfExisting(added: [Int64]) throws(CarnetError) -> Int {
-        guard !added.isEmpty else { return 0 }
+    /// A contact just added that looks like one already there: what an add or an import says.
+    public struct LikelyDuplicate: Sendable, Equatable {
+        /// The contact added.
+        public let added: Row.Member
+        /// The contacts already there it looks like, in id order.
+        public let existing: [Row.Member]
+        /// "same email ada@example.com", strongest first.
+        public let reasons: [String]
+    }
+
+    /// The contacts of `added` (an add's or an import's) that look like duplicates of contacts
+    /// that were there before (they are in a group with one of those), in the order added.
+    public func likelyDuplicates(ofAdded added: [Int64]) throws(CarnetError) -> [LikelyDuplicate] {
+        guard !added.isEmpty else { return [] }
         let new = Set(added)
         var scope = self.scope
         scope.involving = new
-        var found: Set<Int64> = []
-        for group in try state.duplicates(scope: scope).groups where group.contactIDs.contains(where: { !new.contains($0) }) {
-            found.formUnion(group.contactIDs.filter(new.contains))
+        let search = try state.duplicates(scope: scope)
+        var found: [Int64: LikelyDuplicate] = [:]
+        for group in search.groups {
+            let existing = group.contactIDs.filter { !new.contains($0) }.map { Row.Member(id: $0, name: search.names[$0] ?? "") }
+            guard !existing.isEmpty else { continue }
+            for id in group.contactIDs where new.contains(id) && found[id] == nil {
+                found[id] = LikelyDuplicate(
+                    added: Row.Member(id: id, name: search.names[id] ?? ""), existing: existing, reasons: group.reasons.map(\.description))
+            }
         }
-        return found.count
+        return added.compactMap { found[$0] }
+    }
+
+    /// How many of the contacts `added` (an import's) look like duplicates of contacts that were
+    /// there before: they are in a group with one of those.
+    public func countDuplicatesOfExisting(added: [Int64]) throws(CarnetError) -> Int {
+        try likelyDuplicates(ofAdded: added).count
     }
 
     /// The merge screen for a group: its contacts merged into `into` (default the first).

@@ -60,3 +60,15 @@ enum GroupRendering {
         return lines.joined(separator: "\n") + "\n"
     }
 }
+
+/// What an add or an import says of a contact it added that looks like one already there.
+enum LikelyDuplicateNote {
+    /// `contact 5 (Ada Lovelace) looks like contact 2 (Ada King): same email ada@example.com;
+    /// carnet merge 2 5 if they are one person`.
+    static func line(_ likely: DuplicatesViewModel.LikelyDuplicate) -> String {
+        let others = likely.existing.map { "contact \($0.id) (\($0.name.shown))" }.joined(separator: ", ")
+        let ids = (likely.existing.map(\.id) + [likely.added.id]).map(String.init).joined(separator: " ")
+        return "contact \(likely.added.id) (\(likely.added.name.shown)) looks like \(others): \(likely.reasons.joined(separator: "; ").shown); "
+            + "carnet merge \(ids) if they are one person"
+    }
+}

@@ -49,5 +49,8 @@ struct AddCommand: StateCommand {
         }
         let saved = try edit.save()
         terminal.print("saved contact \(saved.id)")
+        for likely in try DuplicatesViewModel(state: state).likelyDuplicates(ofAdded: [saved.id]) {
+            terminal.error(LikelyDuplicateNote.line(likely))
+        }
     }
 }

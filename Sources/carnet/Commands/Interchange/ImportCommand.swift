@@ -160,8 +160,11 @@ struct ImportCommand: StateCommand {
         }
         for skipped in report.skipped { terminal.print("skipped \(skipped.description.shown)") }
         terminal.print(dryRun ? "dry run: \(report.summary); nothing was written" : "saved import: \(report.summary)")
-        if !dryRun, case let count = try DuplicatesViewModel(state: state).countDuplicatesOfExisting(added: report.addedIDs), count > 0 {
+        if !dryRun, case let likely = try DuplicatesViewModel(state: state).likelyDuplicates(ofAdded: report.addedIDs), !likely.isEmpty {
+            let count = likely.count
             terminal.print("\(count) imported contact\(count == 1 ? " looks" : "s look") like duplicates of contacts already here: see carnet duplicates")
+            for one in likely.prefix(Self.notesShown) { terminal.error(LikelyDuplicateNote.line(one)) }
+            if count > Self.notesShown { terminal.error("… and \(count - Self.notesShown) more (carnet duplicates lists them all)") }
         }
     }
 
