@@ -38,6 +38,7 @@ enum VCardForms {
     static func keepsForm(_ property: VCardProperty, label: String? = nil) -> Bool {
         // Apple's grouped X-ABDATE labelled as the anniversary: written back so, not as X-ANNIVERSARY.
         if property.name == "X-ABDATE" { return property.group != nil && label == ContactDate.anniversary }
+        if VCardLabels.vendorMessagingNames.contains(property.name) { return true }
         if property.group != nil { return false }
         if textNames.contains(property.name) {
             if property.parameters.contains(where: { !["CHARSET", "ENCODING", "VALUE"].contains($0.name) }) { return true }
@@ -72,6 +73,13 @@ enum VCardForms {
         let birthday = draft.dates.first { $0.label == ContactDate.birthday }
         let anniversary = draft.dates.first { $0.label == ContactDate.anniversary }
         for form in forms {
+            // Every vendor handle line the draft still holds, each its own entry.
+            if let service = VCardLabels.vendorMessaging[form.name] {
+                if draft.handles.contains(where: { says(form, handle: $0, service: service) }) {
+                    kept.append((order.count, prefix + form.verbatim()))
+                }
+                continue
+            }
             let isDate = form.name == "BDAY" || form.name == "ANNIVERSARY" || form.name == "X-ABDATE" || vendorAnniversaries.contains(form.name)
             let field = form.name == "BDAY" ? "birthday" : isDate ? "anniversary" : form.name
             guard !fields.contains(field) else { continue }
@@ -117,6 +125,11 @@ enum VCardForms {
             parsed.year = nil
         }
         return parsed.year == date.year && parsed.month == date.month && parsed.day == date.day
+    }
+
+    /// Whether a kept vendor messaging line (`X-JABBER:ada@jabber.org`) says `handle`.
+    static func says(_ property: VCardProperty, handle: LabeledValue, service: String) -> Bool {
+        handle.label == service && Rules.trimmed(property.text()) == handle.value
     }
 
     /// Whether a kept text line says `value` once trimmed as a save trims it.

@@ -306,6 +306,13 @@ struct VCardImport {
                 } else {
                     outcome = .refused("its scheme is not one of \(VCardLabels.messagingSchemes.keys.sorted().joined(separator: ", "))")
                 }
+            case _ where VCardLabels.vendorMessaging[property.name] != nil:
+                // The line is kept as it came (its TYPE and vendor parameters with it) and
+                // written back while the handle keeps its value; the handle's label is the service.
+                let handle = LabeledValue(Rules.trimmed(property.text()), label: VCardLabels.vendorMessaging[property.name] ?? "")
+                outcome = add(
+                    handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil,
+                    isEmpty: handle.value.isEmpty, valid: ValueRules.entry(handle.value, handle.label, .handle))
             case "X-SOCIALPROFILE":
                 let types = property.values("TYPE").filter { $0.lowercased() != "pref" }
                 if types.count > 1 {

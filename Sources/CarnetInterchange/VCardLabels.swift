@@ -117,6 +117,30 @@ enum VCardLabels {
         "aim": "AIM", "icq": "ICQ", "irc": "IRC", "msnim": "MSN", "sip": "SIP", "skype": "Skype", "xmpp": "Jabber",
         "ymsgr": "Yahoo", "qq": "QQ", "matrix": "Matrix", "facetime": "FaceTime",
     ]
+
+    /// The properties other programs write a handle as, before `IMPP` (Evolution, khard, KDE,
+    /// Apple's older cards, Thunderbird), with the service the handle is labelled with: an
+    /// `IMPP` scheme where there is one. A handle read from one goes back out in the line it came
+    /// in while its value stays.
+    static let vendorMessaging: [String: String] = {
+        var services = [
+            "X-JABBER": "xmpp", "X-AIM": "aim", "X-ICQ": "icq", "X-SKYPE": "skype", "X-SKYPE-USERNAME": "skype",
+            "X-MSN": "msnim", "X-YAHOO": "ymsgr", "X-GADUGADU": "gadugadu", "X-TWITTER": "twitter", "X-GOOGLE-TALK": "xmpp", "X-GTALK": "xmpp",
+            "X-GROUPWISE": "groupwise", "X-QQ": "qq", "X-MATRIX": "matrix",
+        ]
+        // KDE's X-messaging/SERVICE-All, and the name Carnet writes it under where a version
+        // allows no `/` (X-messaging-SERVICE-All, the original in X-CARNET-NAME).
+        for (kde, service) in [
+            "XMPP": "xmpp", "AIM": "aim", "ICQ": "icq", "MSN": "msnim", "SKYPE": "skype", "YAHOO": "ymsgr", "GADU": "gadugadu",
+            "IRC": "irc", "GROUPWISE": "groupwise", "SMS": "sms", "MEANWHILE": "meanwhile",
+        ] {
+            services["X-MESSAGING/\(kde)-ALL"] = service
+            services["X-MESSAGING-\(kde)-ALL"] = service
+        }
+        return services
+    }()
+
+    static let vendorMessagingNames = Set(vendorMessaging.keys)
 }
 
 /// Dates as vCards write them.

@@ -128,6 +128,11 @@ public enum VCardWriter {
             card.entry("URL", label: url.label, preferred: url.preferred, kind: .url, value: card.escape(url.value))
         }
         for handle in draft.handles {
+            if card.keptLine(VCardLabels.vendorMessagingNames, { form in
+                VCardLabels.vendorMessaging[form.name].map { VCardForms.says(form, handle: handle, service: $0) } ?? false
+            }) {
+                continue
+            }
             if let service = VCardLabels.messagingSchemes[handle.label] {
                 card.entry(
                     "IMPP", label: "", preferred: handle.preferred, kind: .handle,
@@ -228,7 +233,14 @@ public enum VCardWriter {
     /// kept line goes out as it is.
     public static func conversions(of draft: ContactDraft, version: VCardVersion) -> [String] {
         var said: [String] = []
-        for line in draft.extras where !line.hasPrefix(VCardForms.prefix) {
+        for kept in draft.extras {
+            var line = kept
+            if kept.hasPrefix(VCardForms.prefix) {
+                // A handle's line is written as an unmodelled line is (a kept date or text form
+                // is written in the property's own syntax, which says the same).
+                line = String(kept.dropFirst(VCardForms.prefix.count))
+                guard let form = try? VCardProperty(Array(line.utf8), line: 1), VCardLabels.vendorMessagingNames.contains(form.name) else { continue }
+            }
             if isProfileLine(line) {
                 said.append("\(shown(line)) not written: it only says this is a vCard")
                 continue
@@ -568,6 +580,14 @@ private struct CardText {
 
     /// A line kept verbatim (see `VCardWriter/extra(_:version:)`); in 2.1, a quoted-printable
     /// value is broken with soft line breaks, never folded after a `=`.
+    /// Writes the first unused kept line among `names` that `matches` as an unmodelled line is
+    /// written (its name made valid where the version needs it); false if there is none.
+    mutating func keptLine(_ names: Set<String>, _ matches: (VCardProperty) -> Bool) -> Bool {
+        guard let line = keptForms.take(names, matching: matches) else { return false }
+        extra(line)
+        return true
+    }
+
     mutating func extra(_ text: String) {
         if VCardWriter.isProfileLine(text) || text.hasPrefix(VCardForms.prefix) { return }
         let rewritten = VCardWriter.extra(text, version: version)

@@ -473,12 +473,14 @@ private func crlf(_ text: String) -> String { text.replacingOccurrences(of: "\n"
         #expect(record.draft.extras == [
             "item1.X-ABRELATEDNAMES;type=pref:Jenny", "item1.X-ABLabel:_$!<Spouse>!$_",
             #"X-ABUID:6B29A774-D124-4822-B8D0-2780EC117F60\:ABPerson"#, "GEO:45.000000;-87.300003", "KEY;X509;ENCODING=BASE64:MIIC",
-            "X-messaging/gadu-All:452342", #"X-COUCHDB-UUID;X-A="q:u;o,te":x"#, "AGENT:Invalid line which must be handled correctly.",
-            "X-EMPTY:",
+            #"X-COUCHDB-UUID;X-A="q:u;o,te":x"#, "AGENT:Invalid line which must be handled correctly.",
+            "X-EMPTY:", "X-CARNET-FORM:X-messaging/gadu-All:452342",
         ])
+        // KDE's handle is a handle, its line kept to be written back.
+        #expect(record.draft.handles == [LabeledValue("452342", label: "gadugadu")])
         #expect(record.refusals.isEmpty)
         // Each is named in the report as kept verbatim, with its line.
-        #expect(record.notes.map(\.kind) == Array(repeating: .unmodelled, count: 9))
+        #expect(record.notes.map(\.kind) == Array(repeating: .unmodelled, count: 8))
         #expect(record.notes.first?.message == "item1.X-ABRELATEDNAMES;type=pref:Jenny kept verbatim: Carnet has no field for it")
         #expect(record.draft.issues().isEmpty)
     }
