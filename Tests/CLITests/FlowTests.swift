@@ -21,11 +21,37 @@ import Testing
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `carnet add`'s answers: the name, emails and phones, then (a name left empty asked again
+    /// as `nameAgain`) `y` to the other fields, asked in `answers`' order.
+    static func addAnswers(
+        name: String = "", emails: [String] = [], phones: [String] = [], nameAgain: String? = nil, more: Bool = true,
+        parts: [String] = [], work: [String] = [], dates: [String] = [], note: String = "", categories: [String] = []
+    ) -> String {
+        func padded(_ values: [String], _ count: Int) -> [String] { values + Array(repeating: "", count: max(0, count - values.count)) }
+        var lines = [name] + emails + [""] + phones + [""]
+        if let nameAgain { lines.append(nameAgain) }
+        lines.append(more ? "y" : "")
+        if more {
+            lines += padded(parts, 5) + ["", "", ""] + padded(work, 4) + [""] + [""] + [""] + dates + [""] + [note] + categories + [""]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func addAsksTheFieldsPeopleFillThenOffersTheRest() throws {
+        let run = box.carnet(["add", "--prompt"], stdin: Self.addAnswers(name: "Ada Lovelace", emails: ["ada@example.com"], more: false))
+        #expect(run.status == 0 && run.stdout == "saved contact 1\n", "\(run)")
+        // The name, the emails and the phones, then the offer: not every field of a card.
+        #expect(run.stderr.contains("Name: ") && run.stderr.contains("  email 2: ") && run.stderr.contains("  phone 1: "), "\(run)")
+        for field in ["Nickname", "Organization", "Addresses", "Dates", "Note"] { #expect(!run.stderr.contains(field), "\(field): \(run)") }
+        #expect(run.stderr.contains("More fields (organization, title, address, birthday, note and the rest)? [y/N] "), "\(run)")
+        #expect(!run.stderr.contains("Given name"), "\(run)")
+        #expect(box.carnetInProcess(["list"]).stdout.contains("Ada Lovelace\t\tada@example.com"))
+    }
+
     @Test func addByPromptsSaves() throws {
-        let input = Self.answers(
-            name: "Rebecca Rogers", work: ["Globaviations", "", "HR"],
-            emails: ["rebecca@example.com", "home:becky@home.example"], phones: ["555 0105"],
-            dates: ["birthday:1985-09-09"], note: "Likes hiking", categories: ["work"])
+        let input = Self.addAnswers(
+            name: "Rebecca Rogers", emails: ["rebecca@example.com", "home:becky@home.example"], phones: ["555 0105"],
+            work: ["Globaviations", "", "HR"], dates: ["birthday:1985-09-09"], note: "Likes hiking", categories: ["work"])
         let run = box.carnet(["add", "--prompt"], stdin: input)
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout == "saved contact 1\n")
@@ -41,7 +67,8 @@ import Testing
 
     @Test func promptsAskAgainForABrokenEntryAtOnceAndForABrokenFieldAtTheEnd() throws {
         // A bad email is asked again at once; an empty name at the end of the round.
-        let input = Self.answers(emails: ["not-an-email", "ada@example.com"], dates: ["birthday:tomorrow", "birthday:2023-02-29", "birthday:1815-12-10"], then: ["Ada"])
+        let input = Self.addAnswers(
+            emails: ["not-an-email", "ada@example.com"], nameAgain: "Ada", dates: ["birthday:tomorrow", "birthday:2023-02-29", "birthday:1815-12-10"])
         let run = box.carnet(["add", "--prompt"], stdin: input)
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("  email 1 (not-an-email) must look like name@example.com"), "\(run)")

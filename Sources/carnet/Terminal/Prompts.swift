@@ -58,6 +58,22 @@ struct FieldPrompts<Record: DraftSaving> {
     }
 
     func fill(_ edit: DraftEditor<Record>) throws {
+        try fill(edit, fields)
+    }
+
+    /// `fill(_:)` for `first` alone, then, if the person wants more, for the other fields: what a
+    /// new record needs is a few fields, not every one a card can hold.
+    func fill(_ edit: DraftEditor<Record>, first: [Field], offering rest: String) throws {
+        try fill(edit, fields.filter { first.contains($0.field) })
+        let others = fields.filter { !first.contains($0.field) }
+        guard !others.isEmpty else { return }
+        let answer = try line("More fields (\(rest))? [y/N] ", edit)
+        if ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) {
+            try fill(edit, others)
+        }
+    }
+
+    private func fill(_ edit: DraftEditor<Record>, _ fields: [DraftField<Record.Draft>]) throws {
         var pending = fields
         var again = false
         while !pending.isEmpty {
@@ -70,7 +86,7 @@ struct FieldPrompts<Record: DraftSaving> {
                 if !again && !spec.texts(of: edit.draft).isEmpty { sayIssues(of: spec, edit) }
             }
             let broken = Set(edit.issues.map(\.field))
-            pending = fields.filter { broken.contains($0.field) }
+            pending = self.fields.filter { broken.contains($0.field) }
             again = true
         }
     }
@@ -168,9 +184,10 @@ extension FieldPrompts where Record == Contact {
         }
     }
 
+    /// A new contact's prompts: its name, emails and phones, then the rest if wanted.
     func fillContact(_ edit: EditContactViewModel) throws {
         terminal.console.writeError(Self.intro(edit))
-        try fill(edit)
+        try fill(edit, first: [.name, .email, .phone], offering: "organization, title, address, birthday, note and the rest")
     }
 
     func fillContactAndConfirm(_ edit: EditContactViewModel, subject: String) throws -> Bool {
@@ -180,7 +197,8 @@ extension FieldPrompts where Record == Contact {
 
     private static func intro(_ edit: EditContactViewModel) -> String {
         edit.isNew
-            ? "New contact (Enter skips a field; a list takes one entry per line, Enter alone ends it; Ctrl-D cancels).\n"
+            ? "New contact: a name, emails and phones, then more if you want (Enter skips a field; a list takes one entry\n"
+                + "per line, Enter alone ends it; Ctrl-D cancels).\n"
             : "Editing \(edit.draft.name.shown) (Enter keeps a value, - clears it; in a list, Enter keeps an entry, - removes it,\n"
                 + "text replaces it, and Enter alone on a new line ends the list; Ctrl-D cancels).\n"
     }
