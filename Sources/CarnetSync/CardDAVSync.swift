@@ -32,12 +32,31 @@ public final class CardDAVSync: AddressBookSyncing {
     private let storage: StorageController
     private let transport: HTTPTransport
     private let environment: [String: String]
+    /// Asked for the password of a user (and the server's name) when neither a password command
+    /// nor `CARNET_SYNC_PASSWORD` gives one: a person at a terminal types it. Asked once per user
+    /// and server in this process; never stored.
+    public var askPassword: ((_ username: String, _ server: String) -> String?)?
+    private var typedPasswords: [String: String] = [:]
 
     /// `environment` is where `CARNET_SYNC_PASSWORD` is looked for and what the password command runs with.
     public init(storage: StorageController, transport: HTTPTransport, environment: [String: String]) {
         self.storage = storage
         self.transport = transport
         self.environment = environment
+    }
+
+    /// The password from the command or the environment, else typed (see `askPassword`).
+    private func password(username: String, command: String, server: String) throws(CarnetError) -> String? {
+        do {
+            return try Password.resolve(username: username, command: command, environment: environment)
+        } catch {
+            guard command.isEmpty, let askPassword else { throw error }
+            let key = username + "@" + server
+            if let typed = typedPasswords[key] { return typed }
+            guard let typed = askPassword(username, server), !typed.isEmpty else { throw error }
+            typedPasswords[key] = typed
+            return typed
+        }
     }
 
     /// `url` may name the user (`http://ada@host/…`): taken as `username` when that is empty.
@@ -55,7 +74,7 @@ public final class CardDAVSync: AddressBookSyncing {
         if let certificateAuthority, !SyncAccount.isPEMCertificate(certificateAuthority) {
             throw .sync(.tls(server: url.serverName, reason: "the CA given is not a PEM certificate (-----BEGIN CERTIFICATE-----)"))
         }
-        let password = try Password.resolve(username: username, command: passwordCommand, environment: environment)
+        let password = try password(username: username, command: passwordCommand, server: url.serverName)
         let client = CardDAVClient(
             collection: url, username: username, password: password, transport: transport, certificateAuthority: certificateAuthority)
         let found = try client.addressBooks(at: url)
@@ -245,7 +264,7 @@ public final class CardDAVSync: AddressBookSyncing {
         _ account: SyncAccount, seen: SyncSeen, options: SyncOptions, progress: ((SyncProgress) -> Void)?
     ) throws(CarnetError) -> (SyncReport, [String]) {
         guard let collection = URL(string: account.collectionURL) else { throw .sync(.notConfigured) }
-        let password = try Password.resolve(username: account.username, command: account.passwordCommand, environment: environment)
+        let password = try password(username: account.username, command: account.passwordCommand, server: collection.serverName)
         let client = CardDAVClient(
             collection: collection, username: account.username, password: password, transport: transport,
             certificateAuthority: account.certificateAuthority)

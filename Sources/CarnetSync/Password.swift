@@ -11,7 +11,7 @@ enum Password {
         guard !username.isEmpty else { return nil }
         if !command.isEmpty { return try run(command, environment: environment) }
         if let password = environment[environmentVariable], !password.isEmpty { return password }
-        throw .sync(.password("give --password-command to carnet sync setup, or set \(environmentVariable)"))
+        throw .sync(.password("give --password-command to carnet sync setup, set \(environmentVariable), or run carnet on a terminal to type it"))
     }
 
     /// Run in carnet's process group (see `ForegroundProcess`): `pass` asking through

@@ -43,6 +43,14 @@ func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
             if let syncing = stateful as? SyncingCommand {
                 let transport = CurlTransport(answerTimeout: syncing.answerTimeout)
                 let engine = CardDAVSync(storage: storage, transport: transport, environment: terminal.environment)
+                if terminal.stdinIsTerminal {
+                    // No password command and no CARNET_SYNC_PASSWORD: a person at the terminal types it.
+                    let console = terminal.console
+                    engine.askPassword = { user, server in
+                        console.writeError("Password for \(user.shown) at \(server.shown) (not stored; --password-command saves typing it): ")
+                        return console.readSecretLine()
+                    }
+                }
                 try syncing.run(sync: SyncViewModel(state: state, engine: engine), terminal: terminal)
             } else {
                 try stateful.run(state: state, terminal: terminal)

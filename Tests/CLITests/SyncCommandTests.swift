@@ -12,6 +12,24 @@ import Testing
         server = try RadicaleServer(users: ["ada": "secret"])
     }
 
+    /// With no password command and no CARNET_SYNC_PASSWORD, a person at a terminal types the
+    /// password (not shown, not stored); a script is told the three ways to give one.
+    @Test func withoutAPasswordCommandATerminalAsksForIt() throws {
+        box.carnetInProcess(["add", "--name", "Ada Lovelace"])
+        let feeder = box.write("type.sh", "#!/bin/sh\nsleep 1\nprintf 'secret\\n'\nsleep 2\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: feeder)
+        let setup = box.carnetOnTerminal(["sync", "setup", server.url.absoluteString, "--user", "ada"], feeder: feeder)
+        #expect(setup.status == 0, "\(setup)")
+        #expect(setup.stdout.contains("Password for ada at 127.0.0.1:\(server.port) (not stored"), "\(setup)")
+        #expect(!setup.stdout.contains("secret"), "the password was shown: \(setup)")
+        #expect(setup.stdout.contains("saved sync setup"), "\(setup)")
+        let sync = box.carnetOnTerminal(["sync"], feeder: feeder)
+        #expect(sync.status == 0 && sync.stdout.contains("0 down, 1 up"), "\(sync)")
+        #expect(box.sqlite("SELECT count(*) FROM sync_accounts WHERE password_command = ''").stdout.hasPrefix("1"))
+        let script = box.carnetInProcess(["sync"])
+        #expect(script.status == 78 && script.stderr.contains("or run carnet on a terminal to type it"), "\(script)")
+    }
+
     @Test func setupSyncStatusAndDryRun() throws {
         box.carnetInProcess(["add", "--name", "Ada Lovelace", "--phone", "555 0100"])
         let setup = box.carnetInProcess(["sync", "setup", server.url.absoluteString, "--user", "ada", "--password-command", "echo secret"])

@@ -123,6 +123,22 @@ final class Console: @unchecked Sendable {
         }
     }
 
+    /// One line typed on standard input, a terminal, without showing it (a password); nil at
+    /// end of input. Captured, the next line of the captured input.
+    func readSecretLine() -> String? {
+        guard !isCaptured else { return readLine() }
+        var saved = termios()
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return Swift.readLine(strippingNewline: true) }
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            writeError("\n")
+        }
+        return Swift.readLine(strippingNewline: true)
+    }
+
     /// Whether a person can answer on the controlling terminal (`/dev/tty`) while standard input
     /// carries data, as when a mail client pipes a message to `carnet add-email`.
     var hasTerminal: Bool {
