@@ -262,3 +262,19 @@ extension Date {
         return formatter.string(from: self)
     }
 }
+
+/// Columns as a person reads them on a terminal: each padded to its widest cell, two spaces
+/// apart, the last unpadded, the header bold.
+enum TextTable {
+    /// The lines, without a final newline; `rightAligned` columns (numbers) are padded on the left.
+    static func render(_ headers: [String], _ rows: [[String]], rightAligned: Set<Int> = [], terminal: Terminal) -> String {
+        let widths = headers.indices.map { column in ([headers] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ row: [String]) -> String {
+            row.enumerated().map { index, cell in
+                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                return rightAligned.contains(index) ? padding + cell : (index == row.count - 1 ? cell : cell + padding)
+            }.joined(separator: "  ")
+        }
+        return ([terminal.bold(line(headers))] + rows.map(line)).joined(separator: "\n")
+    }
+}

@@ -96,14 +96,7 @@ struct BirthdaysCommand: StateCommand {
         }
         let headers = ["DATE", "WHEN", "ID", "NAME", "WHAT"]
         let cells = rows.map { [dayText($0.next), when($0.daysAway), String($0.contact.id), $0.contact.name.shown, what($0)] }
-        let widths = headers.indices.map { column in ([headers] + cells).map { $0[column].count }.max() ?? 0 }
-        func line(_ row: [String]) -> String {
-            row.enumerated().map { index, cell in
-                let padding = String(repeating: " ", count: widths[index] - cell.count)
-                return index == 2 ? padding + cell : (index == row.count - 1 ? cell : cell + padding)
-            }.joined(separator: "  ")
-        }
-        return ([terminal.bold(line(headers))] + cells.map(line)).joined(separator: "\n") + "\n"
+        return TextTable.render(headers, cells, rightAligned: [2], terminal: terminal) + "\n"
     }
 }
 

@@ -8,8 +8,9 @@ import Foundation
 /// `carnet email` and `carnet phone`: every address or number of the contacts a search finds,
 /// each with its type and owner, as khard's commands of those names print them.
 struct EntriesListing {
-    /// Which list of a contact is printed.
+    /// What the entries are called ("email addresses"), and their column's header.
     let kind: String
+    let column: String
     let entries: (ContactDraft) -> [LabeledValue]
 
     @MainActor func run(search: String?, book: BookOption, parsable: Bool, json: Bool, state: StateController, terminal: Terminal) throws {
@@ -29,17 +30,11 @@ struct EntriesListing {
         }
         guard !rows.isEmpty else {
             let what = search.map { " for \($0.shown.debugDescription)" } ?? ""
-            return terminal.print(terminal.dim("No \(kind)\(what).") + "")
+            return terminal.print(terminal.dim("No \(kind)\(what)."))
         }
-        let headers = ["NAME", "TYPE", kind == "email addresses" ? "EMAIL" : "PHONE", "ID"]
+        let headers = ["NAME", "TYPE", column, "ID"]
         let cells = rows.map { [$0.contact.name.shown, $0.entry.label.shown, $0.entry.value.shown + ($0.entry.preferred ? " (preferred)" : ""), String($0.contact.id)] }
-        let widths = headers.indices.map { column in ([headers] + cells).map { $0[column].count }.max() ?? 0 }
-        func line(_ row: [String]) -> String {
-            row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
-            }.joined(separator: "  ")
-        }
-        terminal.print(([terminal.bold(line(headers))] + cells.map(line)).joined(separator: "\n"))
+        terminal.print(TextTable.render(headers, cells, terminal: terminal))
     }
 
     /// One entry as `--json` prints it.
@@ -77,7 +72,7 @@ struct EmailCommand: StateCommand {
     func validate() throws { try EntriesListing.validate(search) }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        try EntriesListing(kind: "email addresses", entries: \.emails)
+        try EntriesListing(kind: "email addresses", column: "EMAIL", entries: \.emails)
             .run(search: search.isEmpty ? nil : search.joined(separator: " "), book: book, parsable: parsable, json: json, state: state, terminal: terminal)
     }
 }
@@ -108,7 +103,7 @@ struct PhoneCommand: StateCommand {
     func validate() throws { try EntriesListing.validate(search) }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        try EntriesListing(kind: "phone numbers", entries: \.phones)
+        try EntriesListing(kind: "phone numbers", column: "PHONE", entries: \.phones)
             .run(search: search.isEmpty ? nil : search.joined(separator: " "), book: book, parsable: parsable, json: json, state: state, terminal: terminal)
     }
 }
