@@ -136,7 +136,11 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .severalContactsMatch(search, candidates, total):
             let more = total > candidates.count ? "\n  … and \(total - candidates.count) more" : ""
             return "\(total) contacts match \(search.debugDescription): give one's id, or more words\n"
-                + candidates.map { "  \($0.id)  \($0.candidateLine)" }.joined(separator: "\n") + more
+                + candidates.map { candidate in
+                    let id = String(candidate.id)
+                    let width = candidates.map { String($0.id).count }.max() ?? 0
+                    return "  " + String(repeating: " ", count: width - id.count) + id + "  " + candidate.candidateLine
+                }.joined(separator: "\n") + more
         }
     }
 }
