@@ -189,7 +189,7 @@ public enum DuplicateKeys {
     }
 
     /// The domain of an email, ignoring case.
-    static func domain(_ emailKey: String) -> String? {
+    public static func domain(_ emailKey: String) -> String? {
         guard let at = emailKey.lastIndex(of: "@") else { return nil }
         let domain = emailKey[emailKey.index(after: at)...]
         return domain.isEmpty ? nil : String(domain)

@@ -75,28 +75,32 @@ extension StorageController {
     static func duplicateCandidates(_ db: Database, scope: DuplicateScope) throws -> [DuplicateCandidate] {
         var candidates: [DuplicateCandidate] = []
         var index: [Int64: Int] = [:]
+        // A few contacts (an add's neighbours) are read by their ids; many, by one pass over
+        // each table, keeping those wanted.
+        let few = scope.contactIDs.flatMap { $0.count <= 1000 ? "[" + $0.sorted().map(String.init).joined(separator: ",") + "]" : nil }
+        let only = few == nil ? "" : " AND id IN (SELECT value FROM json_each(?2))"
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT id, name, given_name, family_name FROM contacts WHERE kind = 'individual' AND (?1 IS NULL OR book_id = ?1) ORDER BY id"),
-            arguments: [scope.bookID])
+            db.cachedStatement(sql: "SELECT id, name, given_name, family_name FROM contacts WHERE kind = 'individual' AND (?1 IS NULL OR book_id = ?1)\(only) ORDER BY id"),
+            arguments: few.map { [scope.bookID, $0] } ?? [scope.bookID])
         while let row = try rows.next() {
             let id: Int64 = row["id"]
             if let wanted = scope.contactIDs, !wanted.contains(id) { continue }
             index[id] = candidates.count
             candidates.append(DuplicateCandidate(id: id, name: row["name"], given: row["given_name"], family: row["family_name"]))
         }
-        func each(_ sql: String, _ body: (Int, Row) -> Void) throws {
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql))
+        func each(_ columns: String, from table: String, _ body: (Int, Row) -> Void) throws {
+            let filter = few == nil ? "" : " WHERE contact_id IN (SELECT value FROM json_each(?))"
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT contact_id, \(columns) FROM \(table)\(filter) ORDER BY contact_id, position"),
+                arguments: few.map { [$0] } ?? [])
             while let row = try rows.next() {
                 guard let i = index[row["contact_id"]] else { continue }
                 body(i, row)
             }
         }
-        try each("SELECT contact_id, value FROM contact_emails ORDER BY contact_id, position") { candidates[$0].emails.append($1["value"]) }
-        try each("SELECT contact_id, value FROM contact_phones ORDER BY contact_id, position") { candidates[$0].phones.append($1["value"]) }
-        try each("""
-            SELECT contact_id, po_box, extended, street, locality, region, postal_code, country
-            FROM contact_addresses ORDER BY contact_id, position
-            """) { i, row in
+        try each("value", from: "contact_emails") { candidates[$0].emails.append($1["value"]) }
+        try each("value", from: "contact_phones") { candidates[$0].phones.append($1["value"]) }
+        try each("po_box, extended, street, locality, region, postal_code, country", from: "contact_addresses") { i, row in
             let address = PostalAddress(
                 poBox: row["po_box"], extended: row["extended"], street: row["street"], locality: row["locality"], region: row["region"],
                 postalCode: row["postal_code"], country: row["country"])

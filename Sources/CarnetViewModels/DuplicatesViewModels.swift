@@ -68,7 +68,26 @@ public final class DuplicatesViewModel {
         let new = Set(added)
         var scope = self.scope
         scope.involving = new
-        let search = try state.duplicates(scope: scope)
+        var search: DuplicateSearch
+        if added.count <= neighbourhoodLimit {
+            // A few new contacts (an add) are compared with the contacts the search finds by what
+            // the finder blocks them by, not with the whole book; each contact a group takes in
+            // brings its own neighbours, until the groups stop growing: the groups the whole book
+            // would give.
+            let wanted = scope.contactIDs
+            var searched: Set<Int64> = []
+            var pending = new
+            var ids = new
+            repeat {
+                ids.formUnion(try neighbours(of: pending.sorted()))
+                searched.formUnion(pending)
+                scope.contactIDs = wanted.map { $0.intersection(ids) } ?? ids
+                search = try state.duplicates(scope: scope)
+                pending = Set(search.groups.flatMap(\.contactIDs)).subtracting(searched)
+            } while !pending.isEmpty
+        } else {
+            search = try state.duplicates(scope: scope)
+        }
         var found: [Int64: LikelyDuplicate] = [:]
         for group in search.groups {
             let existing = group.contactIDs.filter { !new.contains($0) }.map { Row.Member(id: $0, name: search.names[$0] ?? "") }
@@ -79,6 +98,32 @@ public final class DuplicatesViewModel {
             }
         }
         return added.compactMap { found[$0] }
+    }
+
+    /// Up to this many new contacts (an add, a small import) are compared with their neighbours
+    /// rather than the whole book; both give the same answer, the first in time that does not grow
+    /// with the book.
+    @ObservationIgnored public var neighbourhoodLimit = 20
+
+    /// `ids` and every contact the search finds by what the finder blocks them by (see
+    /// `DuplicateFinder`): an email address, a phone number (by the digits duplicates compare), the
+    /// whole name, and each word of the name together with an email domain, a number or an
+    /// address (near names). A search finds a superset of each block, so no pair is missed.
+    private func neighbours(of ids: [Int64]) throws(CarnetError) -> Set<Int64> {
+        var found = Set(ids)
+        for id in ids {
+            let draft = try state.contact(id: id).draft
+            let emails = draft.emails.map { DuplicateKeys.email($0.value) }
+            let phones = draft.phones.compactMap { DuplicateKeys.phone($0.value) }
+            let names = [draft.name, draft.nameParts.given + " " + draft.nameParts.family].map(DuplicateKeys.nameWords).filter { !$0.isEmpty }
+            let contexts = emails.compactMap(DuplicateKeys.domain) + phones + draft.addresses.compactMap { DuplicateKeys.address($0.matchText) }
+            var texts = emails + phones + names.map { $0.joined(separator: " ") }
+            for word in Set(names.joined()).sorted() { texts += contexts.map { word + " " + $0 } }
+            for text in texts where (try? SearchQuery(text))?.isEmpty == false {
+                try state.forEachSummary(query: ContactQuery(search: text, bookID: scope.bookID), pageSize: 500) { found.insert($0.id) }
+            }
+        }
+        return found
     }
 
     /// How many of the contacts `added` (an import's) look like duplicates of contacts that were

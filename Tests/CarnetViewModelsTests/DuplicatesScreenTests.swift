@@ -91,3 +91,53 @@ import Testing
         #expect(screen.rows.count == 1)
     }
 }
+
+/// What an add says of a new contact that looks like one already there is found among the
+/// contacts the search finds by its emails, numbers and names, not by reading the whole book; the
+/// answer is the one the whole book gives.
+@MainActor
+@Suite struct LikelyDuplicateNeighbourhoodTests {
+    let dir = TempDirectory()
+
+    /// A fixed sequence, so a failure comes back with its seed.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        // SplitMix64: every bit of the result varies, as `random(in:using:)` needs.
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func theNeighbourhoodGivesWhatTheWholeBookGives(seed: UInt64) throws {
+        let state = try makeState(dir.database)
+        var rng = Seeded(state: seed)
+        let first = ["Ada", "Grace", "Alan", "Katherine", "Jon", "John"], last = ["Lovelace", "Hopper", "Turing", "Johnson", "King"]
+        let domains = ["example.com", "example.org", "mail.example"]
+        func draft(_ i: Int) -> ContactDraft {
+            var draft = ContactDraft(name: "\(first[Int.random(in: 0..<first.count, using: &rng)]) \(last[Int.random(in: 0..<last.count, using: &rng)])")
+            if Bool.random(using: &rng) { draft.emails = [LabeledValue("p\(Int.random(in: 0..<40, using: &rng))@\(domains[i % 3])")] }
+            if Int.random(in: 0..<3, using: &rng) == 0 { draft.phones = [LabeledValue("+1 555 01\(Int.random(in: 10..<40, using: &rng))")] }
+            if Int.random(in: 0..<4, using: &rng) == 0 {
+                draft.addresses = [PostalAddress(street: "\(Int.random(in: 1..<9, using: &rng)) Main St", locality: "Springfield")]
+            }
+            return draft
+        }
+        for i in 0..<300 { _ = try state.addContact(draft(i)) }
+        var said = 0
+        for i in 0..<40 {
+            let new = try state.addContact(draft(i))
+            let near = DuplicatesViewModel(state: state)
+            let whole = DuplicatesViewModel(state: state)
+            whole.neighbourhoodLimit = 0
+            let found = try near.likelyDuplicates(ofAdded: [new.id])
+            #expect(found == (try whole.likelyDuplicates(ofAdded: [new.id])), "\(new.draft)")
+            said += found.count
+        }
+        #expect(said > 5, "the book should give some likely duplicates to compare")
+    }
+}
