@@ -135,10 +135,10 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return "no contact matches \(search.debugDescription) (carnet list --search shows what a search finds)"
         case let .severalContactsMatch(search, candidates, total):
             let more = total > candidates.count ? "\n  … and \(total - candidates.count) more" : ""
+            let width = candidates.map { String($0.id).count }.max() ?? 0
             return "\(total) contacts match \(search.debugDescription): give one's id, or more words\n"
                 + candidates.map { candidate in
                     let id = String(candidate.id)
-                    let width = candidates.map { String($0.id).count }.max() ?? 0
                     return "  " + String(repeating: " ", count: width - id.count) + id + "  " + candidate.candidateLine
                 }.joined(separator: "\n") + more
         }

@@ -43,7 +43,7 @@ final class InteractiveSession {
             } catch let error as CarnetError {
                 switch error {
                 case let .conflict(conflict): terminal.print("conflict: \(conflict.summary.shown); \(Self.conflictWaysOut)")
-                case .severalContactsMatch: terminal.print("error: " + error.description.split(separator: "\n").map { String($0).shown }.joined(separator: "\n"))
+                case .severalContactsMatch: terminal.print("error: " + error.shownLines)
                 default: terminal.print("error: \(error.description.shown)")
                 }
             } catch let error as CLIError {

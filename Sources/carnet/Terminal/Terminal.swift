@@ -37,7 +37,7 @@ struct Terminal {
     /// found), whose lines were each escaped as they were made.
     func error(_ error: CarnetError) {
         guard case .severalContactsMatch = error else { return self.error(error.commandLineDescription) }
-        console.writeError("carnet: " + error.description.split(separator: "\n").map { String($0).shown }.joined(separator: "\n") + "\n")
+        console.writeError("carnet: " + error.shownLines + "\n")
     }
 
     /// What to do when a write has waited about a second for another process's lock: tell the
@@ -62,6 +62,14 @@ struct Terminal {
     func confirm(_ question: String) -> Bool {
         guard let answer = ask("\(question) [y/N] ") else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}
+
+extension CarnetError {
+    /// The error's lines, each as it may reach a terminal: a listing (several contacts a search
+    /// found) keeps its line breaks, whose lines were escaped as they were made.
+    var shownLines: String {
+        description.split(separator: "\n").map { String($0).shown }.joined(separator: "\n")
     }
 }
 
