@@ -13,8 +13,9 @@ struct EntriesListing {
     let column: String
     let entries: (ContactDraft) -> [LabeledValue]
 
-    @MainActor func run(search: String?, book: BookOption, parsable: Bool, json: Bool, state: StateController, terminal: Terminal) throws {
-        let book = try book.resolved(state)
+    @MainActor func run(_ options: EntriesOptions, state: StateController, terminal: Terminal) throws {
+        let (search, parsable, json) = (options.search, options.parsable, options.json)
+        let book = try options.book.resolved(state)
         let query = ContactQuery(search: search ?? "", order: .name, bookID: book?.id)
         var rows: [(contact: Contact, entry: LabeledValue)] = []
         try ContactsViewModel(state: state, book: book).forEachRow(query: query) { row in
@@ -63,17 +64,10 @@ struct EmailCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
-    @OptionGroup var book: BookOption
-    @Argument(help: ArgumentHelp("Only contacts this search finds (as carnet list --search).", valueName: "search"))
-    var search: [String] = []
-    @Flag(help: "Tab-separated lines (address, name, type) even on a terminal.") var parsable = false
-    @Flag(help: "Print a JSON array (id, name, label, value, preferred).") var json = false
-
-    func validate() throws { try EntriesListing.validate(search) }
+    @OptionGroup var options: EntriesOptions
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        try EntriesListing(kind: "email addresses", column: "EMAIL", entries: \.emails)
-            .run(search: search.isEmpty ? nil : search.joined(separator: " "), book: book, parsable: parsable, json: json, state: state, terminal: terminal)
+        try EntriesListing(kind: "email addresses", column: "EMAIL", entries: \.emails).run(options, state: state, terminal: terminal)
     }
 }
 
@@ -94,23 +88,25 @@ struct PhoneCommand: StateCommand {
             """)
 
     @OptionGroup var database: DatabaseOption
-    @OptionGroup var book: BookOption
-    @Argument(help: ArgumentHelp("Only contacts this search finds (as carnet list --search).", valueName: "search"))
-    var search: [String] = []
-    @Flag(help: "Tab-separated lines (number, name, type) even on a terminal.") var parsable = false
-    @Flag(help: "Print a JSON array (id, name, label, value, preferred).") var json = false
-
-    func validate() throws { try EntriesListing.validate(search) }
+    @OptionGroup var options: EntriesOptions
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
-        try EntriesListing(kind: "phone numbers", column: "PHONE", entries: \.phones)
-            .run(search: search.isEmpty ? nil : search.joined(separator: " "), book: book, parsable: parsable, json: json, state: state, terminal: terminal)
+        try EntriesListing(kind: "phone numbers", column: "PHONE", entries: \.phones).run(options, state: state, terminal: terminal)
     }
 }
 
-extension EntriesListing {
-    static func validate(_ search: [String]) throws {
-        guard !search.isEmpty else { return }
-        do { _ = try SearchQuery(search.joined(separator: " ")) } catch { throw ValidationError(error.description) }
+/// What `carnet email` and `carnet phone` both take.
+struct EntriesOptions: ParsableArguments {
+    @OptionGroup var book: BookOption
+    @Argument(help: ArgumentHelp("Only contacts this search finds (as carnet list --search).", valueName: "search"))
+    var words: [String] = []
+    @Flag(help: "Tab-separated lines (the address or number, name, type) even on a terminal.") var parsable = false
+    @Flag(help: "Print a JSON array (id, name, label, value, preferred).") var json = false
+
+    var search: String? { words.isEmpty ? nil : words.joined(separator: " ") }
+
+    func validate() throws {
+        guard let search else { return }
+        do { _ = try SearchQuery(search) } catch { throw ValidationError(error.description) }
     }
 }
