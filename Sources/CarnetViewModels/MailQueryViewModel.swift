@@ -51,30 +51,30 @@ public final class MailQueryViewModel {
         let found = try state.mailEntries(query: ContactQuery(search: search, order: .relevance, bookID: bookID), limit: limit)
         let words = SearchText.tokens(search)
         guard !words.isEmpty, found.count > 0 else { return found }
-        func holdsEveryWord(_ entry: MailEntry, organization: Bool) -> Bool {
-            var texts = [entry.name, entry.otherNames] + entry.emails.map(\.value)
-            if organization { texts.append(entry.organization) }
-            let tokens = texts.flatMap(SearchText.tokens)
-            return words.allSatisfy { word in tokens.contains { $0.hasPrefix(word) } }
+        // Each entry's words, folded once: every tier below reads them.
+        let tokens = found.map { entry in
+            (names: [SearchText.tokens(entry.name), SearchText.tokens(entry.otherNames)],
+             emails: entry.emails.flatMap { SearchText.tokens($0.value) }, organization: SearchText.tokens(entry.organization))
+        }
+        func holdsEveryWord(_ texts: [String]) -> Bool {
+            words.allSatisfy { word in texts.contains { $0.hasPrefix(word) } }
         }
         // The words as typed, in order, starting consecutive words of a name: what abook's
         // substring match finds ("gale ma" is Gale Ma, not Mark Gale).
-        func namesInOrder(_ entry: MailEntry) -> Bool {
-            [entry.name, entry.otherNames].contains { text in
-                let tokens = SearchText.tokens(text)
-                guard tokens.count >= words.count else { return false }
-                return (0...(tokens.count - words.count)).contains { start in
-                    words.indices.allSatisfy { index in
-                        index == words.count - 1 ? tokens[start + index].hasPrefix(words[index]) : tokens[start + index] == words[index]
-                    }
+        func inOrder(_ name: [String]) -> Bool {
+            guard name.count >= words.count else { return false }
+            return (0...(name.count - words.count)).contains { start in
+                words.indices.allSatisfy { index in
+                    index == words.count - 1 ? name[start + index].hasPrefix(words[index]) : name[start + index] == words[index]
                 }
             }
         }
-        let inOrder = found.filter(namesInOrder)
-        if !inOrder.isEmpty { return inOrder }
-        let byName = found.filter { holdsEveryWord($0, organization: false) }
+        func tier(_ holds: (Int) -> Bool) -> [MailEntry] { found.indices.filter(holds).map { found[$0] } }
+        let byOrder = tier { tokens[$0].names.contains(where: inOrder) }
+        if !byOrder.isEmpty { return byOrder }
+        let byName = tier { holdsEveryWord(tokens[$0].names.joined() + tokens[$0].emails) }
         if !byName.isEmpty { return byName }
-        let byWork = found.filter { holdsEveryWord($0, organization: true) }
+        let byWork = tier { holdsEveryWord(tokens[$0].names.joined() + tokens[$0].emails + tokens[$0].organization) }
         return byWork.isEmpty ? found : byWork
     }
 }
