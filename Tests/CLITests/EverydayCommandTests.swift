@@ -7,6 +7,8 @@ import Testing
     let box = Sandbox()
 
     func seed() {
+        // Numbers written without a country code are American here, whatever the machine's locale.
+        box.carnetInProcess(["db", "phone-region", "US"])
         box.carnetInProcess(["add", "--name", "Ada Lovelace", "--email", "work,pref:ada@example.com", "--email", "home:ada@home.example",
                              "--phone", "cell:+44 20 7946 0000", "--date", "birthday:--12-10"])
         box.carnetInProcess(["add", "--name", "Grace Hopper", "--email", "grace@example.org", "--phone", "work:+1 555 0100", "--phone", "home:555 0199"])
@@ -64,6 +66,9 @@ import Testing
         (["edit", "1", "--emial", "a@b.c"], "Did you mean '--email'? (see carnet edit --help)"),
         (["list", "--limit", "0"], "--limit must be 1 or more (got 0) (see carnet list --help)"),
         (["frobnicate"], "unknown command 'frobnicate' for carnet (see carnet --help)"),
+        // The file named before the command is the option's value, not a command.
+        (["--db", "/nonexistent/book.sqlite", "merge", "1"], "(see carnet merge --help)"),
+        (["--db", "/nonexistent/book.sqlite", "db", "phone-region", "uk"], "the United Kingdom is GB (see carnet db phone-region --help)"),
     ])
     func aSlipGetsASuggestionAndTheCommandsOwnHelp(arguments: [String], says: String) {
         let run = box.carnetInProcess(arguments)

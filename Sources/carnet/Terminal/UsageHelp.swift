@@ -7,14 +7,25 @@ enum UsageHelp {
     static func command(reachedBy arguments: [String]) -> (path: [String], type: ParsableCommand.Type, next: String?) {
         var type: ParsableCommand.Type = Carnet.self
         var path: [String] = []
-        var words = arguments.filter { !$0.hasPrefix("-") }[...]
-        while let word = words.first,
-              let sub = type.configuration.subcommands.first(where: { ($0.configuration.commandName ?? "") == word || $0.configuration.aliases.contains(word) }) {
-            type = sub
-            path.append(word)
-            words = words.dropFirst()
+        // The words that are not options; a word right after an option (`--db book.sqlite
+        // merge`) may be its value, and is passed over when it names no command.
+        var words: [(word: String, mayBeValue: Bool)] = []
+        for (index, argument) in arguments.enumerated() where !argument.hasPrefix("-") {
+            let previous = index > 0 ? arguments[index - 1] : ""
+            words.append((argument, previous.hasPrefix("-") && !previous.contains("=")))
         }
-        return (path, type, words.first)
+        var next = words[...]
+        while let first = next.first {
+            guard let sub = type.configuration.subcommands.first(where: { ($0.configuration.commandName ?? "") == first.word || $0.configuration.aliases.contains(first.word) }) else {
+                guard first.mayBeValue else { break }
+                next = next.dropFirst()
+                continue
+            }
+            type = sub
+            path.append(first.word)
+            next = next.dropFirst()
+        }
+        return (path, type, next.first?.word)
     }
 
     /// `message` (ArgumentParser's or a command's one line) with a suggestion where a word is a
