@@ -20,6 +20,20 @@ all: build
 # missing and goes on, and stops only when a header the build needs cannot be found.
 APT_GET := $(shell [ "$$(uname -s)" = Linux ] && command -v apt-get 2>/dev/null)
 
+# python-phonenumbers (Google's libphonenumber in Python, Apache-2.0), which
+# Scripts/phone-metadata.py reads to write Sources/CarnetModels/PhoneMetadata.swift, and whose answers
+# Tests/CarnetModelsTests/PhoneNormalFormTests.swift holds PhoneNormalForm to. Pure Python: installed
+# with pip into .build/pypackages (the tests run it with PYTHONPATH), only when this version is missing.
+PHONENUMBERS_VERSION = 9.0.43
+PYPACKAGES = .build/pypackages
+define install_phonenumbers
+	@if [ ! -d $(PYPACKAGES)/phonenumbers-$(PHONENUMBERS_VERSION).dist-info ]; then \
+		echo "Installing phonenumbers $(PHONENUMBERS_VERSION) into $(PYPACKAGES)..."; \
+		rm -rf $(PYPACKAGES) && \
+		python3 -m pip install --quiet --target $(PYPACKAGES) phonenumbers==$(PHONENUMBERS_VERSION); \
+	fi
+endef
+
 ifneq ($(APT_GET),)
 deps:
 	@if ! command -v sqlite3 >/dev/null 2>&1 || [ ! -f /usr/include/sqlite3.h ]; then \
@@ -62,6 +76,7 @@ deps:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq neomutt aerc; \
 	fi
+	$(install_phonenumbers)
 else
 # The headers are looked for where the C compiler looks (on macOS, in the SDK, which has both).
 deps:
@@ -79,6 +94,7 @@ deps:
 		echo "make deps: not installed:$$missing (the build does not need them; the tests and the benchmark that"; \
 		echo "  start them do: e.g. brew install sqlite curl openssl abook, pip3 install radicale xandikos vdirsyncer khard vobject)"; \
 	fi
+	$(install_phonenumbers)
 endif
 
 # What only the benchmark needs. abook, the C address book `carnet query` is measured against,
