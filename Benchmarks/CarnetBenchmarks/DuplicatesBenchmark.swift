@@ -18,15 +18,34 @@ enum DuplicatesBenchmark {
         var rows: [ReportRow] = []
         var notes: [String] = []
         for n in sizes {
-            let (row, note) = try measure(n: n, in: directory)
-            rows.append(row)
+            let (measured, note) = try measure(n: n, in: directory)
+            rows += measured
             notes.append(note)
         }
         print(renderTable(rows))
         for note in notes { print("  - \(note)") }
     }
 
-    static func measure(n: Int, in directory: String) throws -> (ReportRow, String) {
+    /// The finder's median time over three runs, and its last answer.
+    static func find(_ storage: StorageController, n: Int, _ what: String) throws -> (seconds: Double, cpu: Double, search: DuplicateSearch) {
+        var times: [Double] = []
+        var cpu: [Double] = []
+        var search: DuplicateSearch?
+        for rep in 1...3 {
+            progress("duplicates: finding them among \(n)\(what) (\(rep)/3)…")
+            let (start, startCPU) = (nowNanos(), cpuSeconds())
+            search = try storage.duplicates()
+            times.append(Double(nowNanos() - start) / 1e9)
+            cpu.append(cpuSeconds() - startCPU)
+        }
+        guard let search else { throw BenchError("duplicates: no run") }
+        return (times.sorted()[1], cpu.sorted()[1], search)
+    }
+
+    /// The finder with the file's phone region set (so every number written without its country
+    /// code is read into E.164 too) against the same file without one, and how many planted
+    /// copies it found each way: the copies carry the number in its national form.
+    static func measure(n: Int, in directory: String) throws -> ([ReportRow], String) {
         let planted = n / 100
         var drafts = ContactData.drafts(count: n - planted)
         for i in 0..<planted {
@@ -40,35 +59,37 @@ enum DuplicatesBenchmark {
         let storage = try StorageController(path: "\(directory)/duplicates-\(n).sqlite")
         progress("duplicates: adding \(n) contacts…")
         try storage.insertContacts(drafts)
-        var times: [Double] = []
-        var cpu: [Double] = []
-        var search: DuplicateSearch?
-        for rep in 1...3 {
-            progress("duplicates: finding them among \(n) (\(rep)/3)…")
-            let (start, startCPU) = (nowNanos(), cpuSeconds())
-            search = try storage.duplicates()
-            times.append(Double(nowNanos() - start) / 1e9)
-            cpu.append(cpuSeconds() - startCPU)
-        }
-        guard let search else { throw BenchError("duplicates: no run") }
+        try storage.setPhoneRegion(nil)
+        let plain = try find(storage, n: n, ", no phone region")
+        try storage.setPhoneRegion("FR")
+        let (median, cpu, search) = try find(storage, n: n, ", phone region FR")
         // The planted copies are the last ids; each should share a group with its original.
         let ids = try storage.allContacts().map(\.id).sorted()
         var groupsOf: [Int64: Set<Int>] = [:]
         for (index, group) in search.groups.enumerated() { for id in group.contactIDs { groupsOf[id, default: []].insert(index) } }
         var found = 0
+        var byPhone = 0
         for i in 0..<planted {
             let original = ids[i * 97 % (n - planted)], copy = ids[n - planted + i]
-            if !(groupsOf[original] ?? []).isDisjoint(with: groupsOf[copy] ?? []) { found += 1 }
+            let shared = (groupsOf[original] ?? []).intersection(groupsOf[copy] ?? [])
+            if !shared.isEmpty { found += 1 }
+            if shared.contains(where: { search.groups[$0].reasons.contains { $0.kind == .phone && $0.contactIDs.contains(original) && $0.contactIDs.contains(copy) } }) {
+                byPhone += 1
+            }
         }
-        let median = times.sorted()[times.count / 2]
         let ratio = Double(search.pairsCompared) / Double(max(search.allPairs, 1))
         let row = ReportRow(
             workload: "duplicates (find)", n: formatCount(n), carnet: formatSeconds(median),
             raw: "\(search.pairsCompared) of \(search.allPairs) pairs", ratio: String(format: "%.5f%%", ratio * 100),
             target: "seconds", verdict: Verdict.mark(median < 10))
-        let note = "duplicates at \(formatCount(n)): \(formatSeconds(cpu.sorted()[1])) of CPU (median); \(search.groups.count) groups, "
-            + "the largest of \(search.groups.map(\.contactIDs.count).max() ?? 0); \(found) of \(planted) planted duplicates found; "
-            + "pairs compared \(search.pairsCompared) against n(n-1)/2 = \(search.allPairs)"
-        return (row, note)
+        let regionRatio = median / max(plain.seconds, 1e-9)
+        let regionRow = ReportRow(
+            workload: "duplicates, phone region set ÷ none", n: formatCount(n), carnet: formatSeconds(median),
+            raw: formatSeconds(plain.seconds), ratio: String(format: "%.2fx", regionRatio),
+            target: "≤ 1.5x", verdict: Verdict.mark(regionRatio <= 1.5))
+        let note = "duplicates at \(formatCount(n)), phone region FR: \(formatSeconds(cpu)) of CPU (median; \(formatSeconds(plain.cpu)) without a region); \(search.groups.count) groups, "
+            + "the largest of \(search.groups.map(\.contactIDs.count).max() ?? 0); \(found) of \(planted) planted duplicates found, \(byPhone) of them by their number "
+            + "(without a region: \(plain.search.groups.count) groups); pairs compared \(search.pairsCompared) against n(n-1)/2 = \(search.allPairs)"
+        return ([row, regionRow], note)
     }
 }

@@ -121,8 +121,10 @@ public final class DraftField<Draft>: Sendable {
 
     /// Sets this field of `merged` to the three-way merge of its values (see `DraftMerge`);
     /// whether both sides changed it differently.
-    public func merge(base: Draft, theirs: Draft, mine: Draft, preferTheirs: Bool, into merged: inout Draft) -> Bool {
-        if case let .list(list) = value { return list.merge(base, theirs, mine, preferTheirs, &merged) }
+    public func merge(
+        base: Draft, theirs: Draft, mine: Draft, preferTheirs: Bool, phones: PhoneNormalForm, into merged: inout Draft
+    ) -> Bool {
+        if case let .list(list) = value { return list.merge(base, theirs, mine, preferTheirs, phones, &merged) }
         if !differs(mine, base) {
             copy(from: theirs, into: &merged)
             return false
@@ -236,8 +238,8 @@ public final class EntryList<Draft>: Sendable {
     @usableFromInline let differs: @Sendable (Draft, Draft) -> Bool
     let copy: @Sendable (Draft, inout Draft) -> Void
     /// Merges the list of `base`, `theirs` and `mine` entry by entry into the draft (see
-    /// `ListMerge`); whether an entry clashed.
-    let merge: @Sendable (_ base: Draft, _ theirs: Draft, _ mine: Draft, _ preferTheirs: Bool, _ into: inout Draft) -> Bool
+    /// `ListMerge`), phones known by their form in `phones`; whether an entry clashed.
+    let merge: @Sendable (_ base: Draft, _ theirs: Draft, _ mine: Draft, _ preferTheirs: Bool, _ phones: PhoneNormalForm, _ into: inout Draft) -> Bool
     let normalize: @Sendable (inout Draft) -> Void
     let check: @Sendable (Draft, Field, Int, inout [FieldIssue]) -> Void
 
@@ -261,7 +263,7 @@ public final class EntryList<Draft>: Sendable {
         searchTexts: @escaping @Sendable (Draft) -> [String],
         differs: @escaping @Sendable (Draft, Draft) -> Bool,
         copy: @escaping @Sendable (Draft, inout Draft) -> Void,
-        merge: @escaping @Sendable (Draft, Draft, Draft, Bool, inout Draft) -> Bool,
+        merge: @escaping @Sendable (Draft, Draft, Draft, Bool, PhoneNormalForm, inout Draft) -> Bool,
         normalize: @escaping @Sendable (inout Draft) -> Void,
         check: @escaping @Sendable (Draft, Field, Int, inout [FieldIssue]) -> Void
     ) {
@@ -355,10 +357,24 @@ public final class EntryList<Draft>: Sendable {
             searchTexts: { (draft: Draft) -> [String] in read(draft).map { codec.searchText($0) } },
             differs: { read($0) != read($1) },
             copy: { source, draft in draft[keyPath: keyPath] = source[keyPath: keyPath] },
-            merge: { base, theirs, mine, preferTheirs, draft in
+            merge: { base, theirs, mine, preferTheirs, phones, draft in
+                // A phone is known by its E.164 form where it can be told: a number a phone
+                // reformatted is the same entry, changed (no clash), and never two entries united.
+                let matchText = codec.matchText, displayLabel = codec.displayLabel
+                let key: (E) -> String
+                var same: (E, E) -> Bool = { $0 == $1 }
+                if kind == .phone {
+                    key = { (entry: E) -> String in
+                        let text = matchText(entry)
+                        return phones.e164(text) ?? text
+                    }
+                    same = { a, b in a == b || (displayLabel(a) == displayLabel(b) && key(a) == key(b)) }
+                } else {
+                    key = matchText
+                }
                 let (entries, clash) = ListMerge.merge(
-                    base: read(base), theirs: read(theirs), mine: read(mine), preferTheirs: preferTheirs, key: codec.matchText,
-                    preferred: codec.preferred, setPreferred: codec.setPreferred)
+                    base: read(base), theirs: read(theirs), mine: read(mine), preferTheirs: preferTheirs, key: key,
+                    preferred: codec.preferred, setPreferred: codec.setPreferred, same: same)
                 draft[keyPath: keyPath] = entries
                 return clash
             },

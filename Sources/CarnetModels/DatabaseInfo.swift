@@ -22,6 +22,9 @@ public struct DatabaseInfo: Sendable, Equatable, Codable {
     /// How many values an upgrade had to bring within stricter rules; their originals are kept
     /// in the `repaired_values` table.
     public let repairedValues: Int
+    /// The region that completes phone numbers written without a country code (nil for a file
+    /// read by a controller older than the setting).
+    public var phoneRegion: PhoneRegionSetting?
 
     public init(
         path: String, schemaVersion: Int, supportedSchemaVersion: Int, migrations: [String], contacts: Int,

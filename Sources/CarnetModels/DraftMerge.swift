@@ -7,12 +7,14 @@
 /// A list merges entry by entry (see `ListMerge`): entries either side added are all kept, so
 /// two people adding an email each to one contact is no clash.
 public enum DraftMerge {
+    /// `phones`: the form phone numbers are compared in (a number one side reformatted is the
+    /// same entry).
     public static func merge<Draft: EditableDraft>(
-        base: Draft, theirs: Draft, mine: Draft, preferTheirs: Bool = false
+        base: Draft, theirs: Draft, mine: Draft, preferTheirs: Bool = false, phones: PhoneNormalForm
     ) -> (draft: Draft, clashes: [Field]) {
         var merged = mine
         var clashes: [Field] = []
-        for field in Draft.fields where field.merge(base: base, theirs: theirs, mine: mine, preferTheirs: preferTheirs, into: &merged) {
+        for field in Draft.fields where field.merge(base: base, theirs: theirs, mine: mine, preferTheirs: preferTheirs, phones: phones, into: &merged) {
             clashes.append(field.field)
         }
         return (merged, clashes)
@@ -26,12 +28,15 @@ public enum DraftMerge {
 ///
 /// - An entry one side added is kept (this side's additions in its order, then the other's).
 /// - An entry one side removed and the other left as it was is removed.
+/// - `same` says whether an entry is unchanged: a phone number written another way (a phone
+///   that reformats `5550100` as `+1 555-0100`) with the same type is the same entry.
 /// - A clash is only an entry both changed differently (or one changed and the other removed),
 ///   or both sides marking different entries preferred: `mine` wins it unless `preferTheirs`.
 enum ListMerge {
     static func merge<E: Equatable>(
         base: [E], theirs: [E], mine: [E], preferTheirs: Bool, key: (E) -> String,
-        preferred: (E) -> Bool = { _ in false }, setPreferred: ((inout E, Bool) -> Void)? = nil
+        preferred: (E) -> Bool = { _ in false }, setPreferred: ((inout E, Bool) -> Void)? = nil,
+        same: (E, E) -> Bool = { $0 == $1 }
     ) -> (entries: [E], clash: Bool) {
         if theirs == base { return (mine, false) }
         if mine == base || mine == theirs { return (theirs, false) }
@@ -46,17 +51,17 @@ enum ListMerge {
             switch (baseEntry, theirEntry) {
             case (nil, nil): merged.append(mineEntry)  // added here
             case let (nil, their?):  // added on both sides
-                if their == mineEntry { merged.append(mineEntry) } else {
+                if same(their, mineEntry) { merged.append(mineEntry) } else {
                     clash = true
                     merged.append(preferTheirs ? their : mineEntry)
                 }
             case let (base?, nil):  // removed there
-                if mineEntry != base {
+                if !same(mineEntry, base) {
                     clash = true
                     if !preferTheirs { merged.append(mineEntry) }
                 }
             case let (base?, their?):
-                if mineEntry == base { merged.append(their) } else if their == base || their == mineEntry { merged.append(mineEntry) } else {
+                if same(mineEntry, base) { merged.append(their) } else if same(their, base) || same(their, mineEntry) { merged.append(mineEntry) } else {
                     clash = true
                     merged.append(preferTheirs ? their : mineEntry)
                 }
@@ -67,7 +72,7 @@ enum ListMerge {
                 merged.append(their)  // added there
                 continue
             }
-            if their != base {  // changed there, removed here
+            if !same(their, base) {  // changed there, removed here
                 clash = true
                 if preferTheirs { merged.append(their) }
             }

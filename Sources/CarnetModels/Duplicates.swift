@@ -143,20 +143,27 @@ public enum DuplicateKeys {
         Rules.trimmed(value).lowercased()
     }
 
-    /// A phone by its digits, its national number when written with a country code (`+44 20 7946
-    /// 0000` and `0044 20 7946 0000` as `020 7946 0000`), without the leading 0 of a national
-    /// number (so the two meet); nil for fewer than six digits, too short to tell a person.
-    public static func phone(_ value: String) -> String? {
+    /// A phone by its E.164 form where `phones` can tell it (`+44 20 7946 0000`, `0044 20 7946
+    /// 0000` and, in a file whose region is GB, `020 7946 0000` are `+442079460000`); a number
+    /// whose region is unknown by its digits, marked so, meeting only the same digits written
+    /// without a country code. Nil for a national number of fewer than six digits, too short to
+    /// tell a person.
+    public static func phone(_ value: String, _ phones: PhoneNormalForm) -> String? {
         let trimmed = Rules.trimmed(value)
-        var digits = SearchText.phoneDigits(trimmed)
-        guard digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        if trimmed.hasPrefix("+") {
-            digits = SearchText.nationalNumber(digits)
-        } else if digits.hasPrefix("00") {
-            digits = SearchText.nationalNumber(String(digits.dropFirst(2)))
+        if let e164 = phones.e164(trimmed) {
+            return SearchText.nationalNumber(String(e164.dropFirst())).count >= 6 ? e164 : nil
         }
-        let national = String(digits.drop { $0 == "0" })
-        return national.count >= 6 ? national : nil
+        let digits = SearchText.phoneDigits(trimmed)
+        guard digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), digits.drop(while: { $0 == "0" }).count >= 6 else { return nil }
+        return unknownRegion + digits
+    }
+
+    /// What starts the key of a number whose region is unknown.
+    public static let unknownRegion = "?"
+
+    /// A phone's key as words a search finds it by: the key without the mark of an unknown region.
+    public static func phoneSearchText(_ key: String) -> String {
+        key.hasPrefix(unknownRegion) ? String(key.dropFirst(unknownRegion.count)) : key
     }
 
     /// A name's words folded as search folds them (case, accents, punctuation), in alphabetical
@@ -264,7 +271,8 @@ public enum DuplicateFinder {
     public static let sharedKeyLimit = 12
 
     public static func find(
-        _ candidates: [DuplicateCandidate], differentPeople: Set<ContactPair> = [], involving: Set<Int64>? = nil
+        _ candidates: [DuplicateCandidate], differentPeople: Set<ContactPair> = [], involving: Set<Int64>? = nil,
+        phones: PhoneNormalForm
     ) -> DuplicateSearch {
         let n = candidates.count
         var compared = 0
@@ -285,7 +293,7 @@ public enum DuplicateFinder {
                 if let domain = DuplicateKeys.domain(key) { contexts.insert("d\u{1}" + domain) }
             }
             for phone in candidate.phones {
-                guard let key = DuplicateKeys.phone(phone) else { continue }
+                guard let key = DuplicateKeys.phone(phone, phones) else { continue }
                 keys.insert("p\u{1}" + key)
                 contexts.insert("p\u{1}" + key)
             }
@@ -319,7 +327,7 @@ public enum DuplicateFinder {
             let detail: String
             switch kind {
             case .email: detail = String(key.dropFirst(2))
-            case .phone: detail = shownPhone(candidates[members[0]].phones.first { DuplicateKeys.phone($0) == String(key.dropFirst(2)) } ?? String(key.dropFirst(2)))
+            case .phone: detail = shownPhone(candidates[members[0]].phones.first { DuplicateKeys.phone($0, phones) == String(key.dropFirst(2)) } ?? String(key.dropFirst(2)))
             default: detail = "“" + key.dropFirst(2) + "”"
             }
             reasons.append(DuplicateReason(kind: kind, detail: detail, contactIDs: members.map { ids[$0] }.sorted()))

@@ -117,7 +117,7 @@ public enum SearchText {
 
     /// What a phone's digits are to the index: the value without ` +().-` (all a valid phone
     /// holds besides digits), removed scalar by scalar as the view's `replace()`s remove them.
-    static func phoneDigits(_ value: String) -> String {
+    public static func phoneDigits(_ value: String) -> String {
         // All six are ASCII, which no byte of a longer UTF-8 sequence is: removing their bytes
         // removes exactly those scalars.
         var digits: [UInt8] = []
@@ -318,9 +318,17 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
     /// No words at all: matches every contact.
     public var isEmpty: Bool { terms.isEmpty }
 
+    /// Whether `text` has a word written as a phone number is (what `phones` of `init` reads).
+    public static func hasNumber(_ text: String) -> Bool {
+        text.split { $0.isWhitespace }.contains { isPhoneLike(String($0)) }
+    }
+
     /// Reads `text`. Throws `CarnetError/invalidSearch(_:)` when it is longer than
-    /// `Limits/searchLength` or, not blank, has no letter or digit to look for.
-    public init(_ text: String) throws(CarnetError) {
+    /// `Limits/searchLength` or, not blank, has no letter or digit to look for. With `phones`, a
+    /// number the form can tell the country of is also looked for by its national number
+    /// (`0044 20 7946 0000`, and `020 7946 0000` in a file whose region is GB, find `+44 20 7946
+    /// 0000`; `8 495 123-45-67` in Russia finds `+7 495 123 45 67`).
+    public init(_ text: String, phones: PhoneNormalForm? = nil) throws(CarnetError) {
         try Limits.checkSearch(text)
         let pieces = text.split { $0.isWhitespace }.map(String.init)
         var terms: [Term] = []
@@ -330,7 +338,7 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
             while end < pieces.count, Self.isPhoneLike(pieces[end]) { end += 1 }
             if end > index {
                 let run = Array(pieces[index..<end])
-                if let term = Self.phoneTerm(run) { terms.append(term) }
+                if let term = Self.phoneTerm(run, phones: phones) { terms.append(term) }
                 index = end
                 continue
             }
@@ -364,7 +372,7 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
 
     /// A run of phone-like words: a plain number is a word like any other; otherwise its digits
     /// in one, its national forms when it starts with a country code, or its words one by one.
-    private static func phoneTerm(_ run: [String]) -> Term? {
+    private static func phoneTerm(_ run: [String], phones: PhoneNormalForm?) -> Term? {
         let words = run.map(SearchText.words)
         let digits = words.joined().joined()
         let international = run[0].hasPrefix("+") || run[0].hasPrefix("(+")
@@ -372,8 +380,14 @@ public struct SearchQuery: Sendable, Equatable, Hashable {
         // ten digits or more not starting with 0 (a country code, typed without its +; shorter
         // numbers are national ones, or parts). The index holds a phone written with a country
         // code by its national number only, and a word of digits also matches after a 0
-        // (Phrase.isNumber): it finds `2079460000` and `02079460000` alike.
-        let national = international || (digits.utf8.count >= 10 && digits.utf8.first != 0x30) ? SearchText.nationalNumber(digits) : ""
+        // (Phrase.isNumber): it finds `2079460000` and `02079460000` alike. Where the file's
+        // form tells the number's country, its national number is the one libphonenumber finds
+        // (after an international prefix such as 00, without a trunk prefix such as 8).
+        var national = international || (digits.utf8.count >= 10 && digits.utf8.first != 0x30) ? SearchText.nationalNumber(digits) : ""
+        if let e164 = phones?.e164(run.joined(separator: " ")) {
+            let found = SearchText.nationalNumber(String(e164.dropFirst()))
+            if found != digits && found.count >= 4 { national = found }
+        }
         if run.count == 1, words[0].count <= 1, !international {
             guard !words[0].isEmpty else { return nil }
             return Term(alternatives: [[Phrase(words[0], phone: true)]] + (national.isEmpty ? [] : [[Phrase([national], phone: true)]]))

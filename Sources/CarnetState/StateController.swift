@@ -501,6 +501,21 @@ extension StateController {
         try storage.info()
     }
 
+    /// The region phone numbers without a country code belong to (the file's, else the locale's).
+    public func phoneRegionSetting() throws(CarnetError) -> PhoneRegionSetting {
+        try storage.phoneRegionSetting()
+    }
+
+    /// The form phone numbers are compared in: E.164, completed by the phone region.
+    public func phoneNormalForm() throws(CarnetError) -> PhoneNormalForm {
+        try storage.phoneRegionSetting().normalForm
+    }
+
+    /// Stores the file's phone region (nil: each process takes its locale's).
+    public func setPhoneRegion(_ region: String?) throws(CarnetError) {
+        try storage.setPhoneRegion(region)
+    }
+
     /// `["ok"]` when SQLite's integrity and foreign key checks pass, else one line per problem.
     public func integrityCheck() throws(CarnetError) -> [String] {
         try storage.integrityCheck()

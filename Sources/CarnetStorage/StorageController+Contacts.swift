@@ -235,9 +235,17 @@ extension StorageController {
         }
     }
 
+    /// The form a search's phone number is also looked for in: the file's, read only for a
+    /// search that has a number in it (every completion a mail client asks for is a search).
+    func phoneForm(for search: String) throws(CarnetError) -> PhoneNormalForm? {
+        guard SearchQuery.hasNumber(search) else { return nil }
+        return try phoneRegionSetting().normalForm
+    }
+
     /// The WHERE conditions and their arguments for `query` (no key), with its search read.
-    static func filter(_ query: ContactQuery) throws(CarnetError) -> (conditions: [String], arguments: StatementArguments, search: SearchQuery) {
-        let search = try SearchQuery(query.search)
+    /// `phones`: the form a number in the search is also looked for in (see `phoneForm(for:)`).
+    static func filter(_ query: ContactQuery, phones: PhoneNormalForm?) throws(CarnetError) -> (conditions: [String], arguments: StatementArguments, search: SearchQuery) {
+        let search = try SearchQuery(query.search, phones: phones)
         // People only: a group card is listed by `carnet group`, never as a contact. The search
         // index holds people only, so a search needs no other condition (which every row it
         // matches would pay).
@@ -262,7 +270,7 @@ extension StorageController {
     }
 
     private func page(key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery) throws(CarnetError) -> ContactPage {
-        let page = try Self.pageClause(key: key, forward: forward, limit: limit, query: query)
+        let page = try Self.pageClause(key: key, forward: forward, limit: limit, query: query, phones: try phoneForm(for: query.search))
         guard limit > 0 else { return ContactPage(contacts: [], hasMore: false) }
         // A search finds people only: their rows need no kind or group form.
         let sql = "SELECT \(page.searched ? Self.personColumns : Self.contactColumns) FROM \(page.source) \(page.clause)"
@@ -282,9 +290,9 @@ extension StorageController {
     /// order's key does. `searched` says the index narrows it, so every row is a person. Throws
     /// for a search that cannot be read.
     static func pageClause(
-        key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery
+        key: ContactSortKey?, forward: Bool, limit: Int, query: ContactQuery, phones: PhoneNormalForm?
     ) throws(CarnetError) -> (source: String, clause: String, arguments: StatementArguments, ranked: Bool, searched: Bool) {
-        let filter = try filter(query)
+        let filter = try filter(query, phones: phones)
         let ranked = query.order == .relevance && !filter.search.isEmpty
         let column = sortColumn(query.order)
         var arguments = StatementArguments()
@@ -314,7 +322,7 @@ extension StorageController {
     public func summaries(
         after key: ContactSortKey?, limit: Int, query: ContactQuery
     ) throws(CarnetError) -> (summaries: [(summary: ContactSummary, key: ContactSortKey)], hasMore: Bool) {
-        let page = try Self.pageClause(key: key, forward: true, limit: limit, query: query)
+        let page = try Self.pageClause(key: key, forward: true, limit: limit, query: query, phones: try phoneForm(for: query.search))
         guard limit > 0 else { return ([], false) }
         let rank = page.ranked ? "search_rank" : "0"
         let sql = "SELECT \(Self.summaryColumns), \(Self.sortColumn(query.order)) AS sort_key, \(rank) AS sort_rank FROM \(page.source) \(page.clause)"
@@ -382,7 +390,7 @@ extension StorageController {
                 return all - (hasGroups ? try Self.groupCount(db) : 0)
             }
         }
-        let filter = try Self.filter(query)
+        let filter = try Self.filter(query, phones: try phoneForm(for: query.search))
         let whereClause = filter.conditions.isEmpty ? "" : " WHERE " + filter.conditions.joined(separator: " AND ")
         return try searchRead(query) { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts" + whereClause, arguments: filter.arguments) ?? 0

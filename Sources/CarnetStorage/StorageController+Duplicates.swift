@@ -66,8 +66,12 @@ extension StorageController {
     /// The groups of contacts likely to be one person (see `CarnetModels/DuplicateFinder`),
     /// never two the user said are different people.
     public func duplicates(scope: DuplicateScope = DuplicateScope()) throws(CarnetError) -> DuplicateSearch {
-        let (candidates, different) = try read { db in (try Self.duplicateCandidates(db, scope: scope), try Self.differentPeople(db)) }
-        return DuplicateFinder.find(candidates, differentPeople: different, involving: scope.involving)
+        let environment = options.environment
+        let (candidates, different, phones) = try read { db in
+            (try Self.duplicateCandidates(db, scope: scope), try Self.differentPeople(db),
+             try Self.phoneRegionSetting(db, environment: environment).normalForm)
+        }
+        return DuplicateFinder.find(candidates, differentPeople: different, involving: scope.involving, phones: phones)
     }
 
     /// What the finder compares of each contact in `scope`: one pass over `contacts` and over each

@@ -21,6 +21,7 @@ extension StorageController {
         source: String, options: ImportOptions = ImportOptions(), progress: ((Int) -> Void)? = nil,
         next: @escaping () throws(InterchangeError) -> InterchangeRecord?
     ) throws(CarnetError) -> ImportReport {
+        let environment = self.options.environment
         do {
             defer { feed.poke() }
             return try writer.writeWithoutTransaction { db in try Self.immediateTransaction(db, indexing: indexesOtherWriters) {
@@ -30,6 +31,7 @@ extension StorageController {
                 var seen = 0
                 // Ids this file issued before the import: none of them is free to give again.
                 let issuedBefore = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'contacts'") ?? 0
+                let phones = try Self.phoneRegionSetting(db, environment: environment).normalForm
                 while true {
                     let record: InterchangeRecord?
                     do {
@@ -47,7 +49,7 @@ extension StorageController {
                     seen += 1
                     if seen % 10_000 == 0 { progress?(seen) }
                     do {
-                        try Self.importOne(db, record, options: options, issuedBefore: issuedBefore, into: &report)
+                        try Self.importOne(db, record, options: options, issuedBefore: issuedBefore, phones: phones, into: &report)
                     } catch let error as CarnetError {
                         let reason: String
                         switch error {
@@ -89,7 +91,8 @@ extension StorageController {
     }
 
     private static func importOne(
-        _ db: Database, _ record: InterchangeRecord, options: ImportOptions, issuedBefore: Int64, into report: inout ImportReport
+        _ db: Database, _ record: InterchangeRecord, options: ImportOptions, issuedBefore: Int64, phones: PhoneNormalForm,
+        into report: inout ImportReport
     ) throws {
         // The UID is derived from the card as read, as the reader derives it for the members
         // it resolves, before its members are taken to the contacts they were merged into.
@@ -106,7 +109,7 @@ extension StorageController {
         // A card of a contact since merged into another: it updates the one it became, adding
         // what it holds that the merged contact lacks, rather than bringing the duplicate back.
         if let survivor = try mergedInto(db, uid: uid), let current = try fetchContact(db, id: survivor) {
-            let united = ContactMerge.merge([current.draft, draft]).draft
+            let united = ContactMerge.merge([current.draft, draft], phones: phones).draft
             if united == current.draft {
                 report.unchanged += 1
             } else if options.keepsExisting {

@@ -9,7 +9,7 @@ extension StorageController {
     /// emails. Throws for a search that cannot be read.
     public func mailEntries(query: ContactQuery, limit: Int) throws(CarnetError) -> [MailEntry] {
         guard limit > 0 else { return [] }
-        let page = try Self.pageClause(key: nil, forward: true, limit: limit, query: query)
+        let page = try Self.pageClause(key: nil, forward: true, limit: limit, query: query, phones: try phoneForm(for: query.search))
         let sql = "SELECT id, name, organization, book_id, given_name || ' ' || additional_names || ' ' || family_name || ' ' || nickname AS other_names FROM \(page.source) \(page.clause)"
         return try searchRead(query) { db in
             var rows: [(id: Int64, name: String, organization: String, book: Int64, otherNames: String)] = []

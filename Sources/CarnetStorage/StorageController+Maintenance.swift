@@ -183,6 +183,7 @@ extension StorageController {
             throw ErrorMapping.map(error, path: path)
         }
         let hasGroups = self.hasGroups
+        let environment = options.environment
         return try read { db in
             // A controller made for an earlier schema (tests of upgrades) has no groups to count.
             let groups = hasGroups ? try Self.groupCount(db) : 0
@@ -200,6 +201,7 @@ extension StorageController {
                 repairedValues: try db.tableExists("repaired_values")
                     ? Int.fetchOne(db, sql: "SELECT count(*) FROM repaired_values") ?? 0 : 0)
             info.groups = groups
+            info.phoneRegion = try Self.phoneRegionSetting(db, environment: environment)
             return info
         }
     }

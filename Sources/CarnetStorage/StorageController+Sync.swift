@@ -257,10 +257,11 @@ extension StorageController {
         _ account: SyncAccount, dryRun: Bool, _ body: @escaping (SyncTransaction) throws -> T
     ) throws(CarnetError) -> T {
         let outcome = Outcome<T>()
+        let environment = self.options.environment
         do {
             defer { feed.poke() }
             return try writer.writeWithoutTransaction { db in
-                let transaction = try SyncTransaction(db, account: account, dryRun: dryRun, indexing: indexesOtherWriters)
+                let transaction = try SyncTransaction(db, account: account, dryRun: dryRun, indexing: indexesOtherWriters, environment: environment)
                 do {
                     let result = try body(transaction)
                     if dryRun {
@@ -293,8 +294,22 @@ public final class SyncTransaction {
     /// Whether a commit has made some of this sync durable (then a failure is not "nothing changed").
     public private(set) var committed = false
 
-    fileprivate init(_ db: Database, account: SyncAccount, dryRun: Bool, indexing: Bool) throws {
+    private var phones: PhoneNormalForm?
+
+    /// The form phone numbers are compared in, read once: a number the server's side
+    /// reformatted is the same entry.
+    public func phoneNormalForm() throws -> PhoneNormalForm {
+        if let phones { return phones }
+        let form = try StorageController.phoneRegionSetting(db, environment: environment).normalForm
+        phones = form
+        return form
+    }
+
+    private let environment: [String: String]
+
+    fileprivate init(_ db: Database, account: SyncAccount, dryRun: Bool, indexing: Bool, environment: [String: String]) throws {
         self.db = db
+        self.environment = environment
         self.account = account
         self.dryRun = dryRun
         try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()

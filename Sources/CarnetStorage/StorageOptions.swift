@@ -38,15 +38,19 @@ public struct StorageOptions: Sendable, Equatable {
     /// missing file throws `CarnetError.noDatabase(path:)` and nothing is created:
     /// for a program that only reads, so a mistyped path is an error instead of a new, empty book.
     public var createIfMissing: Bool
+    /// Where the locale is read from when the file stores no phone region (`LC_ALL`, else
+    /// `LANG`; see `PhoneRegionSetting`). Default this process's environment.
+    public var environment: [String: String]
 
     public init(
         durability: Durability = .full, busyTimeout: TimeInterval = 10, connections: Connections = .pool,
-        createIfMissing: Bool = true
+        createIfMissing: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.durability = durability
         self.busyTimeout = busyTimeout
         self.connections = connections
         self.createIfMissing = createIfMissing
+        self.environment = environment
     }
 }
 

@@ -642,7 +642,9 @@ private final class SyncRun {
     /// other side's card is kept in the file's conflicts. The link then records the server's
     /// card; if the merge differs from it, the contact is left pending, to be sent.
     private func merge(_ contact: Contact, base: ContactDraft, theirs: ContactDraft, card: RemoteCard) throws {
-        let (merged, clashes) = DraftMerge.merge(base: base, theirs: theirs, mine: contact.draft, preferTheirs: options.prefer == .remote)
+        let (merged, clashes) = DraftMerge.merge(
+            base: base, theirs: theirs, mine: contact.draft, preferTheirs: options.prefer == .remote,
+            phones: try here.phoneNormalForm())
         if !clashes.isEmpty {
             let lost = options.prefer == .local ? card.text : VCardWriter.card(contact: contact, version: .v3)
             try keep(SyncClash(uid: contact.uid, name: contact.name, fields: clashes, kept: options.prefer, lostCard: lost))

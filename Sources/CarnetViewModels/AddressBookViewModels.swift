@@ -64,6 +64,19 @@ public final class DatabaseViewModel {
         try state.databaseInfo()
     }
 
+    /// The region that completes phone numbers written without a country code.
+    public func phoneRegion() throws(CarnetError) -> PhoneRegionSetting {
+        try state.phoneRegionSetting()
+    }
+
+    /// Sets the file's phone region (an ISO 3166-1 code such as GB); nil forgets it, and each
+    /// process takes its locale's.
+    @discardableResult
+    public func setPhoneRegion(_ region: String?) throws(CarnetError) -> PhoneRegionSetting {
+        try state.setPhoneRegion(region)
+        return try state.phoneRegionSetting()
+    }
+
     /// `["ok"]`, or one line per problem (see `StorageController.integrityCheck()`).
     public func check() throws(CarnetError) -> [String] {
         try state.integrityCheck()

@@ -182,7 +182,8 @@ public final class DraftEditor<Record: DraftSaving> {
         guard let conflict else { return nil }
         switch resolution {
         case .reload:
-            let merge = DraftMerge.merge(base: conflict.base.draft, theirs: conflict.current.draft, mine: draft.normalized())
+            let merge = DraftMerge.merge(
+                base: conflict.base.draft, theirs: conflict.current.draft, mine: draft.normalized(), phones: try state.phoneNormalForm())
             original = conflict.current
             draft = merge.draft
             clashes = merge.clashes

@@ -111,10 +111,13 @@ public final class DuplicatesViewModel {
     /// address (near names). A search finds a superset of each block, so no pair is missed.
     private func neighbours(of ids: [Int64]) throws(CarnetError) -> Set<Int64> {
         var found = Set(ids)
+        let form = try state.phoneNormalForm()
         for id in ids {
             let draft = try state.contact(id: id).draft
             let emails = draft.emails.map { DuplicateKeys.email($0.value) }
-            let phones = draft.phones.compactMap { DuplicateKeys.phone($0.value) }
+            // By the number's key (its national number, for a search) and as typed.
+            let keys = draft.phones.compactMap { DuplicateKeys.phone($0.value, form) }.map(DuplicateKeys.phoneSearchText)
+            let phones = Array(Set(keys + draft.phones.map { SearchText.phoneDigits(Rules.trimmed($0.value)) }.filter { $0.count >= 6 })).sorted()
             let names = [draft.name, draft.nameParts.given + " " + draft.nameParts.family].map(DuplicateKeys.nameWords).filter { !$0.isEmpty }
             let contexts = emails.compactMap(DuplicateKeys.domain) + phones + draft.addresses.compactMap { DuplicateKeys.address($0.matchText) }
             var texts = emails + phones + names.map { $0.joined(separator: " ") }
@@ -142,7 +145,7 @@ public final class DuplicatesViewModel {
 
     /// The merge screen for any contacts (the first kept), with `taking` settling fields
     /// (see `CarnetModels/ContactMerge`).
-    public func mergeScreen(contactIDs: [Int64], taking: [Field: Int] = [:]) throws(CarnetError) -> MergeContactsViewModel {
+    public func mergeScreen(contactIDs: [Int64], taking: [MergeSubject: Int] = [:]) throws(CarnetError) -> MergeContactsViewModel {
         var contacts: [Contact] = []
         for id in contactIDs {
             let contact = try state.contact(id: id)
@@ -150,7 +153,7 @@ public final class DuplicatesViewModel {
             if contact.kind == .group { throw .groupIsNotAContact(id: id, name: contact.name, "groups are not merged") }
             contacts.append(contact)
         }
-        return MergeContactsViewModel(state: state, contacts: contacts, taking: taking)
+        return MergeContactsViewModel(state: state, contacts: contacts, taking: taking, phones: try state.phoneNormalForm())
     }
 
     /// Says contacts `a` and `b` are different people; the list is found again without them
@@ -179,10 +182,11 @@ public final class MergeContactsViewModel {
 
     @ObservationIgnored private let state: StateController
 
-    public init(state: StateController, contacts: [Contact], taking: [Field: Int] = [:]) {
+    /// `phones`: the form the file compares numbers in (`StateController/phoneNormalForm()`).
+    public init(state: StateController, contacts: [Contact], taking: [MergeSubject: Int] = [:], phones: PhoneNormalForm) {
         self.state = state
         self.contacts = contacts
-        let merge = ContactMerge.merge(contacts.map(\.draft), taking: taking)
+        let merge = ContactMerge.merge(contacts.map(\.draft), taking: taking, phones: phones)
         editor = EditContactViewModel(state: state, contact: contacts.first)
         editor.draft = merge.draft
         questions = merge.questions
@@ -194,13 +198,34 @@ public final class MergeContactsViewModel {
     /// The field `field` takes the value of contact number `index` (0 for the first).
     /// A name brings its structured parts along, as `ContactMerge` does.
     public func choose(_ field: Field, from index: Int) {
-        guard contacts.indices.contains(index), questions.contains(where: { $0.field == field }) else { return }
-        for each in field == .name ? [.name] + Field.nameParts : [field] {
-            editor.draft.take(each, from: contacts[index].draft)
-            guard let q = questions.firstIndex(where: { $0.field == each }) else { continue }
-            let question = questions[q]
-            questions[q] = MergeQuestion(field: question.field, label: question.label, choices: question.choices, chosen: index)
+        choose(.field(field), from: index)
+    }
+
+    /// What `subject` asks about takes the value of contact number `index`: a field, or a single
+    /// date (the chosen contact's birthday replaces the one the draft holds).
+    public func choose(_ subject: MergeSubject, from index: Int) {
+        guard contacts.indices.contains(index), questions.contains(where: { $0.subject == subject }) else { return }
+        if let label = subject.dateLabel {
+            guard let date = contacts[index].draft.dates.first(where: { $0.label.lowercased() == label }) else { return }
+            // In the place of the date it replaces.
+            var dates = editor.draft.dates
+            let at = dates.firstIndex { $0.label.lowercased() == label } ?? dates.endIndex
+            dates.removeAll { $0.label.lowercased() == label }
+            dates.insert(date, at: min(at, dates.endIndex))
+            editor.draft.dates = dates
+            mark(subject, chosen: index)
+            return
         }
+        for each in subject.field == .name ? [.name] + Field.nameParts : [subject.field] {
+            editor.draft.take(each, from: contacts[index].draft)
+            mark(.field(each), chosen: index)
+        }
+    }
+
+    private func mark(_ subject: MergeSubject, chosen index: Int) {
+        guard let q = questions.firstIndex(where: { $0.subject == subject }) else { return }
+        let question = questions[q]
+        questions[q] = MergeQuestion(subject: subject, label: question.label, choices: question.choices, chosen: index)
     }
 
     public var issues: [FieldIssue] { editor.issues }

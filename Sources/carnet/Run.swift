@@ -73,7 +73,8 @@ private func withState(
     // write-ahead log into the file, so the next launch has nothing to recover. A file named
     // with --db or CARNET_DB that is missing is created only by a command that writes; a
     // reading command reports it (exit 66) instead of showing an empty book made from a typo.
-    let options = StorageOptions(connections: .single, createIfMissing: !location.isExplicit || writes)
+    let options = StorageOptions(
+        connections: .single, createIfMissing: !location.isExplicit || writes, environment: terminal.console.environment)
     let storage = try StorageController(path: location.path, options: options, onLockWait: terminal.lockWaitNotice)
     defer {
         try? storage.close()

@@ -59,7 +59,62 @@ import Testing
             ["group", "add", "Climbing club"], ["group", "add-member", "Climbing club", "lovelace", "hopper"],
         ], false),
         "carnet edit 1 --phone \"work:555 0101\"": ([["add", "--name", "Ada Lovelace"]], true),
+        "carnet db phone-region GB": ([], false),
+        "carnet duplicates": (adas, false),
     ]
+
+    /// Three spellings of Ada Lovelace and Grace Hopper, in a file whose phone region is GB: the
+    /// duplicates and merge sections' book.
+    static let adas: [[String]] = [
+        ["db", "phone-region", "GB"],
+        ["add", "--name", "Ada Lovelace", "--email", "work:ada@example.com", "--title", "Analyst"],
+        ["add", "--name", "Lovelace, Ada", "--email", "home:ADA@example.com", "--phone", "+44 20 7946 0000", "--title", "Countess"],
+        ["add", "--name", "ada lovelace", "--phone", "020 7946 0000", "--note", "Met in 1833"],
+        ["add", "--name", "Grace Hopper", "--email", "grace@navy.example"],
+    ]
+
+    /// What each of the page's other ```sh blocks needs in the book before its first line (a
+    /// block is a walk through its section, run in order), keyed by that line; nil: not run here
+    /// (it writes outside the sandbox).
+    static let walks: [String: [[String]]?] = [
+        "mkdir -p ~/.local/share/bash-completion/completions": nil,
+        "# ~/.muttrc (neomutt: ~/.neomuttrc): Ctrl-T completes in the To: prompt, Q queries": nil,
+        "carnet book list": [["add", "--name", "Ada Lovelace", "--email", "ada@example.com"]],
+        "carnet group add \"Climbing club\"": (1...7).map { ["add", "--name", "Person \($0)", "--email", "p\($0)@example.org"] },
+        "carnet merge 1 2": adas,
+    ]
+
+    /// Every command line of the page's other ```sh blocks runs, in its block's order, and
+    /// succeeds: the page shows nothing the binary refuses.
+    @Test func everyOtherCommandBlockRunsInItsOwnOrder() throws {
+        var ran = 0
+        for block in Self.blocks("```sh").dropFirst() {
+            // A block of a configuration file (muttrc) is MailClientTerminalTests'.
+            let lines = block.filter { !$0.isEmpty }
+            guard let first = lines.first else { continue }
+            let key = first.components(separatedBy: "  #")[0].trimmingCharacters(in: .whitespaces)
+            let walk = try #require(Self.walks[key], "docs/cli.md has a block of commands this test has no setup for: \(key)")
+            guard let steps = walk else { continue }
+            let box = Sandbox()
+            _ = box.write("cards.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Alan Turing\r\nEMAIL:alan@example.org\r\nEND:VCARD\r\n")
+            for step in steps { try #require(box.carnetInProcess(step).status == 0, "\(step)") }
+            for line in lines {
+                var words = GuideTests.shellWords(line)
+                #expect(words.first == "carnet", "docs/cli.md: \(line)")
+                // `> FILE`: what it prints goes to FILE.
+                var output: String?
+                if let arrow = words.firstIndex(of: ">"), arrow + 1 < words.count {
+                    output = words[arrow + 1]
+                    words.removeSubrange(arrow...)
+                }
+                let run = box.carnet(Array(words.dropFirst()), environment: ["EDITOR": "true", "VISUAL": ""], cwd: box.dir.path)
+                #expect(run.status == 0, "docs/cli.md: \(line)\n\(run)")
+                if let output { _ = box.write(output, run.stdout) }
+                ran += 1
+            }
+        }
+        #expect(ran >= 30)
+    }
 
     static func masked(_ text: String, _ box: Sandbox) -> String {
         text.replacingOccurrences(of: box.dir.path, with: "SANDBOX")

@@ -6,6 +6,8 @@ import Testing
     let box = Sandbox()
 
     func addAdas() {
+        // Numbers written without a country code are British here, whatever the machine's locale.
+        box.carnetInProcess(["db", "phone-region", "GB"])
         box.carnetInProcess(["add", "--name", "Ada Lovelace", "--email", "work:ada@example.com", "--title", "Analyst"])
         box.carnetInProcess(["add", "--name", "Lovelace, Ada", "--email", "home:ADA@example.com", "--phone", "+44 20 7946 0000", "--title", "Countess"])
         box.carnetInProcess(["add", "--name", "ada lovelace", "--phone", "020 7946 0000", "--note", "Met in 1833"])
@@ -54,6 +56,7 @@ import Testing
     }
 
     @Test func differentPeopleAreNeverProposedAgain() {
+        box.carnetInProcess(["db", "phone-region", "US"])
         box.carnetInProcess(["add", "--name", "John Smith", "--phone", "212 555 0100"])
         box.carnetInProcess(["add", "--name", "john smith", "--phone", "+1 212 555 0100"])
         let run = box.carnetInProcess(["merge", "--different", "1", "2"])

@@ -42,6 +42,7 @@ import Testing
 
     @Test func duplicatesAreFoundInTheFileAndTheUserCanSayTheyAreDifferent() throws {
         let storage = try StorageController(path: dir.database)
+        try storage.setPhoneRegion("GB")
         let adas = try threeAdas(storage)
         try storage.insertContact(ContactDraft(name: "Grace Hopper"))
         let found = try storage.duplicates()
@@ -67,7 +68,7 @@ import Testing
         let before = try rows(storage)
         let favoritesBefore = try storage.favorites().map { [$0.contact.id, Int64($0.position)] }
         let actions = try storage.history(limit: 100).count
-        let draft = ContactMerge.merge(adas.map(\.draft)).draft
+        let draft = ContactMerge.merge(adas.map(\.draft), phones: PhoneNormalForm(region: nil)).draft
         let merged = try storage.mergeContacts(adas, into: draft)
 
         #expect(try storage.history(limit: 100).count == actions + 1)
@@ -116,7 +117,7 @@ import Testing
         try storage.updateContact(adas[1], with: renamed)
         let after = try rows(storage)
         #expect(after != before)
-        #expect(throws: CarnetError.self) { try storage.mergeContacts(adas, into: ContactMerge.merge(adas.map(\.draft)).draft) }
+        #expect(throws: CarnetError.self) { try storage.mergeContacts(adas, into: ContactMerge.merge(adas.map(\.draft), phones: PhoneNormalForm(region: nil)).draft) }
         #expect(try rows(storage) == after)
         #expect(throws: CarnetError.self) { try storage.mergeContacts([adas[0]], into: adas[0].draft) }
         #expect(throws: CarnetError.self) { try storage.mergeContacts([adas[0], adas[0]], into: adas[0].draft) }
@@ -125,7 +126,7 @@ import Testing
     @Test func reimportingAMergedAwayCardUpdatesTheSurvivorInsteadOfBringingItBack() throws {
         let storage = try StorageController(path: dir.database)
         let adas = try threeAdas(storage)
-        try storage.mergeContacts(adas, into: ContactMerge.merge(adas.map(\.draft)).draft)
+        try storage.mergeContacts(adas, into: ContactMerge.merge(adas.map(\.draft), phones: PhoneNormalForm(region: nil)).draft)
         var old = adas[1].draft
         old.urls = [LabeledValue("https://lovelace.example")]
         let records = [
@@ -149,7 +150,7 @@ import Testing
         let copy = try storage.insertContact(ContactDraft(name: "Lovelace, Ada", email: "ADA@example.com"), uid: "urn:uuid:ada-2")
         let club = try storage.insertContact(GroupStorageTests.group("Ada Lovelace", ["ada-2", "someone"], form: .apple))
         #expect(try storage.duplicates().groups.map(\.contactIDs) == [[ada.id, copy.id]])
-        try storage.mergeContacts([ada, copy], into: ContactMerge.merge([ada.draft, copy.draft]).draft)
+        try storage.mergeContacts([ada, copy], into: ContactMerge.merge([ada.draft, copy.draft], phones: PhoneNormalForm(region: nil)).draft)
         #expect(try storage.contact(id: club.id).members == ["ada-1", "someone"])
         _ = try storage.undo()
         #expect(try storage.contact(id: club.id).members == ["ada-2", "someone"])

@@ -703,7 +703,7 @@ import Testing
 
     @Test func theQueryUsesTheIndex() throws {
         let storage = try StorageController.inMemory()
-        let filter = try StorageController.filter(ContactQuery(search: "ada lov"))
+        let filter = try StorageController.filter(ContactQuery(search: "ada lov"), phones: nil)
         let plan = try storage.writer.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT id FROM contacts WHERE " + filter.conditions.joined(separator: " AND "),
                              arguments: filter.arguments).map { $0["detail"] as String }

@@ -24,7 +24,7 @@ import Testing
         #expect(originals.count == 3)
 
         let pair = try a.contacts().filter { $0.uid.hasPrefix("ada-") }.sorted { $0.uid < $1.uid }
-        try a.storage.mergeContacts(pair, into: ContactMerge.merge(pair.map(\.draft)).draft)
+        try a.storage.mergeContacts(pair, into: ContactMerge.merge(pair.map(\.draft), phones: PhoneNormalForm(region: nil)).draft)
         let merged = try a.sync()
         #expect(merged.deletedRemotely == 1, "\(merged)")
         let cards = try fixture.serverCards()
@@ -71,7 +71,7 @@ import Testing
         #expect(try clubCard().contains("urn:uuid:ada-2"))
 
         let pair = try a.contacts().filter { $0.uid.hasPrefix("ada-") }.sorted { $0.uid < $1.uid }
-        try a.storage.mergeContacts(pair, into: ContactMerge.merge(pair.map(\.draft)).draft)
+        try a.storage.mergeContacts(pair, into: ContactMerge.merge(pair.map(\.draft), phones: PhoneNormalForm(region: nil)).draft)
         #expect(try a.storage.syncStatus()?.pendingChanged == 2, "the survivor and the group wait to be sent")
         try a.sync()
         let merged = try clubCard()
@@ -120,7 +120,7 @@ import Testing
         func group(_ name: String) throws -> String { try #require(try fixture.serverCards().values.first { $0.contains("FN:\(name)") }) }
         func mergeLeavingItsGroupInStep(_ uids: [String], group: String) throws {
             let pair = try a.contacts().filter { uids.contains($0.uid) }.sorted { $0.uid < $1.uid }
-            try a.storage.mergeContacts(pair, into: ContactMerge.merge(pair.map(\.draft)).draft)
+            try a.storage.mergeContacts(pair, into: ContactMerge.merge(pair.map(\.draft), phones: PhoneNormalForm(region: nil)).draft)
             try Self.sqlite(fixture.dir.path("a.sqlite"), """
                 UPDATE sync_contacts SET synced_version = (SELECT version FROM contacts WHERE id = contact_id)
                 WHERE contact_id = (SELECT id FROM contacts WHERE uid = '\(group)')

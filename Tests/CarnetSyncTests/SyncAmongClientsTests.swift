@@ -11,6 +11,35 @@ import Testing
 /// phone would write): a card moved to another href, lists both sides added to, and a sync
 /// that fails after it began to send.
 @Suite struct SyncAmongClientsTests {
+    // MARK: A number another client reformats
+
+    /// A phone rewrites the numbers it syncs its own way (`555 0100` as `+1 555-0100`): in a file
+    /// whose phone region is US that is the same entry, so a number deleted here meanwhile stays
+    /// deleted, with no clash, and the other number keeps its place.
+    @Test(arguments: ServerKind.allCases)
+    func aNumberAnotherClientReformatsIsTheSameEntry(_ kind: ServerKind) throws {
+        let fixture = try SyncFixture(kind)
+        let a = try fixture.book("a")
+        try a.storage.setPhoneRegion("US")
+        try a.add("Ray Reformat", phone: "555 0100")
+        try a.edit("Ray Reformat") { $0.phones.append(LabeledValue("555 0111", label: "home")) }
+        try a.sync()
+        let raw = RawClient(user: SyncFixture.user, password: SyncFixture.password)
+        let (href, card) = try #require(try fixture.serverCards().first)
+        let url = try #require(URL(string: href, relativeTo: fixture.server.url)).absoluteURL
+        let reformatted = card.replacingOccurrences(of: ":555 0100\r\n", with: ":+1 555-0100\r\n")
+        try #require(reformatted != card, "\(card)")
+        #expect(try raw.send("PUT", url, headers: ["Content-Type": "text/vcard"], body: reformatted).isSuccess)
+        try a.edit("Ray Reformat") { $0.phones.removeAll { $0.value == "555 0100" } }
+
+        let report = try a.sync()
+        #expect(report.clashes.isEmpty, "\(report)")
+        #expect(try a.contact(named: "Ray Reformat").phones.map(\.value) == ["555 0111"])
+        let sent = try #require(try fixture.serverCards().values.first)
+        #expect(!sent.contains("0100") && sent.contains("555 0111"), "\(sent)")
+        #expect(try a.sync().changedNothing)
+    }
+
     // MARK: A card another client moves
 
     /// vdirsyncer after a local rename, DAVx5 and others delete a card and PUT it again under
@@ -227,7 +256,7 @@ import Testing
         var theirs = base, mine = base
         theirs.categories = ["a", "c", "t"]  // removed b, added t
         mine.categories = ["x", "a", "b", "c"]  // added x first
-        let (merged, clashes) = DraftMerge.merge(base: base, theirs: theirs, mine: mine)
+        let (merged, clashes) = DraftMerge.merge(base: base, theirs: theirs, mine: mine, phones: PhoneNormalForm(region: nil))
         #expect(clashes.isEmpty)
         #expect(merged.categories == ["x", "a", "c", "t"])
     }
@@ -238,10 +267,10 @@ import Testing
         var theirs = base, mine = base
         theirs.emails.remove(at: 0)
         mine.emails[0].label = "other"
-        let (merged, clashes) = DraftMerge.merge(base: base, theirs: theirs, mine: mine)
+        let (merged, clashes) = DraftMerge.merge(base: base, theirs: theirs, mine: mine, phones: PhoneNormalForm(region: nil))
         #expect(clashes == [.email])
         #expect(merged.emails == mine.emails)
-        let (preferTheirs, _) = DraftMerge.merge(base: base, theirs: theirs, mine: mine, preferTheirs: true)
+        let (preferTheirs, _) = DraftMerge.merge(base: base, theirs: theirs, mine: mine, preferTheirs: true, phones: PhoneNormalForm(region: nil))
         #expect(preferTheirs.emails == theirs.emails)
     }
 
@@ -251,7 +280,7 @@ import Testing
         var theirs = base, mine = base
         theirs.emails[1].preferred = true
         mine.emails[0].preferred = true
-        let (merged, clashes) = DraftMerge.merge(base: base, theirs: theirs, mine: mine)
+        let (merged, clashes) = DraftMerge.merge(base: base, theirs: theirs, mine: mine, phones: PhoneNormalForm(region: nil))
         #expect(clashes == [.email])
         #expect(merged.emails.filter(\.preferred).map(\.value) == ["a@example.org"])
         #expect(merged.issues().isEmpty)

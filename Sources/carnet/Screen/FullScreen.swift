@@ -692,7 +692,7 @@ final class FullScreen {
             let question = questions[mergeRow]
             guard let at = question.choices.firstIndex(where: { $0.contactIndex == question.chosen }) else { return true }
             let step = action == .nextChoice ? 1 : question.choices.count - 1
-            merge.choose(question.field, from: question.choices[(at + step) % question.choices.count].contactIndex)
+            merge.choose(question.subject, from: question.choices[(at + step) % question.choices.count].contactIndex)
         case .save:
             let merged: Contact
             do {

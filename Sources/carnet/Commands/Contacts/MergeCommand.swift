@@ -11,8 +11,10 @@ struct MergeCommand: StateCommand {
         discussion: """
             The first contact is kept; the others are merged into it and deleted. Lists (emails, \
             phones, addresses, categories…) are united: an entry found twice is kept once, with \
-            the types of both. A one-valued field (name, title, note, photo…) keeps the first \
-            contact's value, or takes another's when the first has none. Where two values differ, \
+            the types of both. A phone number written two ways is one entry where \
+            its country is known (see carnet db phone-region): +44 20 7946 0000 and 020 7946 0000 \
+            become one entry, written the fuller way, with the labels of both. A one-valued field (name, title, note, \
+            photo…), a birthday and an anniversary keep the first contact's value, or takes another's when the first has none. Where two values differ, \
             on a terminal you are asked which to keep (or, with --editor, the merged contact opens \
             in $VISUAL or $EDITOR: closing it unchanged merges as shown, emptying it cancels); in a script the first contact's value stays unless --take \
             FIELD=ID says otherwise, and each field settled so is printed. The favorite place, \
@@ -59,15 +61,16 @@ struct MergeCommand: StateCommand {
 
     /// `--take FIELD=ID` as the field and the index of its contact among the ids (nil: the
     /// fields only).
-    func parsedTakes(ids: [Int64]?) throws -> [Field: Int] {
-        var taking: [Field: Int] = [:]
+    func parsedTakes(ids: [Int64]?) throws -> [MergeSubject: Int] {
+        var taking: [MergeSubject: Int] = [:]
         for take in takes {
             let parts = take.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let spec = ContactFields.named(parts[0].trimmingCharacters(in: .whitespaces)) else {
-                throw ValidationError("--take \(take.shown): give FIELD=ID with a field such as name, title, note or photo")
-            }
-            if spec.list != nil {
-                throw ValidationError("--take \(take.shown): \(spec.key) is a list, and lists are united; --take is for one-valued fields")
+            let name = parts[0].trimmingCharacters(in: .whitespaces)
+            guard parts.count == 2, let subject = MergeSubject.named(name) else {
+                if parts.count == 2, let spec = ContactFields.named(name), spec.list != nil {
+                    throw ValidationError("--take \(take.shown): \(spec.key) is a list, and lists are united; --take is for one-valued fields and for birthday and anniversary")
+                }
+                throw ValidationError("--take \(take.shown): give FIELD=ID with a field such as name, title, note, photo or birthday")
             }
             guard let ids else { continue }
             // FIELD=ID, or FIELD=the words that named the contact on this command line.
@@ -75,7 +78,7 @@ struct MergeCommand: StateCommand {
             guard let index = Int64(named).flatMap({ ids.firstIndex(of: $0) }) ?? contacts.firstIndex(of: parts[1]) ?? contacts.firstIndex(of: named) else {
                 throw ValidationError("--take \(take.shown): the ID must be one of the contacts merged (\(ids.map(String.init).joined(separator: ", ")))")
             }
-            taking[spec.field] = index
+            taking[subject] = index
         }
         return taking
     }
@@ -116,7 +119,7 @@ struct MergeCommand: StateCommand {
 
     /// "name: kept “Ada Lovelace” of 12 (40 has “Lovelace, Ada”; --take name=40)".
     @MainActor private func settled(_ question: MergeQuestion, _ screen: MergeContactsViewModel) -> String {
-        let key = ContactFields.spec(question.field)?.key ?? question.field.rawValue
+        let key = question.subject.key
         let id = { (index: Int) in screen.contacts[index].id }
         let kept = question.choices.first { $0.contactIndex == question.chosen }
         let others = question.choices.filter { $0.contactIndex != question.chosen }
@@ -136,7 +139,7 @@ struct MergeCommand: StateCommand {
                 let trimmed = answer.trimmingCharacters(in: .whitespaces)
                 if trimmed.isEmpty { break }
                 if let n = Int(trimmed), question.choices.indices.contains(n - 1) {
-                    screen.choose(question.field, from: question.choices[n - 1].contactIndex)
+                    screen.choose(question.subject, from: question.choices[n - 1].contactIndex)
                     break
                 }
                 text = "answer a number from 1 to \(question.choices.count)\n"

@@ -15,7 +15,8 @@ struct DatabaseCommand: ParsableCommand {
               carnet db check
               carnet db repair
               carnet db backup ~/carnet-backup.sqlite
+              carnet db phone-region GB
               sqlite3 "$(carnet db path)" 'SELECT name, email FROM contacts'
             """,
-        subcommands: [DatabasePath.self, DatabaseInfoCommand.self, DatabaseCheck.self, DatabaseRepair.self, DatabaseReindex.self, DatabaseBackup.self])
+        subcommands: [DatabasePath.self, DatabaseInfoCommand.self, DatabaseCheck.self, DatabaseRepair.self, DatabaseReindex.self, DatabaseBackup.self, DatabasePhoneRegion.self])
 }

@@ -27,6 +27,9 @@ struct DatabaseInfoCommand: StateCommand {
             size:         \(info.fileBytes) bytes
             journal:      \(info.journalMode), synchronous \(info.synchronous)
             """)
+        if let phoneRegion = info.phoneRegion {
+            terminal.print("phone region: \(phoneRegion.summary)")
+        }
         if info.repairedValues > 0 {
             terminal.print("repaired:     \(info.repairedValues) values an upgrade brought within the rules; originals in the repaired_values table")
         }
