@@ -106,17 +106,25 @@ public struct SyncClash: Sendable, Equatable, Codable {
     public var kept: SyncPreference
     /// The losing side's card, whole.
     public var lostCard: String
+    /// Met linking a contact to a card with no common base: neither side's value overwrote the
+    /// other's, and the contact is not sent until `carnet sync take` settles it.
+    public var unsettled: Bool
 
-    public init(uid: String, name: String, fields: [Field], kept: SyncPreference, lostCard: String) {
+    public init(uid: String, name: String, fields: [Field], kept: SyncPreference, lostCard: String, unsettled: Bool = false) {
         self.uid = uid
         self.name = name
         self.fields = fields
         self.kept = kept
         self.lostCard = lostCard
+        self.unsettled = unsettled
     }
 
     /// "Ada Lovelace: phone, note (kept this file's; the server's values are in sync_conflicts)".
     public var description: String {
+        if unsettled {
+            return "\(name): this file and the server hold different \(fields.map(\.rawValue).joined(separator: ", ")), never synced "
+                + "together: neither is sent until you settle it (see carnet sync status, then carnet sync take)"
+        }
         let side = kept == .local ? "kept this file's values; the server's" : "kept the server's values; this file's"
         return "\(name): both changed \(fields.map(\.rawValue).joined(separator: ", ")) (\(side) are kept in sync_conflicts, see carnet sync status)"
     }
@@ -463,6 +471,8 @@ public protocol AddressBookSyncing: AnyObject {
     func status() throws(CarnetError) -> SyncStatus?
     /// The conflict numbered `id`, its losing card read; nil when there is none.
     func conflict(id: Int64) throws(CarnetError) -> SyncConflict?
+    /// Settles conflict `id`, met linking with no common base: its contact is sent from now on.
+    func settleConflict(id: Int64) throws(CarnetError)
     /// Marks the card not synced numbered (or at the href) `reference` as skipped; nil when none is.
     func skipCard(_ reference: String) throws(CarnetError) -> CardNotSynced?
 }

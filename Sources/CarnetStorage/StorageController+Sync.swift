@@ -178,8 +178,9 @@ extension StorageController {
                 db, sql: """
                     SELECT count(*) FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id
                     WHERE s.account_id = ? AND c.book_id = ? AND s.synced_version <> c.version
+                      AND NOT \(SyncTransaction.unsettledCondition)
                     """,
-                arguments: [account.id, account.bookID]) ?? 0
+                arguments: [account.id, account.bookID, account.id]) ?? 0
             // Contacts deleted here, and those moved to another book: their cards go from this collection.
             let deletes = try Int.fetchOne(
                 db, sql: """
@@ -187,9 +188,14 @@ extension StorageController {
                          + (SELECT count(*) FROM sync_contacts s JOIN contacts c ON c.id = s.contact_id WHERE s.account_id = ? AND c.book_id <> ?)
                     """,
                 arguments: [account.id, account.id, account.bookID]) ?? 0
+            // The recent conflicts, and every unsettled one however old: each holds its contact back.
             let conflicts = try Row.fetchAll(
-                db, sql: "SELECT \(Self.conflictColumns) FROM sync_conflicts WHERE account_id = ? OR account_id IS NULL ORDER BY id DESC LIMIT ?",
-                arguments: [account.id, clashes]
+                db, sql: """
+                    SELECT \(Self.conflictColumns) FROM sync_conflicts WHERE (account_id = ? OR account_id IS NULL)
+                    AND (unsettled = 1 OR id IN (SELECT id FROM sync_conflicts WHERE account_id = ? OR account_id IS NULL ORDER BY id DESC LIMIT ?))
+                    ORDER BY id DESC
+                    """,
+                arguments: [account.id, account.id, clashes]
             ).map { row in try Self.conflict(db, row) }
             let cards = try SyncTransaction.fetchCardsNotSynced(db, accountID: account.id)
             // Held in step, yet the server's card names a merged-away contact: one more to send.
@@ -201,16 +207,27 @@ extension StorageController {
             return status
     }
 
-    private static let conflictColumns = "id, time, uid, name, fields, kept, lost_card"
+    private static let conflictColumns = "id, time, uid, name, fields, kept, lost_card, unsettled"
 
     /// A `sync_conflicts` row, with the contact of its UID as it is now (the losing card unread).
     private static func conflict(_ db: Database, _ row: Row) throws -> SyncConflict {
         let clash = SyncClash(
             uid: row["uid"], name: row["name"],
             fields: (row["fields"] as String).split(separator: ",").compactMap { Field(rawValue: $0.trimmingCharacters(in: .whitespaces)) },
-            kept: SyncPreference(rawValue: row["kept"]) ?? .local, lostCard: row["lost_card"])
+            kept: SyncPreference(rawValue: row["kept"]) ?? .local, lostCard: row["lost_card"], unsettled: row["unsettled"])
         return SyncConflict(
             id: row["id"], time: (row["time"] as String?).flatMap(Timestamp.date), clash: clash, contact: try fetchContact(db, uid: clash.uid))
+    }
+
+    /// Settles conflict `id` (see `SyncClash/unsettled`): its contact is sent by the next sync.
+    /// Nothing changes for a conflict already settled; nil when there is none.
+    @discardableResult
+    public func settleSyncConflict(id: Int64) throws(CarnetError) -> SyncConflict? {
+        try write { db in
+            try db.execute(sql: "UPDATE sync_conflicts SET unsettled = 0 WHERE id = ?", arguments: [id])
+            return try Row.fetchOne(db, sql: "SELECT \(Self.conflictColumns) FROM sync_conflicts WHERE id = ?", arguments: [id])
+                .map { row in try Self.conflict(db, row) }
+        }
     }
 
     /// The conflict numbered `id` (the losing card unread); nil when there is none.
@@ -420,9 +437,10 @@ public final class SyncTransaction {
         let ids = try Int64.fetchAll(
             db.cachedStatement(sql: """
                 SELECT c.id FROM contacts c LEFT JOIN sync_contacts s ON s.contact_id = c.id AND s.account_id = ?
-                WHERE c.id > ? AND c.book_id = ? AND (s.contact_id IS NULL OR s.synced_version <> c.version) ORDER BY c.id LIMIT ?
+                WHERE c.id > ? AND c.book_id = ? AND (s.contact_id IS NULL OR s.synced_version <> c.version)
+                  AND NOT \(Self.unsettledCondition) ORDER BY c.id LIMIT ?
                 """),
-            arguments: [account.id, afterID, account.bookID, limit])
+            arguments: [account.id, afterID, account.bookID, account.id, limit])
         return try ids.compactMap { id in try contact(id: id).map { ($0, try link(contactID: id)) } }
     }
 
@@ -604,12 +622,16 @@ public final class SyncTransaction {
 
     /// Keeps the losing side of a same-field clash (see `SyncClash`).
     public func recordClash(_ clash: SyncClash) throws {
-        try db.cachedStatement(sql: "INSERT INTO sync_conflicts (account_id, time, uid, name, fields, kept, lost_card) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        try db.cachedStatement(sql: "INSERT INTO sync_conflicts (account_id, time, uid, name, fields, kept, lost_card, unsettled) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             .execute(arguments: [
                 account.id, Timestamp.string(Timestamp.now()), clash.uid, clash.name, clash.fields.map(\.rawValue).joined(separator: ", "),
-                clash.kept.rawValue, clash.lostCard,
+                clash.kept.rawValue, clash.lostCard, clash.unsettled,
             ])
     }
+
+    /// What holds a contact `c` back from this account's uploads (one argument, the account's
+    /// id): a conflict of its UID still unsettled (see `SyncClash/unsettled`).
+    static let unsettledCondition = "EXISTS (SELECT 1 FROM sync_conflicts k WHERE k.account_id = ? AND k.uid = c.uid AND k.unsettled = 1)"
 
     // MARK: Cards not synced
 

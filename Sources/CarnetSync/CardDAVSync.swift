@@ -154,6 +154,10 @@ public final class CardDAVSync: AddressBookSyncing {
         try storage.syncConflict(id: id).map(Self.readingLostCard)
     }
 
+    public func settleConflict(id: Int64) throws(CarnetError) {
+        try storage.settleSyncConflict(id: id)
+    }
+
     public func skipCard(_ reference: String) throws(CarnetError) -> CardNotSynced? {
         try storage.skipCardNotSynced(reference)
     }
@@ -529,8 +533,8 @@ private final class SyncRun {
                 }
                 // Never synced together (the same contact imported on both sides, or a sync
                 // that stopped after sending it): merged against nothing, so each side's fields
-                // are kept and a field both filled differently is a clash.
-                try merge(contact, base: ContactDraft(), theirs: theirs, card: card)
+                // are kept, and a field both filled differently is a clash no side wins yet.
+                try merge(contact, base: ContactDraft(), theirs: theirs, card: card, unsettled: true)
                 return
             }
             if let moved = try here.heldContact(uid: uid) {
@@ -641,13 +645,19 @@ private final class SyncRun {
     /// is taken from it; a field both changed differently goes to the preferred side, and the
     /// other side's card is kept in the file's conflicts. The link then records the server's
     /// card; if the merge differs from it, the contact is left pending, to be sent.
-    private func merge(_ contact: Contact, base: ContactDraft, theirs: ContactDraft, card: RemoteCard) throws {
+    ///
+    /// `unsettled`: no base tells which side changed a field both hold differently; this file's
+    /// value stays here, the server's there, and the contact is not sent until the conflict is
+    /// settled (`carnet sync take`), whichever side `--prefer` names.
+    private func merge(_ contact: Contact, base: ContactDraft, theirs: ContactDraft, card: RemoteCard, unsettled: Bool = false) throws {
+        let preferTheirs = !unsettled && options.prefer == .remote
         let (merged, clashes) = DraftMerge.merge(
-            base: base, theirs: theirs, mine: contact.draft, preferTheirs: options.prefer == .remote,
-            phones: try here.phoneNormalForm())
+            base: base, theirs: theirs, mine: contact.draft, preferTheirs: preferTheirs, phones: try here.phoneNormalForm())
         if !clashes.isEmpty {
-            let lost = options.prefer == .local ? card.text : VCardWriter.card(contact: contact, version: .v3)
-            try keep(SyncClash(uid: contact.uid, name: contact.name, fields: clashes, kept: options.prefer, lostCard: lost))
+            let lost = preferTheirs ? VCardWriter.card(contact: contact, version: .v3) : card.text
+            try keep(SyncClash(
+                uid: contact.uid, name: contact.name, fields: clashes, kept: preferTheirs ? .remote : .local, lostCard: lost,
+                unsettled: unsettled))
         }
         var saved = contact
         do {

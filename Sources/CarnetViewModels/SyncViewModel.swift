@@ -65,9 +65,21 @@ public final class SyncViewModel {
         public var changed: Bool
     }
 
+    /// Settles conflict `id`, met linking with no common base, keeping this file's values: the
+    /// next sync sends them over the server's.
+    public func keepMine(conflict id: Int64) throws(CarnetError) -> SyncConflict {
+        let conflict = try conflict(id: id)
+        guard conflict.clash.unsettled else {
+            throw .refused("conflict \(id) is settled already: this file's values were kept and sent; carnet sync take \(id) takes the server's")
+        }
+        try engine.settleConflict(id: id)
+        return try self.conflict(id: id)
+    }
+
     /// Gives the contact of conflict `id` the losing side's values of `fields` (all the
     /// conflict's by default): one edit, like any other (in the history, undone by undo), which
-    /// leaves the contact to be sent by the next sync.
+    /// leaves the contact to be sent by the next sync. A conflict met linking with no common
+    /// base is settled by it: the contact is sent again, with the values taken.
     public func take(conflict id: Int64, fields wanted: [Field]? = nil) throws(CarnetError) -> Taken {
         let conflict = try conflict(id: id)
         let name = conflict.clash.name
@@ -85,8 +97,10 @@ public final class SyncViewModel {
         let contact = state.latest(current) ?? current
         var draft = contact.draft
         for field in fields { draft.take(field, from: lost) }
-        guard draft != contact.draft else { return Taken(conflict: conflict, fields: fields, contact: contact, changed: false) }
-        let saved = try state.updateContact(contact, with: draft)
+        let changed = draft != contact.draft
+        let saved = changed ? try state.updateContact(contact, with: draft) : contact
+        if conflict.clash.unsettled { try engine.settleConflict(id: id) }
+        guard changed else { return Taken(conflict: conflict, fields: fields, contact: contact, changed: false) }
         return Taken(conflict: conflict, fields: fields, contact: saved, changed: true)
     }
 

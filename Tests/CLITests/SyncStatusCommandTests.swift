@@ -21,6 +21,39 @@ import Testing
         #expect(other.carnetInProcess(["sync"], environment: password).status == 0)
     }
 
+    /// The same contact imported on both sides before they ever synced: the title they hold
+    /// differently waits for the user (status says so; nothing is sent), and `take --mine` sends
+    /// this file's.
+    @Test func aConflictWithNoBaseWaitsForTakeMine() throws {
+        let server = try RadicaleServer(users: ["ada": "secret"])
+        let other = Sandbox()
+        func card(_ title: String) -> String { "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:shared-ada\r\nFN:Ada Lovelace\r\nTITLE:\(title)\r\nEND:VCARD\r\n" }
+        box.carnetInProcess(["import", box.write("ada.vcf", card("Analyst"))])
+        box.carnetInProcess(["sync", "setup", server.url.absoluteString, "--user", "ada"], environment: password)
+        #expect(box.carnetInProcess(["sync"], environment: password).status == 0)
+        other.carnetInProcess(["import", other.write("ada.vcf", card("Countess"))])
+        other.carnetInProcess(["sync", "setup", server.url.absoluteString, "--user", "ada"], environment: password)
+        let first = other.carnetInProcess(["sync"], environment: password)
+        #expect(first.status == 0 && first.stderr.contains("never synced together: neither is sent until you settle it"), "\(first)")
+
+        let status = other.carnetInProcess(["sync", "status"])
+        #expect(status.lines.contains(
+            "  1  Ada Lovelace: title (unsettled: never synced together, neither side sent; carnet sync take 1 takes the server's, --mine sends this file's)"),
+            "\(status)")
+        #expect(status.lines.contains("       title here: Countess") && status.lines.contains("       title there: Analyst"), "\(status)")
+        #expect(status.stdout.contains("to send: 0 new, 0 changed"), "\(status)")
+        let json = try #require(other.json(other.carnetInProcess(["sync", "status", "--json"]).stdout) as? [String: Any])
+        #expect((json["conflicts"] as? [[String: Any]])?.first?["unsettled"] as? Bool == true)
+
+        other.expectRefused(["sync", "take", "1", "--mine", "--field", "title"], 64, mentioning: "--mine keeps every field")
+        let mine = other.carnetInProcess(["sync", "take", "1", "--mine"])
+        #expect(mine.status == 0 && mine.stdout == "kept this file's title of conflict 1 for Ada Lovelace (carnet sync sends it)\n", "\(mine)")
+        other.expectRefused(["sync", "take", "1", "--mine"], 65, mentioning: "settled already")
+        #expect(other.carnetInProcess(["sync"], environment: password).status == 0)
+        #expect(box.carnetInProcess(["sync"], environment: password).status == 0)
+        #expect(box.carnetInProcess(["show", "1"]).stdout.contains("Countess"))
+    }
+
     @Test func statusShowsBothValuesAndTakeIsOneUndoableChangeSentByTheNextSync() throws {
         let server = try RadicaleServer(users: ["ada": "secret"])
         let other = Sandbox()

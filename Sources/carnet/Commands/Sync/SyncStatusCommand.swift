@@ -70,11 +70,14 @@ struct SyncStatusCommand: SyncingCommand {
             lines.append("recent conflicts (carnet sync take NUMBER takes the value that lost):")
             for conflict in status.conflicts {
                 let clash = conflict.clash
-                let side = clash.kept == .local ? "kept this file's" : "kept the server's"
+                let side = clash.unsettled
+                    ? "unsettled: never synced together, neither side sent; carnet sync take \(conflict.id) takes the server's, --mine sends this file's"
+                    : clash.kept == .local ? "kept this file's" : "kept the server's"
                 lines.append("  \(conflict.id)  \(clash.name): \(clash.fields.map(\.rawValue).joined(separator: ", ")) (\(side))")
+                let (kept, lost) = clash.unsettled ? ("here", "there") : ("kept", "lost")
                 for value in conflict.values {
-                    lines.append("       \(value.field.rawValue) kept: " + (value.kept.map(Self.text) ?? "(the contact was deleted since)"))
-                    lines.append("       \(value.field.rawValue) lost: " + (value.lost.map(Self.text) ?? "(its card cannot be read; it is in sync_conflicts)"))
+                    lines.append("       \(value.field.rawValue) \(kept): " + (value.kept.map(Self.text) ?? "(the contact was deleted since)"))
+                    lines.append("       \(value.field.rawValue) \(lost): " + (value.lost.map(Self.text) ?? "(its card cannot be read; it is in sync_conflicts)"))
                 }
             }
         }
@@ -102,7 +105,10 @@ struct SyncStatusCommand: SyncingCommand {
         }
         struct Pending: Encodable { let new: Int, changed: Int, deleted: Int }
         struct Conflict: Encodable {
-            let id: Int64, time: String?, uid: String, name: String, contactID: Int64?, kept: String, fields: [SyncConflictValue]
+            let id: Int64, time: String?, uid: String, name: String, contactID: Int64?, kept: String
+            /// Met linking with no common base: neither side sent until `sync take` settles it.
+            let unsettled: Bool
+            let fields: [SyncConflictValue]
         }
         struct Card: Encodable {
             let id: Int64, href: String, reason: String, firstSeen: String?, lastSeen: String?, skipped: Bool
@@ -137,7 +143,7 @@ struct SyncStatusCommand: SyncingCommand {
             conflicts = status.conflicts.map {
                 Conflict(
                     id: $0.id, time: $0.time.map(Timestamp.string), uid: $0.clash.uid, name: $0.clash.name, contactID: $0.contact?.id,
-                    kept: $0.clash.kept.rawValue, fields: $0.values)
+                    kept: $0.clash.kept.rawValue, unsettled: $0.clash.unsettled, fields: $0.values)
             }
             cardsNotSynced = status.cardsNotSynced.map {
                 Card(

@@ -13,11 +13,17 @@ struct SyncTakeCommand: SyncingCommand {
             side's value of each field: one change in carnet history (carnet undo takes it back), \
             sent to the server by the next sync.
 
+            A conflict met linking a book to a collection that already held its cards, with no \
+            earlier sync to say which side changed a field, is unsettled: neither side's value \
+            overwrote the other's, and the contact is not sent. carnet sync take settles it with \
+            the server's values; --mine settles it with this file's, which the next sync sends.
+
             EXAMPLES:
               carnet sync status
               carnet sync take 3
               carnet sync take 3 --field title
               carnet sync take 3 --field email --field phone
+              carnet sync take 4 --mine
             """)
 
     @OptionGroup var database: DatabaseOption
@@ -25,10 +31,12 @@ struct SyncTakeCommand: SyncingCommand {
     @Argument(help: ArgumentHelp("The conflict's number (carnet sync status).", valueName: "number")) var number: Int64
     @Option(help: ArgumentHelp("Take only this field's value (repeatable; default: all the conflict's fields).", valueName: "field"))
     var field: [String] = []
+    @Flag(help: "Settle an unsettled conflict with this file's values: the next sync sends them.") var mine = false
     @Flag(help: "Print a JSON object.") var json = false
 
     func validate() throws {
         guard number > 0 else { throw ValidationError("the conflict's number must be 1 or more (got \(number))") }
+        if mine && !field.isEmpty { throw ValidationError("--mine keeps every field of this file's; it cannot be combined with --field") }
         _ = try fields()
     }
 
@@ -49,6 +57,18 @@ struct SyncTakeCommand: SyncingCommand {
     }
 
     @MainActor func run(sync: SyncViewModel, terminal: Terminal) throws {
+        if mine {
+            let settled = try sync.keepMine(conflict: number)
+            let list = settled.clash.fields.map(\.rawValue).joined(separator: ", ")
+            if json {
+                terminal.print(try JSONOutput.string(TakenJSON(
+                    conflict: number, contactID: settled.contact?.id ?? 0, name: settled.clash.name, changed: false,
+                    fields: settled.values.map { TakenJSON.Value(field: $0.field, before: $0.kept, now: $0.kept) })))
+            } else {
+                terminal.print("kept this file's \(list) of conflict \(number) for \(settled.clash.name) (carnet sync sends it)".shown)
+            }
+            return
+        }
         let taken = try sync.take(conflict: number, fields: try fields())
         let name = taken.contact.name
         let list = taken.fields.map(\.rawValue).joined(separator: ", ")
