@@ -14,3 +14,6 @@
 
 ALTER TABLE sync_conflicts ADD COLUMN unsettled INTEGER NOT NULL DEFAULT 0
     CONSTRAINT unsettled_zero_or_one CHECK (unsettled IN (0, 1));
+
+-- Every upload asks whether a contact is held back: a partial index of the few unsettled rows.
+CREATE INDEX sync_conflicts_unsettled ON sync_conflicts (account_id, uid) WHERE unsettled = 1;

@@ -34,7 +34,7 @@ struct MergeCommand: StateCommand {
     @Argument(help: ArgumentHelp(
         "The contacts to merge, the first kept: each an id, or words that find only it (quote words with spaces).", valueName: "contact"))
     var contacts: [String] = []
-    @Option(name: .customLong("take"), help: ArgumentHelp("Take FIELD from contact ID where the values differ (e.g. name=40); repeatable.", valueName: "field=id"))
+    @Option(name: .customLong("take"), help: ArgumentHelp("Take FIELD (or birthday, anniversary) from contact ID where the values differ (e.g. name=40); repeatable.", valueName: "field=id"))
     var takes: [String] = []
     @Flag(help: "Edit the merged contact in $VISUAL or $EDITOR before saving.") var editor = false
     @Flag(help: "Record that the two contacts are different people; carnet duplicates stops proposing them.") var different = false
