@@ -121,9 +121,9 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedMigrationsTool"]),
 
-        .testTarget(name: "CarnetModelsTests", dependencies: ["CarnetModels", "SeededRandom"]),
+        .testTarget(name: "CarnetModelsTests", dependencies: ["CarnetModels", "SeededRandom", "CarnetTestSupport"]),
         // The codecs, and the corpus of real exports in Tests/Fixtures/RealExports.
-        .testTarget(name: "CarnetInterchangeTests", dependencies: ["CarnetModels", "CarnetInterchange"]),
+        .testTarget(name: "CarnetInterchangeTests", dependencies: ["CarnetModels", "CarnetInterchange", "CarnetTestSupport"]),
         .testTarget(
             name: "CarnetStorageTests",
             dependencies: [

@@ -98,3 +98,47 @@ public final class WriteLockHolder {
 
     public func wait() { process.waitUntilExit() }
 }
+
+/// A program a test starts (python3 with a package, most often) and what it printed.
+public enum ChildProcess {
+    /// What a run printed, and how it ended.
+    public struct Output: Sendable {
+        public let status: Int32
+        public let stdout: Data
+        public let stderr: Data
+
+        /// The last `lines` lines of stderr, joined by " / ", for a failure's message.
+        public func errorTail(_ lines: Int) -> String {
+            String(decoding: stderr, as: UTF8.self).split(separator: "\n").suffix(lines).joined(separator: " / ")
+        }
+    }
+
+    /// Runs `executable` with `arguments` (and `environment`, `directory` when given) to its end.
+    /// Both pipes are read before waiting, so a large output cannot fill one and stall the child.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, directory: URL? = nil
+    ) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let errors = DispatchQueue(label: "child-process-stderr")
+        nonisolated(unsafe) var errorData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        errors.async {
+            errorData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: data, stderr: errorData)
+    }
+}

@@ -1,3 +1,4 @@
+import CarnetTestSupport
 import Foundation
 import Testing
 
@@ -91,31 +92,9 @@ enum VObjectReader {
     }
 
     private static func run(script: String, arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes before waiting, so a large output cannot fill a pipe and stall the child.
-        let errors = DispatchQueue(label: "vobject-stderr")
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        errors.async {
-            errorData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: errorData, as: UTF8.self).split(separator: "\n").suffix(3).joined(separator: " / ")
-            throw Failure(message: "vobject: \(message)")
-        }
-        return data
+        let output = try ChildProcess.run(python, ["-c", script] + arguments)
+        guard output.status == 0 else { throw Failure(message: "vobject: \(output.errorTail(3))") }
+        return output.stdout
     }
 }
 

@@ -1,4 +1,5 @@
 @testable import CarnetModels
+import CarnetTestSupport
 import Foundation
 import SeededRandom
 import Testing
@@ -310,41 +311,17 @@ import Testing
         let installed = packages.appendingPathComponent("phonenumbers-\(pinnedVersion()).dist-info")
         try #require(FileManager.default.fileExists(atPath: installed.path),
                      "python-phonenumbers \(pinnedVersion()) is not installed in .build/pypackages: `make deps` installs it")
-        let process = Process()
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3"] + arguments
-        }
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONPATH"] = packages.path
         environment["PYTHONIOENCODING"] = "utf-8"
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
-        process.environment = environment
-        process.currentDirectoryURL = root
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes before waiting, so a large output cannot fill a pipe and stall the child.
-        let errors = DispatchQueue(label: "phonenumbers-stderr")
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        errors.async {
-            errorData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
+        let direct = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+        let output = try ChildProcess.run(
+            direct ? "/usr/bin/python3" : "/usr/bin/env", direct ? arguments : ["python3"] + arguments,
+            environment: environment, directory: root)
+        guard output.status == 0 else {
+            throw Failure(description: "python3 \(arguments.filter { $0 != script }.joined(separator: " ")): \(output.errorTail(5))")
         }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: errorData, as: UTF8.self).split(separator: "\n").suffix(5).joined(separator: " / ")
-            throw Failure(description: "python3 \(arguments.filter { $0 != script }.joined(separator: " ")): \(message)")
-        }
-        return data
+        return output.stdout
     }
 }
