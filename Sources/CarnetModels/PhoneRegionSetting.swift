@@ -37,6 +37,6 @@ public struct PhoneRegionSetting: Sendable, Equatable, Codable {
     public var summary: String {
         if let stored { return "\(stored) (this file's)" }
         if let locale, let localeSource { return "\(locale) (from the locale, \(localeSource); not stored in the file)" }
-        return "none: numbers without a country code are not compared with others (set one with carnet db phone-region)"
+        return "none: a number written without its country code meets only the same digits (set one with carnet db phone-region)"
     }
 }
