@@ -324,6 +324,27 @@ extension FullScreenTests {
         #expect(adas.first?.draft.phones.count == 1, "lists are united")
     }
 
+    /// A birthday that differs is one more row of the merge screen, chosen like a title: only the
+    /// one chosen stays.
+    @Test func aDifferingBirthdayIsChosenOnTheMergeScreen() throws {
+        let (screen, state, storage) = try screen()
+        #expect(box.carnet(["add", "--name", "Ada Lovelace", "--email", "ada@example.org", "--date", "birthday:1815-12-10"]).status == 0)
+        #expect(box.carnet(["add", "--name", "Ada Lovelace", "--email", "ada@example.org", "--date", "birthday:--12-11"]).status == 0)
+        try state.refresh()
+        press(screen, .character("6"))
+        press(screen, .enter)
+        var text = screen.render(rows: 24, columns: 100).text
+        let row = try #require(text.firstIndex { $0.contains("Birthday") && $0.contains("1815-12-10") && $0.contains("December 11") }, "\(text)")
+        for _ in 0..<(row - 4) { press(screen, .down) }
+        press(screen, .right)
+        text = screen.render(rows: 24, columns: 100).text
+        press(screen, .character("s"))
+        #expect(screen.message?.text == "merged into Ada Lovelace (u undoes it)", "\(text)")
+        let adas = try storage.contacts(limit: 10, matching: "Ada").contacts
+        #expect(adas.count == 1)
+        #expect(adas.first?.draft.dates.map(\.dateText) == ["--12-11"], "\(text)")
+    }
+
     @Test func markedCardsAreMergedFromTheContactsList() throws {
         let (screen, _, storage) = try screen()
         press(screen, .character("x"), .character("j"), .character("j"), .character("x"))
