@@ -364,10 +364,7 @@ public final class EntryList<Draft>: Sendable {
                 let key: (E) -> String
                 var same: (E, E) -> Bool = { $0 == $1 }
                 if kind == .phone {
-                    key = { (entry: E) -> String in
-                        let text = matchText(entry)
-                        return phones.e164(text) ?? text
-                    }
+                    key = { (entry: E) -> String in phones.entryKey(matchText(entry)) }
                     same = { a, b in a == b || (displayLabel(a) == displayLabel(b) && key(a) == key(b)) }
                 } else {
                     key = matchText

@@ -147,20 +147,7 @@ public enum ContactMerge {
         guard distinct.count > 1 else { return nil }
         var chosen = distinct[0]
         if let wanted = taking[subject], let taken = held.first(where: { $0.index == wanted }) { chosen = taken }
-        // The chosen date takes the place of the first one of its kind; the others go.
-        var dates: [ContactDate] = []
-        var placed = false
-        for date in merged.dates {
-            guard date.label.lowercased() == label else {
-                dates.append(date)
-                continue
-            }
-            if !placed {
-                dates.append(chosen.date)
-                placed = true
-            }
-        }
-        merged.dates = dates
+        merged.dates = ContactDate.replacing(label, in: merged.dates, with: chosen.date)
         return MergeQuestion(
             subject: subject, label: label.prefix(1).uppercased() + label.dropFirst(),
             choices: distinct.map { MergeQuestion.Choice(contactIndex: $0.index, value: $0.date.displayText) }, chosen: chosen.index)
@@ -190,14 +177,19 @@ public enum ContactMerge {
     /// its twins merged and the first preferred entry the only one.
     static func unite<E: ContactEntry>(_ lists: [[E]], kind: EntryKind) -> [E] { uniteEntries(lists, kind: kind) }
 
-    private static func uniteEntries<E: ContactEntry>(_ lists: [[E]], kind: EntryKind) -> [E] {
+    /// `key`: what an entry is known by (its match text by default), ignoring case; `absorb`:
+    /// what an entry takes of its twin besides the twin's types.
+    private static func uniteEntries<E: ContactEntry>(
+        _ lists: [[E]], kind: EntryKind, key: (E) -> String = { $0.matchText }, absorb: (inout E, E) -> Void = { _, _ in }
+    ) -> [E] {
         var out: [E] = []
         var at: [String: Int] = [:]
         for list in lists {
             for entry in list {
-                let key = entry.matchText.lowercased()
+                let key = key(entry).lowercased()
                 if let i = at[key] {
                     out[i] = relabeled(out[i], uniting: entry.label, kind: kind)
+                    absorb(&out[i], entry)
                 } else {
                     at[key] = out.count
                     out.append(entry)
@@ -212,27 +204,9 @@ public enum ContactMerge {
     /// code, else with more digits, else the first), with the types of both. A number whose
     /// region cannot be known meets only its own text.
     static func unitePhones(_ lists: [[LabeledValue]], _ phones: PhoneNormalForm) -> [LabeledValue] {
-        var out: [LabeledValue] = []
-        var at: [String: Int] = [:]
-        for list in lists {
-            for entry in list {
-                let key = phones.e164(entry.value) ?? entry.matchText.lowercased()
-                guard let i = at[key] else {
-                    at[key] = out.count
-                    out.append(entry)
-                    continue
-                }
-                var united = relabeled(out[i], uniting: entry.label, kind: .phone)
-                if isFuller(entry.value, than: united.value) { united.value = entry.value }
-                out[i] = united
-            }
-        }
-        var seen = false
-        for i in out.indices where out[i].preferred {
-            if seen { out[i].preferred = false }
-            seen = true
-        }
-        return out
+        onePreferred(uniteEntries(lists, kind: .phone, key: { phones.entryKey($0.matchText) }) { kept, twin in
+            if isFuller(twin.value, than: kept.value) { kept.value = twin.value }
+        })
     }
 
     /// Whether `a` says more of one number than `b`: its country code, or more digits.
@@ -245,7 +219,12 @@ public enum ContactMerge {
 
     /// The same, with one preferred entry: the first one marked so.
     static func unite<E: PreferableEntry>(_ lists: [[E]], kind: EntryKind) -> [E] {
-        var out: [E] = uniteEntries(lists, kind: kind)
+        onePreferred(uniteEntries(lists, kind: kind))
+    }
+
+    /// `entries` with only the first entry marked preferred still marked so.
+    private static func onePreferred<E: PreferableEntry>(_ entries: [E]) -> [E] {
+        var out = entries
         var seen = false
         for i in out.indices where out[i].preferred {
             if seen { out[i].preferred = false }

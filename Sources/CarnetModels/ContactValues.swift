@@ -246,6 +246,17 @@ public struct ContactDate: Sendable, Codable, Equatable, Hashable, ContactEntry 
     public static let birthday = "birthday"
     public static let anniversary = "anniversary"
 
+    /// `dates` with every date labelled `label` (`birthday`, any case) replaced by `date`, in the
+    /// place of the first of them (at the end when there was none): a person has one birthday.
+    public static func replacing(_ label: String, in dates: [ContactDate], with date: ContactDate) -> [ContactDate] {
+        let isIt = { (each: ContactDate) in each.label.lowercased() == label }
+        var out = dates
+        let at = out.firstIndex(where: isIt) ?? out.endIndex
+        out.removeAll(where: isIt)
+        out.insert(date, at: min(at, out.endIndex))
+        return out
+    }
+
     /// `1815-12-10`, or `--12-10` without a year (the vCard 4.0 and ISO 8601 form).
     /// A date a person reads: `1815-12-10` with its year, `December 20` without one (where
     /// `dateText` writes vCard's `--12-20`).

@@ -29,6 +29,11 @@ public struct PhoneNormalForm: Sendable, Hashable {
         PhoneParsing.e164(text, region: region)
     }
 
+    /// What a list knows a phone entry by: its E.164 form where it can be told, else `text`.
+    public func entryKey(_ text: String) -> String {
+        e164(text) ?? text
+    }
+
     /// Whether libphonenumber's metadata knows the region code (case-insensitive), e.g. "GB" yes, "UK" no, "001" no.
     public static func isKnownRegion(_ code: String) -> Bool {
         PhoneRegions.codes.contains(code.uppercased())

@@ -78,8 +78,9 @@ public final class DuplicatesViewModel {
             var searched: Set<Int64> = []
             var pending = new
             var ids = new
+            let phones = try state.phoneNormalForm()
             repeat {
-                ids.formUnion(try neighbours(of: pending.sorted()))
+                ids.formUnion(try neighbours(of: pending.sorted(), phones: phones))
                 searched.formUnion(pending)
                 scope.contactIDs = wanted.map { $0.intersection(ids) } ?? ids
                 search = try state.duplicates(scope: scope)
@@ -109,9 +110,8 @@ public final class DuplicatesViewModel {
     /// `DuplicateFinder`): an email address, a phone number (by the digits duplicates compare), the
     /// whole name, and each word of the name together with an email domain, a number or an
     /// address (near names). A search finds a superset of each block, so no pair is missed.
-    private func neighbours(of ids: [Int64]) throws(CarnetError) -> Set<Int64> {
+    private func neighbours(of ids: [Int64], phones form: PhoneNormalForm) throws(CarnetError) -> Set<Int64> {
         var found = Set(ids)
-        let form = try state.phoneNormalForm()
         for id in ids {
             let draft = try state.contact(id: id).draft
             let emails = draft.emails.map { DuplicateKeys.email($0.value) }
@@ -207,12 +207,7 @@ public final class MergeContactsViewModel {
         guard contacts.indices.contains(index), questions.contains(where: { $0.subject == subject }) else { return }
         if let label = subject.dateLabel {
             guard let date = contacts[index].draft.dates.first(where: { $0.label.lowercased() == label }) else { return }
-            // In the place of the date it replaces.
-            var dates = editor.draft.dates
-            let at = dates.firstIndex { $0.label.lowercased() == label } ?? dates.endIndex
-            dates.removeAll { $0.label.lowercased() == label }
-            dates.insert(date, at: min(at, dates.endIndex))
-            editor.draft.dates = dates
+            editor.draft.dates = ContactDate.replacing(label, in: editor.draft.dates, with: date)
             mark(subject, chosen: index)
             return
         }
