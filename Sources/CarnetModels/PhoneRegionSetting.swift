@@ -33,6 +33,15 @@ public struct PhoneRegionSetting: Sendable, Equatable, Codable {
         return PhoneRegionSetting(stored: stored, locale: nil)
     }
 
+    /// Why `code` cannot be a file's phone region, or nil when it can (an ISO 3166-1 alpha-2 code
+    /// libphonenumber knows, any case, space around it ignored).
+    public static func refusal(of code: String) -> String? {
+        let upper = Rules.trimmed(code).uppercased()
+        guard !PhoneNormalForm.isKnownRegion(upper) else { return nil }
+        let hint = upper == "UK" ? "the United Kingdom is GB" : "give an ISO 3166-1 code such as GB, US or DE"
+        return "\(code.debugDescription) is not a region of phone numbers: \(hint)"
+    }
+
     /// One line for `carnet db info` and `carnet db phone-region`.
     public var summary: String {
         if let stored { return "\(stored) (this file's)" }

@@ -22,15 +22,8 @@ extension StorageController {
     /// phone region; nil forgets it, so each process takes its locale's.
     /// - Throws: `CarnetError.invalid(_:)` for a code that names no region.
     public func setPhoneRegion(_ region: String?) throws(CarnetError) {
-        var code: String?
-        if let region {
-            let upper = Rules.trimmed(region).uppercased()
-            guard PhoneNormalForm.isKnownRegion(upper) else {
-                let hint = upper == "UK" ? ": the United Kingdom is GB" : "; give an ISO 3166-1 code such as GB, US or DE"
-                throw .invalid([FieldIssue(.phone, "\(region.debugDescription) is not a region libphonenumber knows\(hint)")])
-            }
-            code = upper
-        }
+        if let region, let refusal = PhoneRegionSetting.refusal(of: region) { throw .invalid([FieldIssue(.phone, refusal)]) }
+        let code = region.map { Rules.trimmed($0).uppercased() }
         try write { db in
             try db.execute(sql: "UPDATE settings SET phone_region = ? WHERE id = 1", arguments: [code])
         }

@@ -31,10 +31,7 @@ struct DatabasePhoneRegion: StateCommand {
 
     func validate() throws {
         if clear && region != nil { throw ValidationError("give a region or --clear, not both") }
-        if let region, !PhoneNormalForm.isKnownRegion(Rules.trimmed(region)) {
-            let hint = Rules.trimmed(region).uppercased() == "UK" ? "the United Kingdom is GB" : "give an ISO 3166-1 code such as GB, US or DE"
-            throw ValidationError("\(region.debugDescription) is not a region of phone numbers: \(hint)")
-        }
+        if let region, let refusal = PhoneRegionSetting.refusal(of: region) { throw ValidationError(refusal) }
     }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
