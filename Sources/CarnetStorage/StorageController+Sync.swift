@@ -220,14 +220,9 @@ extension StorageController {
     }
 
     /// Settles conflict `id` (see `SyncClash/unsettled`): its contact is sent by the next sync.
-    /// Nothing changes for a conflict already settled; nil when there is none.
-    @discardableResult
-    public func settleSyncConflict(id: Int64) throws(CarnetError) -> SyncConflict? {
-        try write { db in
-            try db.execute(sql: "UPDATE sync_conflicts SET unsettled = 0 WHERE id = ?", arguments: [id])
-            return try Row.fetchOne(db, sql: "SELECT \(Self.conflictColumns) FROM sync_conflicts WHERE id = ?", arguments: [id])
-                .map { row in try Self.conflict(db, row) }
-        }
+    /// Nothing changes for a conflict already settled, or none.
+    public func settleSyncConflict(id: Int64) throws(CarnetError) {
+        try write { db in try db.execute(sql: "UPDATE sync_conflicts SET unsettled = 0 WHERE id = ?", arguments: [id]) }
     }
 
     /// The conflict numbered `id` (the losing card unread); nil when there is none.
