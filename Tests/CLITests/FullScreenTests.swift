@@ -312,16 +312,24 @@ extension FullScreenTests {
         press(screen, .escape)
         #expect(screen.message?.text == "nothing merged")
         press(screen, .enter)
-        let title = try #require(screen.render(rows: 24, columns: 100).text.firstIndex { $0.contains("Countess") })
-        for _ in 0..<(title - 4) { press(screen, .down) }
-        press(screen, .right)
-        text = screen.render(rows: 24, columns: 100).text
+        text = try takeTheOtherValue(screen) { $0.contains("Countess") }
         press(screen, .character("s"))
         #expect(screen.message?.text == "merged into Ada Lovelace (u undoes it)", "\(text)")
         let adas = try storage.contacts(limit: 10, matching: "Ada").contacts
         #expect(adas.count == 1)
         #expect(adas.first?.draft.title == "Analyst", "\(text)")
         #expect(adas.first?.draft.phones.count == 1, "lists are united")
+    }
+
+    /// On the merge screen: moves to the first question row `matching` (rows start at the fifth
+    /// line) and takes the next contact's value there; the screen as it then reads.
+    func takeTheOtherValue(_ screen: FullScreen, matching: (String) -> Bool) throws -> [String] {
+        let text = screen.render(rows: 24, columns: 100).text
+        let found = text.firstIndex(where: matching)
+        let row = try #require(found, "\(text)")
+        for _ in 0..<(row - 4) { press(screen, .down) }
+        press(screen, .right)
+        return screen.render(rows: 24, columns: 100).text
     }
 
     /// A birthday that differs is one more row of the merge screen, chosen like a title: only the
@@ -333,11 +341,7 @@ extension FullScreenTests {
         try state.refresh()
         press(screen, .character("6"))
         press(screen, .enter)
-        var text = screen.render(rows: 24, columns: 100).text
-        let row = try #require(text.firstIndex { $0.contains("Birthday") && $0.contains("1815-12-10") && $0.contains("December 11") }, "\(text)")
-        for _ in 0..<(row - 4) { press(screen, .down) }
-        press(screen, .right)
-        text = screen.render(rows: 24, columns: 100).text
+        let text = try takeTheOtherValue(screen) { $0.contains("Birthday") && $0.contains("1815-12-10") && $0.contains("December 11") }
         press(screen, .character("s"))
         #expect(screen.message?.text == "merged into Ada Lovelace (u undoes it)", "\(text)")
         let adas = try storage.contacts(limit: 10, matching: "Ada").contacts
