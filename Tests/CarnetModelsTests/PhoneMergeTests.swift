@@ -60,6 +60,14 @@ import Testing
         #expect(same.draft.dates.count == 2)
     }
 
+    @Test func aChosenDateTakesThePlaceOfTheFirstOfItsKindElseComesLast() {
+        let met = ContactDate(label: "met", year: 1833, month: 6, day: 5)
+        let old = ContactDate(label: "Birthday", year: 1815, month: 12, day: 10)
+        let chosen = ContactDate(label: ContactDate.birthday, year: nil, month: 12, day: 11)
+        #expect(ContactDate.replacing(ContactDate.birthday, in: [old, met, old], with: chosen) == [chosen, met])
+        #expect(ContactDate.replacing(ContactDate.birthday, in: [met], with: chosen) == [met, chosen])
+    }
+
     @Test func takeNamesBirthdaysAndAnniversariesAsItNamesFields() {
         #expect(MergeSubject.named("birthday") == .birthday)
         #expect(MergeSubject.named("Anniversary") == .anniversary)
