@@ -102,11 +102,11 @@ public struct DuplicateScope: Sendable, Equatable {
     /// Only these contacts (nil: every contact of the file).
     public var contactIDs: Set<Int64>?
     /// Only groups that hold at least one of these (an import's new contacts); nil: every group.
-    public var involving: Set<Int64>?
+    public var involving: IDRanges?
     /// Only the contacts of this address book (nil: every book).
     public var bookID: Int64?
 
-    public init(contactIDs: Set<Int64>? = nil, involving: Set<Int64>? = nil, bookID: Int64? = nil) {
+    public init(contactIDs: Set<Int64>? = nil, involving: IDRanges? = nil, bookID: Int64? = nil) {
         self.contactIDs = contactIDs
         self.involving = involving
         self.bookID = bookID
@@ -271,140 +271,76 @@ public enum DuplicateFinder {
     public static let sharedKeyLimit = 12
 
     public static func find(
-        _ candidates: [DuplicateCandidate], differentPeople: Set<ContactPair> = [], involving: Set<Int64>? = nil,
+        _ candidates: [DuplicateCandidate], differentPeople: Set<ContactPair> = [], involving: IDRanges? = nil,
         phones: PhoneNormalForm
     ) -> DuplicateSearch {
-        let n = candidates.count
-        var compared = 0
-        var words: [[String]] = []
-        words.reserveCapacity(n)
         // Exact keys: one block per key, the members linked through the block's first.
         // Sized once: growing them key by key rehashed every key several times.
-        var blocks: [String: [Int]] = Dictionary(minimumCapacity: n * 4)
-        var nearBlocks: [String: [Int]] = Dictionary(minimumCapacity: n * 8)
+        var blocks: [String: [Int]] = Dictionary(minimumCapacity: candidates.count * 4)
+        var nearBlocks: [String: [Int]] = Dictionary(minimumCapacity: candidates.count * 8)
+        var words: [[String]] = []
+        words.reserveCapacity(candidates.count)
         for (index, candidate) in candidates.enumerated() {
-            let nameWords = DuplicateKeys.nameWords(candidate.name)
-            words.append(nameWords)
-            var keys: Set<String> = []
-            var contexts: Set<String> = []
-            for email in candidate.emails {
-                let key = DuplicateKeys.email(email)
-                keys.insert("e\u{1}" + key)
-                if let domain = DuplicateKeys.domain(key) { contexts.insert("d\u{1}" + domain) }
-            }
-            for phone in candidate.phones {
-                guard let key = DuplicateKeys.phone(phone, phones) else { continue }
-                keys.insert("p\u{1}" + key)
-                contexts.insert("p\u{1}" + key)
-            }
-            for address in candidate.addresses {
-                guard let key = DuplicateKeys.address(address) else { continue }
-                contexts.insert("a\u{1}" + key)
-            }
-            if !nameWords.isEmpty { keys.insert("n\u{1}" + nameWords.joined(separator: " ")) }
-            if !candidate.given.isEmpty && !candidate.family.isEmpty {
-                let parts = DuplicateKeys.nameWords(candidate.given + " " + candidate.family)
-                if !parts.isEmpty { keys.insert("n\u{1}" + parts.joined(separator: " ")) }
-            }
-            for key in keys { blocks[key, default: []].append(index) }
-            for word in Set(nameWords) where word.count >= 2 {
-                for context in contexts { nearBlocks[word + "\u{2}" + context, default: []].append(index) }
-            }
+            let keys = blockKeys(candidate, phones: phones)
+            words.append(keys.words)
+            for key in keys.exact { blocks[key, default: []].append(index) }
+            for key in keys.near { nearBlocks[key, default: []].append(index) }
         }
-
-        var links = UnionFind(n)
-        var reasons: [DuplicateReason] = []
-        let ids = candidates.map(\.id)
+        var collector = DuplicateCollector(phones: phones)
         for (key, members) in blocks where members.count > 1 && members.count <= sharedKeyLimit {
-            let kind: DuplicateReasonKind
-            switch key.first {
-            case "e": kind = .email
-            case "p": kind = .phone
-            default: kind = .name
-            }
-            compared += members.count - 1
-            for member in members.dropFirst() { links.union(members[0], member) }
-            let detail: String
-            switch kind {
-            case .email: detail = String(key.dropFirst(2))
-            case .phone: detail = shownPhone(candidates[members[0]].phones.first { DuplicateKeys.phone($0, phones) == String(key.dropFirst(2)) } ?? String(key.dropFirst(2)))
-            default: detail = "“" + key.dropFirst(2) + "”"
-            }
-            reasons.append(DuplicateReason(kind: kind, detail: detail, contactIDs: members.map { ids[$0] }.sorted()))
+            collector.exactBlock(key, members.map { candidates[$0] })
         }
-        var nearPairs: [ContactPair: String] = [:]
         for (key, members) in nearBlocks where members.count > 1 && members.count <= nearNameBlockLimit {
-            for i in members.indices {
-                for j in members.index(after: i)..<members.endIndex {
-                    let a = members[i], b = members[j]
-                    let pair = ContactPair(ids[a], ids[b])
-                    guard nearPairs[pair] == nil, words[a] != words[b] else { continue }
-                    compared += 1
-                    guard DuplicateKeys.areNear(words[a], words[b]) else { continue }
-                    let context = key.split(separator: "\u{2}", maxSplits: 1).last.map(String.init) ?? ""
-                    let shared: String
-                    switch context.first {
-                    case "d": shared = "both at " + context.dropFirst(2)
-                    case "p": shared = "sharing a phone"
-                    default: shared = "sharing an address"
-                    }
-                    nearPairs[pair] = shared
-                    links.union(a, b)
-                }
-            }
-        }
-        for (pair, shared) in nearPairs {
-            reasons.append(DuplicateReason(kind: .nearName, detail: shared, contactIDs: [pair.first, pair.second]))
-        }
-
-        // Components, then split where the user said two are different people.
-        var components: [Int: [Int64]] = [:]
-        var indexOfID: [Int64: Int] = [:]
-        for (index, id) in ids.enumerated() { indexOfID[id] = index }
-        for reason in reasons {
-            guard let first = reason.contactIDs.first, let index = indexOfID[first] else { continue }
-            let root = links.find(index)
-            components[root, default: []].append(contentsOf: reason.contactIDs)
-        }
-        var reasonsByRoot: [Int: [DuplicateReason]] = [:]
-        for reason in reasons {
-            guard let first = reason.contactIDs.first, let index = indexOfID[first] else { continue }
-            reasonsByRoot[links.find(index), default: []].append(reason)
-        }
-        var groups: [DuplicateGroup] = []
-        for (root, members) in components {
-            let memberIDs = Array(Set(members)).sorted()
-            let groupReasons = reasonsByRoot[root] ?? []
-            // Reasons chain: A shares a number with B, B a name with C, C an email with D… A
-            // component larger than a shared key may be is many people, not one: each set of
-            // contacts a reason holds for is then a group of its own.
-            var pieces: [([Int64], [DuplicateReason])] = []
-            if memberIDs.count <= sharedKeyLimit {
-                pieces = [(memberIDs, groupReasons)]
-            } else {
-                var bySet: [[Int64]: [DuplicateReason]] = [:]
-                for reason in groupReasons { bySet[reason.contactIDs, default: []].append(reason) }
-                pieces = bySet.map { ($0.key, $0.value) }
-            }
-            for (ids, reasons) in pieces {
-                for part in split(ids, reasons, differentPeople) {
-                    if let involving, !part.contactIDs.contains(where: involving.contains) { continue }
-                    groups.append(part)
-                }
-            }
-        }
-        groups.sort { a, b in
-            if a.strength != b.strength { return a.strength > b.strength }
-            if a.reasons.count != b.reasons.count { return a.reasons.count > b.reasons.count }
-            return (a.contactIDs.first ?? 0) < (b.contactIDs.first ?? 0)
+            collector.nearBlock(key, members.map { (candidates[$0].id, words[$0]) })
         }
         var names: [Int64: String] = [:]
-        for group in groups { for id in group.contactIDs { names[id] = indexOfID[id].map { candidates[$0].name } } }
-        return DuplicateSearch(groups: groups, contacts: n, pairsCompared: compared, names: names)
+        for candidate in candidates { names[candidate.id] = candidate.name }
+        return collector.finish(
+            contacts: candidates.count, differentPeople: differentPeople, involving: involving,
+            name: { names[$0] ?? "" })
     }
 
-    /// A phone as the user wrote it, without surrounding space.
-    private static func shownPhone(_ value: String) -> String { Rules.trimmed(value) }
+    /// What a contact is put in blocks by: its name's words, and its keys (see `find`).
+    public struct BlockKeys: Sendable, Equatable {
+        /// The name's words (`DuplicateKeys/nameWords(_:)`), which near names compare.
+        public var words: [String]
+        /// An email, a number or a whole name, each shared only by one person's cards.
+        public var exact: Set<String>
+        /// A word of the name together with an email domain, a number or an address.
+        public var near: Set<String>
+    }
+
+    /// The blocks `candidate` belongs in: one finder keeps them in dictionaries, another sorts
+    /// them on disk, and both ask here.
+    public static func blockKeys(_ candidate: DuplicateCandidate, phones: PhoneNormalForm) -> BlockKeys {
+        let nameWords = DuplicateKeys.nameWords(candidate.name)
+        var keys: Set<String> = []
+        var contexts: Set<String> = []
+        for email in candidate.emails {
+            let key = DuplicateKeys.email(email)
+            keys.insert("e\u{1}" + key)
+            if let domain = DuplicateKeys.domain(key) { contexts.insert("d\u{1}" + domain) }
+        }
+        for phone in candidate.phones {
+            guard let key = DuplicateKeys.phone(phone, phones) else { continue }
+            keys.insert("p\u{1}" + key)
+            contexts.insert("p\u{1}" + key)
+        }
+        for address in candidate.addresses {
+            guard let key = DuplicateKeys.address(address) else { continue }
+            contexts.insert("a\u{1}" + key)
+        }
+        if !nameWords.isEmpty { keys.insert("n\u{1}" + nameWords.joined(separator: " ")) }
+        if !candidate.given.isEmpty && !candidate.family.isEmpty {
+            let parts = DuplicateKeys.nameWords(candidate.given + " " + candidate.family)
+            if !parts.isEmpty { keys.insert("n\u{1}" + parts.joined(separator: " ")) }
+        }
+        var near: Set<String> = []
+        for word in Set(nameWords) where word.count >= 2 {
+            for context in contexts { near.insert(word + "\u{2}" + context) }
+        }
+        return BlockKeys(words: nameWords, exact: keys, near: near)
+    }
 
     /// One component as groups with no two members the user said are different people: each
     /// member joins the first group it shares a reason with and has no such pair in.
@@ -442,30 +378,150 @@ public enum DuplicateFinder {
             }
             guard !kept.isEmpty else { return nil }
             let sorted = kept.sorted { a, b in
-                a.kind.strength != b.kind.strength ? a.kind.strength > b.kind.strength : a.detail < b.detail
+                if a.kind.strength != b.kind.strength { return a.kind.strength > b.kind.strength }
+                return a.detail != b.detail ? a.detail < b.detail : a.contactIDs.lexicographicallyPrecedes(b.contactIDs)
             }
             return DuplicateGroup(contactIDs: part.sorted(), reasons: sorted)
         }
     }
 }
 
-/// Disjoint sets of indexes, with path halving.
-struct UnionFind {
-    private var parent: [Int]
+/// Turns blocks into groups: each block of an exact key links its members with one reason,
+/// each block of near names compares its members pair by pair, and the contacts linked, split
+/// where the user said two are different people, are the groups. It holds only what the blocks
+/// found, never the book, so a finder that walks blocks off disk stays in bounded memory.
+public struct DuplicateCollector {
+    private let phones: PhoneNormalForm
+    private var links = IDUnionFind()
+    private var reasons: [DuplicateReason] = []
+    private var nearPairs: [ContactPair: String] = [:]
+    /// Pairs compared, or linked by a shared key.
+    public private(set) var compared = 0
 
-    init(_ count: Int) { parent = Array(0..<count) }
+    public init(phones: PhoneNormalForm) { self.phones = phones }
 
-    mutating func find(_ x: Int) -> Int {
+    /// A block of an exact key (`DuplicateFinder/BlockKeys/exact`) of two to
+    /// `DuplicateFinder/sharedKeyLimit` members, in id order.
+    public mutating func exactBlock(_ key: String, _ members: [DuplicateCandidate]) {
+        guard let first = members.first else { return }
+        let kind: DuplicateReasonKind
+        switch key.first {
+        case "e": kind = .email
+        case "p": kind = .phone
+        default: kind = .name
+        }
+        compared += members.count - 1
+        for member in members.dropFirst() { links.union(first.id, member.id) }
+        let value = String(key.dropFirst(2))
+        let detail: String
+        switch kind {
+        case .email: detail = value
+        case .phone: detail = Rules.trimmed(first.phones.first { DuplicateKeys.phone($0, phones) == value } ?? value)
+        default: detail = "“" + value + "”"
+        }
+        reasons.append(DuplicateReason(kind: kind, detail: detail, contactIDs: members.map(\.id).sorted()))
+    }
+
+    /// A block of a near key (`DuplicateFinder/BlockKeys/near`) of two to
+    /// `DuplicateFinder/nearNameBlockLimit` members, each with its name's words.
+    public mutating func nearBlock(_ key: String, _ members: [(id: Int64, words: [String])]) {
+        for i in members.indices {
+            for j in members.index(after: i)..<members.endIndex {
+                let (a, b) = (members[i], members[j])
+                let pair = ContactPair(a.id, b.id)
+                guard a.words != b.words else { continue }
+                let context = key.split(separator: "\u{2}", maxSplits: 1).last.map(String.init) ?? ""
+                let shared: String
+                switch context.first {
+                case "d": shared = "both at " + context.dropFirst(2)
+                case "p": shared = "sharing a phone"
+                default: shared = "sharing an address"
+                }
+                // A pair near in several blocks says the least of what they share, whichever
+                // block came first: the answer does not depend on the order blocks are met in.
+                if let known = nearPairs[pair] {
+                    if shared < known { nearPairs[pair] = shared }
+                    continue
+                }
+                compared += 1
+                guard DuplicateKeys.areNear(a.words, b.words) else { continue }
+                nearPairs[pair] = shared
+                links.union(a.id, b.id)
+            }
+        }
+    }
+
+    /// The groups, strongest first: only those holding one of `involving`, when given.
+    public mutating func finish(
+        contacts: Int, differentPeople: Set<ContactPair>, involving: IDRanges?, name: (Int64) -> String
+    ) -> DuplicateSearch {
+        var reasons = self.reasons
+        for (pair, shared) in nearPairs {
+            reasons.append(DuplicateReason(kind: .nearName, detail: shared, contactIDs: [pair.first, pair.second]))
+        }
+        // Components, then split where the user said two are different people.
+        var components: [Int64: [Int64]] = [:]
+        var reasonsByRoot: [Int64: [DuplicateReason]] = [:]
+        for reason in reasons {
+            guard let first = reason.contactIDs.first else { continue }
+            let root = links.find(first)
+            components[root, default: []].append(contentsOf: reason.contactIDs)
+            reasonsByRoot[root, default: []].append(reason)
+        }
+        var groups: [DuplicateGroup] = []
+        for (root, members) in components {
+            let memberIDs = Array(Set(members)).sorted()
+            let groupReasons = reasonsByRoot[root] ?? []
+            // Reasons chain: A shares a number with B, B a name with C, C an email with D… A
+            // component larger than a shared key may be is many people, not one: each set of
+            // contacts a reason holds for is then a group of its own.
+            var pieces: [([Int64], [DuplicateReason])] = []
+            if memberIDs.count <= DuplicateFinder.sharedKeyLimit {
+                pieces = [(memberIDs, groupReasons)]
+            } else {
+                var bySet: [[Int64]: [DuplicateReason]] = [:]
+                for reason in groupReasons { bySet[reason.contactIDs, default: []].append(reason) }
+                pieces = bySet.map { ($0.key, $0.value) }
+            }
+            for (ids, reasons) in pieces {
+                for part in DuplicateFinder.split(ids, reasons, differentPeople) {
+                    if let involving, !part.contactIDs.contains(where: involving.contains) { continue }
+                    groups.append(part)
+                }
+            }
+        }
+        groups.sort { a, b in
+            if a.strength != b.strength { return a.strength > b.strength }
+            if a.reasons.count != b.reasons.count { return a.reasons.count > b.reasons.count }
+            // Then by their contacts, so the order never depends on the order blocks were met in.
+            return a.contactIDs.lexicographicallyPrecedes(b.contactIDs)
+        }
+        var names: [Int64: String] = [:]
+        for group in groups { for id in group.contactIDs { names[id] = name(id) } }
+        return DuplicateSearch(groups: groups, contacts: contacts, pairsCompared: compared, names: names)
+    }
+}
+
+/// Disjoint sets of contacts, by id, holding only the contacts ever joined: a finder's links
+/// grow with the duplicates found, not with the book.
+struct IDUnionFind {
+    private var parent: [Int64: Int64] = [:]
+
+    mutating func find(_ x: Int64) -> Int64 {
         var x = x
-        while parent[x] != x {
-            parent[x] = parent[parent[x]]
-            x = parent[x]
+        while let up = parent[x], up != x {
+            let grand = parent[up] ?? up
+            parent[x] = grand
+            x = grand
         }
         return x
     }
 
-    mutating func union(_ a: Int, _ b: Int) {
+    mutating func union(_ a: Int64, _ b: Int64) {
         let ra = find(a), rb = find(b)
-        if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+        guard ra != rb else { return }
+        parent[ra] = ra
+        parent[rb] = rb
+        parent[max(ra, rb)] = min(ra, rb)
     }
 }

@@ -17,8 +17,8 @@ public struct ImportReport: Sendable, Equatable {
     }
 
     public var added = 0
-    /// The ids of the contacts added, in the order their records came.
-    public var addedIDs: [Int64] = []
+    /// The ids of the contacts added, as runs (an import's new ids are one run, whatever its size).
+    public var addedIDs = IDRanges()
     /// Records whose UID matched a contact with other values: that contact was updated.
     public var updated = 0
     /// Records whose UID matched a contact with the same values.

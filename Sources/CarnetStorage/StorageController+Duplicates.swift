@@ -67,11 +67,16 @@ extension StorageController {
     /// never two the user said are different people.
     public func duplicates(scope: DuplicateScope = DuplicateScope()) throws(CarnetError) -> DuplicateSearch {
         let environment = options.environment
-        let (candidates, different, phones) = try read { db in
-            (try Self.duplicateCandidates(db, scope: scope), try Self.differentPeople(db),
-             try Self.phoneRegionSetting(db, environment: environment).normalForm)
+        return try read { db in
+            let different = try Self.differentPeople(db)
+            let phones = try Self.phoneRegionSetting(db, environment: environment).normalForm
+            // A few contacts (an add's neighbours) are compared in memory; a book, off disk.
+            if let ids = scope.contactIDs, ids.count <= 1000 {
+                return DuplicateFinder.find(
+                    try Self.duplicateCandidates(db, scope: scope), differentPeople: different, involving: scope.involving, phones: phones)
+            }
+            return try DuplicateBlocks.find(db, scope: scope, differentPeople: different, phones: phones)
         }
-        return DuplicateFinder.find(candidates, differentPeople: different, involving: scope.involving, phones: phones)
     }
 
     /// What the finder compares of each contact in `scope`: one pass over `contacts` and over each

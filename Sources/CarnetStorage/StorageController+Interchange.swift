@@ -179,7 +179,7 @@ extension StorageController {
             report.groupsAdded += 1
         } else {
             report.added += 1
-            report.addedIDs.append(id)
+            report.addedIDs.insert(id)
         }
     }
 

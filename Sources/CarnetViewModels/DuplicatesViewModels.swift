@@ -62,18 +62,18 @@ public final class DuplicatesViewModel {
     }
 
     /// The contacts of `added` (an add's or an import's) that look like duplicates of contacts
-    /// that were there before (they are in a group with one of those), in the order added.
-    public func likelyDuplicates(ofAdded added: [Int64]) throws(CarnetError) -> [LikelyDuplicate] {
+    /// that were there before (they are in a group with one of those), in id order.
+    public func likelyDuplicates(ofAdded added: IDRanges) throws(CarnetError) -> [LikelyDuplicate] {
         guard !added.isEmpty else { return [] }
-        let new = Set(added)
         var scope = self.scope
-        scope.involving = new
+        scope.involving = added
         var search: DuplicateSearch
         if added.count <= neighbourhoodLimit {
             // A few new contacts (an add) are compared with the contacts the search finds by what
             // the finder blocks them by, not with the whole book; each contact a group takes in
             // brings its own neighbours, until the groups stop growing: the groups the whole book
             // would give.
+            let new = Set(added)
             let wanted = scope.contactIDs
             var searched: Set<Int64> = []
             var pending = new
@@ -91,14 +91,14 @@ public final class DuplicatesViewModel {
         }
         var found: [Int64: LikelyDuplicate] = [:]
         for group in search.groups {
-            let existing = group.contactIDs.filter { !new.contains($0) }.map { Row.Member(id: $0, name: search.names[$0] ?? "") }
+            let existing = group.contactIDs.filter { !added.contains($0) }.map { Row.Member(id: $0, name: search.names[$0] ?? "") }
             guard !existing.isEmpty else { continue }
-            for id in group.contactIDs where new.contains(id) && found[id] == nil {
+            for id in group.contactIDs where added.contains(id) && found[id] == nil {
                 found[id] = LikelyDuplicate(
                     added: Row.Member(id: id, name: search.names[id] ?? ""), existing: existing, reasons: group.reasons.map(\.description))
             }
         }
-        return added.compactMap { found[$0] }
+        return found.keys.sorted().compactMap { found[$0] }
     }
 
     /// Up to this many new contacts (an add, a small import) are compared with their neighbours
@@ -131,7 +131,7 @@ public final class DuplicatesViewModel {
 
     /// How many of the contacts `added` (an import's) look like duplicates of contacts that were
     /// there before: they are in a group with one of those.
-    public func countDuplicatesOfExisting(added: [Int64]) throws(CarnetError) -> Int {
+    public func countDuplicatesOfExisting(added: IDRanges) throws(CarnetError) -> Int {
         try likelyDuplicates(ofAdded: added).count
     }
 

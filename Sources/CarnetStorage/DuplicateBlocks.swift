@@ -1,0 +1,180 @@
+import CarnetModels
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The finder of duplicates for a whole book, in memory that does not grow with the book.
+///
+/// Each contact is read once, in id order with its emails, phones and addresses, and each of its
+/// block keys (`DuplicateFinder/blockKeys(_:phones:)`) is written as a 64-bit hash with the
+/// contact's id to a private temporary SQLite file, which SQLite sorts with a bounded cache,
+/// spilling to disk. The sorted rows are walked once: a run of one hash is a block. Only the
+/// blocks small enough to say something are kept, their members read again and their keys
+/// compared in full (two keys sharing a hash are told apart there), and handed to
+/// `DuplicateCollector`. What is held is the blocks found, never the book.
+enum DuplicateBlocks {
+    static func find(
+        _ db: Database, scope: DuplicateScope, differentPeople: Set<ContactPair>, phones: PhoneNormalForm
+    ) throws -> DuplicateSearch {
+        let sorter = try KeySorter()
+        var contacts = 0
+        try forEachCandidate(db, bookID: scope.bookID) { candidate in
+            if let wanted = scope.contactIDs, !wanted.contains(candidate.id) { return }
+            contacts += 1
+            let keys = DuplicateFinder.blockKeys(candidate, phones: phones)
+            for key in keys.exact { try sorter.add(hash(key, near: false), candidate.id) }
+            for key in keys.near { try sorter.add(hash(key, near: true), candidate.id) }
+        }
+        // The blocks of two members or more, up to their limit (a larger one says nothing).
+        var blocks: [(hash: Int64, members: [Int64])] = []
+        var current: (hash: Int64, members: [Int64])?
+        func close() {
+            guard let block = current, block.members.count > 1 else { return }
+            let limit = block.hash & 1 == 1 ? DuplicateFinder.nearNameBlockLimit : DuplicateFinder.sharedKeyLimit
+            if block.members.count <= limit { blocks.append(block) }
+        }
+        try sorter.sorted { hash, id in
+            if current?.hash == hash {
+                // One past the limit is enough to know the block is too large.
+                if current!.members.count <= DuplicateFinder.nearNameBlockLimit { current!.members.append(id) }
+            } else {
+                close()
+                current = (hash, [id])
+            }
+        }
+        close()
+
+        // The members of the blocks kept, read again, a thousand at a time.
+        var members: [Int64: (candidate: DuplicateCandidate, keys: DuplicateFinder.BlockKeys)] = [:]
+        let wanted = Array(Set(blocks.flatMap(\.members))).sorted()
+        for start in stride(from: 0, to: wanted.count, by: 1000) {
+            let batch = Set(wanted[start..<min(start + 1000, wanted.count)])
+            for candidate in try StorageController.duplicateCandidates(db, scope: DuplicateScope(contactIDs: batch, bookID: scope.bookID)) {
+                members[candidate.id] = (candidate, DuplicateFinder.blockKeys(candidate, phones: phones))
+            }
+        }
+        var collector = DuplicateCollector(phones: phones)
+        for block in blocks {
+            let near = block.hash & 1 == 1
+            // The block's members by the key itself, for a hash two keys may share.
+            var byKey: [String: [Int64]] = [:]
+            for id in block.members {
+                guard let member = members[id] else { continue }
+                for key in near ? member.keys.near : member.keys.exact where hash(key, near: near) == block.hash {
+                    byKey[key, default: []].append(id)
+                }
+            }
+            for (key, ids) in byKey.sorted(by: { $0.key < $1.key }) where ids.count > 1 {
+                if near {
+                    collector.nearBlock(key, ids.compactMap { id in members[id].map { (id, $0.keys.words) } })
+                } else if ids.count <= DuplicateFinder.sharedKeyLimit {
+                    collector.exactBlock(key, ids.compactMap { members[$0]?.candidate })
+                }
+            }
+        }
+        return collector.finish(
+            contacts: contacts, differentPeople: differentPeople, involving: scope.involving,
+            name: { members[$0]?.candidate.name ?? "" })
+    }
+
+    /// FNV-1a of the key, its lowest bit saying which kind of block it opens.
+    static func hash(_ key: String, near: Bool) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int64(bitPattern: near ? hash | 1 : hash & ~1)
+    }
+
+    /// Every individual of the file (of book `bookID` when given) with what the finder compares,
+    /// in id order, one at a time: the contacts and each list are read by one cursor each, in
+    /// their key order, and walked together.
+    static func forEachCandidate(_ db: Database, bookID: Int64?, _ body: (DuplicateCandidate) throws -> Void) throws {
+        let contacts = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT id, name, given_name, family_name FROM contacts WHERE kind = 'individual' AND (?1 IS NULL OR book_id = ?1) ORDER BY id"),
+            arguments: [bookID])
+        var emails = try ChildRows(db, "value", from: "contact_emails") { $0["value"] as String }
+        var phones = try ChildRows(db, "value", from: "contact_phones") { $0["value"] as String }
+        var addresses = try ChildRows(db, "po_box, extended, street, locality, region, postal_code, country", from: "contact_addresses") { row in
+            PostalAddress(
+                poBox: row["po_box"], extended: row["extended"], street: row["street"], locality: row["locality"], region: row["region"],
+                postalCode: row["postal_code"], country: row["country"]
+            ).matchText
+        }
+        while let row = try contacts.next() {
+            let id: Int64 = row["id"]
+            try body(DuplicateCandidate(
+                id: id, name: row["name"], given: row["given_name"], family: row["family_name"],
+                emails: try emails.values(of: id), phones: try phones.values(of: id), addresses: try addresses.values(of: id)))
+        }
+    }
+
+    /// One list's rows in contact order, taken contact by contact.
+    private struct ChildRows<Value> {
+        let cursor: RowCursor
+        let read: (Row) -> Value
+        var pending: (owner: Int64, value: Value)?
+
+        init(_ db: Database, _ columns: String, from table: String, read: @escaping (Row) -> Value) throws {
+            cursor = try Row.fetchCursor(db.cachedStatement(sql: "SELECT contact_id, \(columns) FROM \(table) ORDER BY contact_id, position"))
+            self.read = read
+        }
+
+        /// The values of contact `id`'s rows; those of contacts before it (not walked: group
+        /// cards, other books) are passed over.
+        mutating func values(of id: Int64) throws -> [Value] {
+            var values: [Value] = []
+            while true {
+                if pending == nil {
+                    guard let row = try cursor.next() else { return values }
+                    pending = (row["contact_id"], read(row))
+                }
+                guard let (owner, value) = pending, owner <= id else { return values }
+                if owner == id { values.append(value) }
+                pending = nil
+            }
+        }
+    }
+}
+
+/// Pairs of (hash, id) sorted by SQLite in a private temporary file (`sqlite3_open("")`): its
+/// sorter keeps a few megabytes in memory and spills the rest to disk, whatever the count.
+private final class KeySorter {
+    private var handle: OpaquePointer?
+    private var insert: OpaquePointer?
+
+    init() throws {
+        try check(sqlite3_open_v2("", &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil), "could not open a temporary file to sort in")
+        try exec("PRAGMA cache_size = -4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE")
+        try exec("CREATE TABLE keys (hash INTEGER NOT NULL, id INTEGER NOT NULL); BEGIN")
+        try check(sqlite3_prepare_v2(handle, "INSERT INTO keys VALUES (?, ?)", -1, &insert, nil), "could not prepare the sort")
+    }
+
+    deinit {
+        sqlite3_finalize(insert)
+        sqlite3_close(handle)
+    }
+
+    func add(_ hash: Int64, _ id: Int64) throws {
+        sqlite3_bind_int64(insert, 1, hash)
+        sqlite3_bind_int64(insert, 2, id)
+        let code = sqlite3_step(insert)
+        sqlite3_reset(insert)
+        if code != SQLITE_DONE { try check(code, "could not write a key to sort") }
+    }
+
+    /// Every pair, by hash then id.
+    func sorted(_ body: (Int64, Int64) throws -> Void) throws {
+        var select: OpaquePointer?
+        try check(sqlite3_prepare_v2(handle, "SELECT hash, id FROM keys ORDER BY hash, id", -1, &select, nil), "could not sort the keys")
+        defer { sqlite3_finalize(select) }
+        while true {
+            let code = sqlite3_step(select)
+            if code == SQLITE_DONE { return }
+            if code != SQLITE_ROW { return try check(code, "could not sort the keys") }
+            try body(sqlite3_column_int64(select, 0), sqlite3_column_int64(select, 1))
+        }
+    }
+
+    private func exec(_ sql: String) throws {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), "could not set up the sort")
+    }
+}
