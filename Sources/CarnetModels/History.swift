@@ -69,11 +69,11 @@ public struct HistoryStep: Sendable, Equatable {
     /// The actions undone or redone, in the order it went through them (newest first for undo).
     public let entries: [HistoryEntry]
     /// The contacts whose rows it wrote (restored, removed or changed), by id.
-    public let contactIDs: Set<Int64>
+    public let contactIDs: IDRanges
     /// The synced books it brought back whose link to their collection came back with them.
     public let relinked: [RelinkedBook]
 
-    public init(entries: [HistoryEntry], contactIDs: Set<Int64>, relinked: [RelinkedBook] = []) {
+    public init(entries: [HistoryEntry], contactIDs: IDRanges, relinked: [RelinkedBook] = []) {
         self.entries = entries
         self.contactIDs = contactIDs
         self.relinked = relinked

@@ -35,8 +35,10 @@ enum History {
     static let contactTables: [String] = ["favorites"] + ContactChildTable.all.map(\.name) + ["contacts"]
 
     /// A long action (an import) writes out the changes recorded so far as a part once the
-    /// session holds this much memory, so no part, and no undo of it, holds a million rows at once.
-    static let partMemory: Int64 = 32 << 20
+    /// session holds this much memory, so no part, and no undo of it, holds a million rows at
+    /// once: the recorder, its changeset and an undo's inverse of it are each about this size, a
+    /// few megabytes whatever the action's size.
+    static let partMemory: Int64 = 4 << 20
 
     /// This process, as the history names who did, undid or redid an action (schema 22), so a
     /// program told of a commit knows whether it made it itself.

@@ -98,7 +98,7 @@ extension StorageController {
     private static func toggle(_ db: Database, _ entries: [HistoryEntry], undoing: Bool) throws -> HistoryStep {
         let now = Timestamp.string(Timestamp.now())
         let bookkeeping = [try Changeset.Bookkeeping(db, table: "contacts"), try Changeset.Bookkeeping(db, table: "quotes")]
-        var contactIDs = Set<Int64>()
+        var contactIDs = IDRanges()
         var relinked: [RelinkedBook] = []
         var done: [HistoryEntry] = []
         for entry in entries {
@@ -110,17 +110,18 @@ extension StorageController {
             // A done action's parts were made in part order, so undo goes back from the last; an
             // undone one's parts were made from the last part down, so redo goes up from the first.
             let order = undoing ? Array(parts.reversed()) : parts
-            // The version each contact and quote had before this step (or, for one it brings
-            // back, the version it had when it was deleted): it saves them back above it, so a
-            // version number never names two different states of a row.
-            var before: [[Int64: Int64]] = bookkeeping.map { _ in [:] }
             var bytes = 0
-            for (index, part) in order.enumerated() {
+            for part in order {
                 guard let changes = try part == 0 ? inline : Data.fetchOne(
                     db.cachedStatement(sql: "SELECT changeset FROM history_changesets WHERE action_id = ? AND part = ?"),
                     arguments: [entry.id, part])
                 else { continue }
                 let inverse = try Changeset.invert(changes)
+                // The version each contact and quote had before this part (or, for one it brings
+                // back, the version it had when it was deleted): it saves them back above it, so
+                // a version number never names two different states of a row. Kept per part, so
+                // an undo of a million rows holds one part's versions at a time.
+                var before: [[Int64: Int64]] = bookkeeping.map { _ in [:] }
                 for (index, table) in bookkeeping.enumerated() {
                     let current = try db.cachedStatement(sql: "SELECT version FROM \(table.table) WHERE id = ?")
                     for row in try Changeset.versionedRows(inverse, table: table.table, versionColumn: table.version)
@@ -131,7 +132,7 @@ extension StorageController {
                 var touched: [Int64] = []
                 var seen = Set<Int64>()
                 for id in try Changeset.contactIDs(inverse) where seen.insert(id).inserted { touched.append(id) }
-                contactIDs.formUnion(touched)
+                for id in touched { contactIDs.insert(id) }
                 let session = try ChangeSession(db)
                 defer { session.close() }
                 // The changeset is applied with triggers off, as Carnet's connections write: what
@@ -170,11 +171,9 @@ extension StorageController {
                 }
                 // A part that renames a book sets its link aside and takes it again: not news.
                 relinked += try bringSyncLinksBack(db, bookIDs: books).filter { !booksBefore.contains($0.id) }.map(\.book)
-                if index == order.count - 1 {
-                    for (table, versions) in zip(bookkeeping, before) {
-                        let save = try db.cachedStatement(sql: "UPDATE \(table.table) SET version = ?, updated_at = ? WHERE id = ?")
-                        for (id, version) in versions { try save.execute(arguments: [version + 1, now, id]) }
-                    }
+                for (table, versions) in zip(bookkeeping, before) {
+                    let save = try db.cachedStatement(sql: "UPDATE \(table.table) SET version = ?, updated_at = ? WHERE id = ?")
+                    for (id, version) in versions { try save.execute(arguments: [version + 1, now, id]) }
                 }
                 let recorded = try session.changeset()
                 bytes += recorded.count

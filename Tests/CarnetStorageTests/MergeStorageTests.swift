@@ -9,7 +9,7 @@ import Testing
     let dir = TempDirectory()
 
     /// Every row of every recorded table but the bookkeeping an undo moves on (version, time).
-    func rows(_ storage: StorageController) throws -> [String] {
+    static func rows(_ storage: StorageController) throws -> [String] {
         try storage.writer.read { db in
             try History.tables.flatMap { table in
                 try Row.fetchAll(db, sql: "SELECT * FROM \(table)").map { row -> String in
@@ -65,7 +65,7 @@ import Testing
     @Test func aMergeIsOneActionAndUndoRestoresEveryContactExactly() throws {
         let storage = try StorageController(path: dir.database)
         let adas = try threeAdas(storage)
-        let before = try rows(storage)
+        let before = try Self.rows(storage)
         let favoritesBefore = try storage.favorites().map { [$0.contact.id, Int64($0.position)] }
         let actions = try storage.history(limit: 100).count
         let draft = ContactMerge.merge(adas.map(\.draft), phones: PhoneNormalForm(region: nil)).draft
@@ -92,7 +92,7 @@ import Testing
         #expect(try SearchTests().names(storage, "countess") == ["Ada Lovelace"])
 
         try storage.undo()
-        #expect(try rows(storage) == before)
+        #expect(try Self.rows(storage) == before)
         #expect(try storage.favorites().map { [$0.contact.id, Int64($0.position)] } == favoritesBefore)
         for ada in adas {
             let back = try storage.contact(id: ada.id)
@@ -111,14 +111,14 @@ import Testing
     @Test func aContactChangedSinceTheMergeWasPreparedIsAConflictAndNothingIsWritten() throws {
         let storage = try StorageController(path: dir.database)
         let adas = try threeAdas(storage)
-        let before = try rows(storage)
+        let before = try Self.rows(storage)
         var renamed = adas[1].draft
         renamed.title = "Poet"
         try storage.updateContact(adas[1], with: renamed)
-        let after = try rows(storage)
+        let after = try Self.rows(storage)
         #expect(after != before)
         #expect(throws: CarnetError.self) { try storage.mergeContacts(adas, into: ContactMerge.merge(adas.map(\.draft), phones: PhoneNormalForm(region: nil)).draft) }
-        #expect(try rows(storage) == after)
+        #expect(try Self.rows(storage) == after)
         #expect(throws: CarnetError.self) { try storage.mergeContacts([adas[0]], into: adas[0].draft) }
         #expect(throws: CarnetError.self) { try storage.mergeContacts([adas[0], adas[0]], into: adas[0].draft) }
     }
