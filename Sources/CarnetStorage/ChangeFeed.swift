@@ -327,10 +327,10 @@ final class ChangeFeed: @unchecked Sendable {
     private static func contactIDs(_ db: Database, action: Int64) throws -> Set<Int64> {
         var ids: Set<Int64> = []
         if let inline = try Data.fetchOne(db, sql: "SELECT changeset FROM history WHERE id = ?", arguments: [action]) {
-            ids.formUnion(try Changeset.contactIDs(inline))
+            ids.formUnion(try Changeset.contactIDs(StoredChanges.changes(inline)))
         } else {
             let parts = try Data.fetchCursor(db, sql: "SELECT changeset FROM history_changesets WHERE action_id = ? ORDER BY part", arguments: [action])
-            while let part = try parts.next() { ids.formUnion(try Changeset.contactIDs(part)) }
+            while let part = try parts.next() { ids.formUnion(try Changeset.contactIDs(StoredChanges.changes(part))) }
         }
         return ids
     }

@@ -64,8 +64,9 @@ final class HistoryRecorder {
     /// Writes what the session holds as the action's next part; `last` when nothing follows.
     private func flush(last: Bool) throws {
         guard let session else { return }
-        let changes = try session.changeset()
-        guard !changes.isEmpty else { return }
+        let recorded = try session.changeset()
+        guard !recorded.isEmpty else { return }
+        let changes = StoredChanges.stored(recorded)
         bytes += changes.count
         if last && parts == 0 {
             // An action of one part, as most are: its changeset goes in its row (schema 9), so

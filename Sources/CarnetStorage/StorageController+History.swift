@@ -104,6 +104,7 @@ extension StorageController {
         for entry in entries {
             // One part in the row (part 0 here), or the parts of a long action in their table.
             let inline = try Data.fetchOne(db.cachedStatement(sql: "SELECT changeset FROM history WHERE id = ?"), arguments: [entry.id])
+                .map(StoredChanges.changes)
             var recordedInline: Data?
             let parts = inline != nil ? [0] : try Int.fetchAll(
                 db.cachedStatement(sql: "SELECT part FROM history_changesets WHERE action_id = ? ORDER BY part"), arguments: [entry.id])
@@ -114,7 +115,7 @@ extension StorageController {
             for part in order {
                 guard let changes = try part == 0 ? inline : Data.fetchOne(
                     db.cachedStatement(sql: "SELECT changeset FROM history_changesets WHERE action_id = ? AND part = ?"),
-                    arguments: [entry.id, part])
+                    arguments: [entry.id, part]).map(StoredChanges.changes)
                 else { continue }
                 let inverse = try Changeset.invert(changes)
                 // The version each contact and quote had before this part (or, for one it brings
@@ -175,7 +176,7 @@ extension StorageController {
                     let save = try db.cachedStatement(sql: "UPDATE \(table.table) SET version = ?, updated_at = ? WHERE id = ?")
                     for (id, version) in versions { try save.execute(arguments: [version + 1, now, id]) }
                 }
-                let recorded = try session.changeset()
+                let recorded = StoredChanges.stored(try session.changeset())
                 bytes += recorded.count
                 if part == 0 {
                     recordedInline = recorded

@@ -399,6 +399,14 @@ import Testing
         let parts = try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM history_changesets") ?? 0 }
         #expect(parts >= 5)
         #expect(try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(changeset) FROM history") } == 0)
+        // Each part compressed: the rows repeat, and their changesets shrink to a fraction.
+        let stored = try storage.writer.read { db in try Data.fetchAll(db, sql: "SELECT changeset FROM history_changesets") }
+        #expect(stored.allSatisfy { $0.first == 0 })
+        let unpacked = try stored.map { try StoredChanges.changes($0) }
+        #expect(unpacked.allSatisfy { $0.first == UInt8(ascii: "T") })
+        let storedBytes = stored.reduce(0) { $0 + $1.count }
+        let changesBytes = unpacked.reduce(0) { $0 + $1.count }
+        #expect(storedBytes * 3 < changesBytes)
         let imported = try MergeStorageTests.rows(storage)
         let found = try storage.contacts(limit: 10, matching: "p4321@example.com").contacts.map(\.id)
         try storage.undo()
@@ -410,6 +418,23 @@ import Testing
         // The search index finds what it found (its own pages are laid out anew: not compared).
         #expect(try storage.contacts(limit: 10, matching: "p4321@example.com").contacts.map(\.id) == found && found.count == 1)
         #expect(try storage.integrityCheck() == ["ok"])
+    }
+
+    /// A short changeset is stored as it is; a long one compressed and read back whole; a damaged
+    /// one is refused with an error, never read as another changeset.
+    @Test func longChangesetsAreStoredCompressed() throws {
+        let short = Data("T".utf8) + Data(repeating: 7, count: 100)
+        #expect(StoredChanges.stored(short) == short)
+        #expect(try StoredChanges.changes(short) == short)
+        var generator = SystemRandomNumberGenerator()
+        let long = Data("T".utf8) + Data((0..<100_000).map { _ in UInt8.random(in: 0...3, using: &generator) })
+        let stored = StoredChanges.stored(long)
+        #expect(stored.first == 0 && stored.count < long.count)
+        #expect(try StoredChanges.changes(stored) == long)
+        var damaged = stored
+        damaged[damaged.count / 2] ^= 0xFF
+        damaged.removeLast(100)
+        #expect(throws: (any Error).self) { try StoredChanges.changes(damaged) }
     }
 
     @Test func handEditsKeepTheSortColumnsRight() throws {

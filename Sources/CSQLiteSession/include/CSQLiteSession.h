@@ -98,4 +98,20 @@ int64_t carnet_recorder_memory(carnet_recorder *recorder);
 /// Stops recording and frees the recorder.
 void carnet_recorder_close(carnet_recorder *recorder);
 
+// MARK: Compressed parts (compress.c)
+
+/// Whether libz could be loaded (at the first call), so parts can be compressed and read back.
+int carnet_history_can_compress(void);
+
+/// `bytes` (a changeset) compressed as the history stores a long part (free `*stored` with
+/// carnet_free); SQLITE_ERROR when libz is missing.
+int carnet_history_compress(int size, const void *bytes, int *storedSize, void **stored);
+
+/// Whether `bytes` is a part `carnet_history_compress` made (else a changeset).
+int carnet_history_is_compressed(int size, const void *bytes);
+
+/// The changeset of a part `carnet_history_compress` made (free `*changes` with carnet_free);
+/// SQLITE_CANTOPEN when libz is missing, SQLITE_CORRUPT when the part is damaged.
+int carnet_history_decompress(int size, const void *bytes, int *changesSize, void **changes);
+
 #endif
