@@ -21,6 +21,7 @@ struct BenchmarkCommand: ParsableCommand {
             CarnetBenchmarks --sync [--n <n>]
             CarnetBenchmarks --books
             CarnetBenchmarks --duplicates <n,n...>
+            CarnetBenchmarks --scale <n,n...> [--carnet <path>]
             CarnetBenchmarks --import-baseline <path> [--carnet <path>] [--n <n>] [--reps <r>]
             """)
 
@@ -94,6 +95,11 @@ struct BenchmarkCommand: ParsableCommand {
         "Only the duplicates row: carnet duplicates on files of these numbers of contacts, against every pair.", valueName: "n,n..."))
     var duplicates: String?
 
+    @Option(help: ArgumentHelp(
+        "carnet import, duplicates, undo and redo as processes on N generated cards: peak memory, bytes a contact, against the library and sqlite3.",
+        valueName: "n,n..."))
+    var scale: String?
+
     @Option(name: .customLong(String(PageWalkChild.carnetFlag.dropFirst(2))), help: .hidden)
     var pageWalkChild: String?
 
@@ -148,6 +154,10 @@ struct BenchmarkCommand: ParsableCommand {
             return
         }
         if let duplicates { return try DuplicatesBenchmark.main([duplicates]) }
+        if let scale {
+            guard let carnet = carnet ?? Self.sibling("carnet") else { throw BenchError("no carnet binary: pass --carnet PATH") }
+            return try ScaleBenchmark.main([scale], carnet: carnet)
+        }
         if let importBaseline {
             guard let carnet = carnet ?? Self.sibling("carnet") else { throw BenchError("no carnet binary: pass --carnet PATH") }
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-bench-import-\(UUID().uuidString)").path
