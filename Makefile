@@ -3,7 +3,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN = .build/$(CONFIG)/carnet
 
-.PHONY: all deps bench-deps build run test release bench bench-import-baseline stress docs clean
+.PHONY: all deps bench-deps build run test release static-libs bench bench-import-baseline stress docs clean
 
 all: build
 
@@ -135,19 +135,38 @@ test: deps
 # Release builds link the Swift runtime in (starts in 10 ms instead of 16 and runs on a machine
 # without Swift) into a position-dependent executable: a PIE of this size (97 MB, Foundation and
 # ICU inside) has 87,000 relative relocations for the loader to apply at every start, dirtying
-# 220 more pages; without them `carnet --version` starts sooner (docs/performance.md). The shared libraries (libsqlite3, libedit, libc) are still placed at random.
+# 220 more pages; without them `carnet --version` starts sooner (docs/performance.md). The shared libraries (libc, libm, libgcc_s) are still placed at random.
 # RELEASE_FLAGS="--static-swift-stdlib" builds a PIE again.
 RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie
 
+# On Linux, release builds also take SQLite, libstdc++ and libedit (with libtinfo, libbsd and libmd,
+# which it calls) from the system's static archives, where the -dev packages `make deps` installs
+# put them. Each shared library is mapped and relocated at every start of every command, and a
+# mail client starts `carnet query` at every completion: libstdc++ and libsqlite3 alone had the
+# loader look up 3,200 symbols, most of them their calls to themselves (docs/performance.md). The
+# archives are linked into .build/static-libs, which the linker searches before the system's
+# directories; a library without an archive stays shared. The price: a fix to the system's SQLite
+# or libedit reaches carnet when it is built again. STATIC_LINK_FLAGS= links them all shared.
+STATIC_LIBS_DIR = $(CURDIR)/.build/static-libs
+STATIC_ARCHIVES := $(shell [ "$$(uname -s)" = Linux ] && for lib in sqlite3 stdc++ edit tinfo bsd md; do \
+	f=$$($${CC:-cc} -print-file-name=lib$$lib.a 2>/dev/null); [ -f "$$f" ] && echo "$$f"; done)
+# libedit.a names the libraries it calls no more than any archive does: they are given here.
+STATIC_LINK_FLAGS ?= $(if $(STATIC_ARCHIVES),-Xswiftc -L$(STATIC_LIBS_DIR)) $(if $(filter %/libedit.a,$(STATIC_ARCHIVES)),\
+	$(foreach lib,tinfo bsd md,$(if $(filter %/lib$(lib).a,$(STATIC_ARCHIVES)),-Xlinker -l$(lib))))
+
+static-libs:
+	@rm -rf $(STATIC_LIBS_DIR) && mkdir -p $(STATIC_LIBS_DIR)
+	@for f in $(STATIC_ARCHIVES); do ln -s "$$f" $(STATIC_LIBS_DIR)/; done
+
 # The binary to install. Copy .build/release/carnet anywhere on your PATH.
-release: deps
-	$(SWIFT) build -c release $(RELEASE_FLAGS) --product carnet
+release: deps static-libs
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(STATIC_LINK_FLAGS) --product carnet
 
 # Release build, as shipped; prints medians and Carnet/raw ratios. BENCH_ARGS=--quick for a short run.
-bench: bench-deps
-	$(SWIFT) build -c release $(RELEASE_FLAGS) --product CarnetBenchmarks
-	$(SWIFT) build -c release $(RELEASE_FLAGS) --product carnet
-	$(SWIFT) build -c release $(RELEASE_FLAGS) --product Hello
+bench: bench-deps static-libs
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(STATIC_LINK_FLAGS) --product CarnetBenchmarks
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(STATIC_LINK_FLAGS) --product carnet
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(STATIC_LINK_FLAGS) --product Hello
 	.build/release/CarnetBenchmarks --carnet .build/release/carnet --hello .build/release/Hello $(BENCH_ARGS)
 
 # The import-against-the-release-before row: `carnet import FILE.vcf` of this tree against the `carnet` of IMPORT_BASE (the
@@ -155,12 +174,12 @@ bench: bench-deps
 # file, alternating in one run. The baseline's source is unpacked from git into .build-baseline/.
 IMPORT_BASE ?= d94a2b9
 IMPORT_N ?= 100000
-bench-import-baseline: deps
+bench-import-baseline: deps static-libs
 	rm -rf .build-baseline && mkdir -p .build-baseline/src
 	git archive $(IMPORT_BASE) | tar -x -C .build-baseline/src
-	cd .build-baseline/src && $(SWIFT) build -c release $(RELEASE_FLAGS) --product carnet
-	$(SWIFT) build -c release $(RELEASE_FLAGS) --product CarnetBenchmarks
-	$(SWIFT) build -c release $(RELEASE_FLAGS) --product carnet
+	cd .build-baseline/src && $(SWIFT) build -c release $(RELEASE_FLAGS) $(STATIC_LINK_FLAGS) --product carnet
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(STATIC_LINK_FLAGS) --product CarnetBenchmarks
+	$(SWIFT) build -c release $(RELEASE_FLAGS) $(STATIC_LINK_FLAGS) --product carnet
 	.build/release/CarnetBenchmarks --import-baseline .build-baseline/src/.build/release/carnet --carnet .build/release/carnet --n $(IMPORT_N)
 
 # The long reliability run (docs/database.md, durability): 1,000 SIGKILLs, then 8 processes x 200 edits.

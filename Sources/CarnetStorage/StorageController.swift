@@ -156,9 +156,11 @@ public final class StorageController: Sendable {
         config.busyMode = .callback { tries in lockWait.shouldRetry(tries: tries) }
         config.label = "Carnet"
         let synchronous = options.durability.pragmaValue
+        let mappedBytes = max(0, options.mappedBytes)
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
             try db.execute(sql: "PRAGMA cache_size = -\(pageCacheKiB)")
+            if mappedBytes > 0 { try db.execute(sql: "PRAGMA mmap_size = \(mappedBytes)") }
             // Carnet keeps the search index itself (see SearchIndex); the triggers are for others.
             try SearchIndex.setTriggers(db, enabled: false)
         }

@@ -41,16 +41,25 @@ public struct StorageOptions: Sendable, Equatable {
     /// Where the locale is read from when the file stores no phone region (`LC_ALL`, else
     /// `LANG`; see `PhoneRegionSetting`). Default this process's environment.
     public var environment: [String: String]
+    /// How many bytes at the start of the file SQLite reads through a memory map (`PRAGMA
+    /// mmap_size`) instead of copying every page it reads into its page cache. Default 0: none.
+    /// For a short process that reads a few hundred scattered pages once (`carnet query`): the
+    /// pages are the OS's cached ones, mapped several at a fault, where the copies cost a read
+    /// each and a page of heap each, faulted in one at a time. The mapped pages count in the
+    /// resident size, so long-lived programs and whole-book walks leave it at 0.
+    public var mappedBytes: Int
 
     public init(
         durability: Durability = .full, busyTimeout: TimeInterval = 10, connections: Connections = .pool,
-        createIfMissing: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment
+        createIfMissing: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment,
+        mappedBytes: Int = 0
     ) {
         self.durability = durability
         self.busyTimeout = busyTimeout
         self.connections = connections
         self.createIfMissing = createIfMissing
         self.environment = environment
+        self.mappedBytes = mappedBytes
     }
 }
 

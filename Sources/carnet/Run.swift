@@ -22,7 +22,7 @@ func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
         // A mail client's query, read without the parser's reflection (see MailQuery).
         if let query = MailQuery.parsedQuickly(arguments) {
             let location = DatabaseLocation(flag: query.db ?? leadingFlag, environment: terminal.environment)
-            try withState(at: location, writes: false, readsHomeState: false, terminal: terminal) { _, state in
+            try withState(at: location, writes: false, readsHomeState: false, mapsFile: true, terminal: terminal) { _, state in
                 try query.run(state: state, terminal: terminal)
             }
             return 0
@@ -66,15 +66,18 @@ func runCarnet(arguments: [String], terminal: Terminal) -> Int32 {
 /// `body` with both, and closes the file.
 @MainActor
 private func withState(
-    at location: DatabaseLocation, writes: Bool, readsHomeState: Bool = true, terminal: Terminal,
+    at location: DatabaseLocation, writes: Bool, readsHomeState: Bool = true, mapsFile: Bool = false, terminal: Terminal,
     _ body: (StorageController, StateController) throws -> Void
 ) throws {
     // One connection: a command is one short process, and the last one to close folds the
     // write-ahead log into the file, so the next launch has nothing to recover. A file named
     // with --db or CARNET_DB that is missing is created only by a command that writes; a
     // reading command reports it (exit 66) instead of showing an empty book made from a typo.
+    // A mail client's query reads a few hundred scattered pages once: mapped, not copied (see
+    // StorageOptions.mappedBytes).
     let options = StorageOptions(
-        connections: .single, createIfMissing: !location.isExplicit || writes, environment: terminal.console.environment)
+        connections: .single, createIfMissing: !location.isExplicit || writes, environment: terminal.console.environment,
+        mappedBytes: mapsFile ? 256 << 20 : 0)
     let storage = try StorageController(path: location.path, options: options, onLockWait: terminal.lockWaitNotice)
     defer {
         try? storage.close()

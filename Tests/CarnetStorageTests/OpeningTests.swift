@@ -327,6 +327,19 @@ import Darwin
         }
     }
 
+    /// `mappedBytes` (what `carnet query` opens with) has SQLite read the file through a memory
+    /// map, and reads the same contacts; the default copies every page into SQLite's cache.
+    @Test func aMappedOpeningReadsThroughAMap() throws {
+        let path = try makeDatabase()
+        let mapped = try StorageController(path: path, options: StorageOptions(connections: .single, mappedBytes: 1 << 20))
+        #expect(try mapped.read { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") } == 1 << 20)
+        #expect(try mapped.contactCount() == 3)
+        try mapped.close()
+        let copied = try StorageController(path: path, options: Self.oneConnection)
+        #expect(try copied.read { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") } == 0)
+        try copied.close()
+    }
+
     /// Opens `path` on another thread and waits at most a few seconds: a FIFO blocks whoever
     /// opens it for reading, and a test that hangs reports nothing.
     func openingError(_ path: String, options: StorageOptions) -> (CarnetError?, Double) {
