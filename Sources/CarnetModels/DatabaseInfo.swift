@@ -25,6 +25,9 @@ public struct DatabaseInfo: Sendable, Equatable, Codable {
     /// The region that completes phone numbers written without a country code (nil for a file
     /// read by a controller older than the setting).
     public var phoneRegion: PhoneRegionSetting?
+    /// What takes the file's bytes (nil where SQLite's `dbstat` table is missing, as in a
+    /// SQLite built without it).
+    public var space: DatabaseSpace?
 
     public init(
         path: String, schemaVersion: Int, supportedSchemaVersion: Int, migrations: [String], contacts: Int,
@@ -41,5 +44,35 @@ public struct DatabaseInfo: Sendable, Equatable, Codable {
         self.journalMode = journalMode
         self.synchronous = synchronous
         self.repairedValues = repairedValues
+    }
+}
+
+/// The file's bytes by what they hold, as SQLite's `dbstat` table counts its pages: the parts
+/// add up to the database's size (its pages times the page size), which is the file's size once
+/// the write-ahead log has been copied into it.
+public struct DatabaseSpace: Sendable, Equatable, Codable {
+    /// The contacts, their lists and every other table: books, groups, quotes, favorites,
+    /// settings, sync state, and SQLite's own schema.
+    public let data: Int64
+    /// The indexes of those tables (the name, family and given-name orders, each UID once…).
+    public let indexes: Int64
+    /// The full-text search index (the tables named `contact_search…`), rebuilt from the
+    /// contacts by `carnet db reindex`.
+    public let searchIndex: Int64
+    /// What undo and redo need (`history`, `history_changesets`).
+    public let history: Int64
+    /// Pages nothing uses: SQLite writes into them before it grows the file, and only a
+    /// compaction gives them back to the disk.
+    public let free: Int64
+    /// The sum of the parts.
+    public let total: Int64
+
+    public init(data: Int64, indexes: Int64, searchIndex: Int64, history: Int64, free: Int64) {
+        self.data = data
+        self.indexes = indexes
+        self.searchIndex = searchIndex
+        self.history = history
+        self.free = free
+        total = data + indexes + searchIndex + history + free
     }
 }

@@ -202,7 +202,50 @@ extension StorageController {
                     ? Int.fetchOne(db, sql: "SELECT count(*) FROM repaired_values") ?? 0 : 0)
             info.groups = groups
             info.phoneRegion = try Self.phoneRegionSetting(db, environment: environment)
+            info.space = try Self.space(db)
             return info
         }
+    }
+
+    /// The tables of the undo history, as `carnet db info` counts them.
+    static let historyTables: Set<String> = ["history", "history_changesets"]
+
+    /// What takes the file's pages, from SQLite's `dbstat` table; nil when this SQLite lacks it.
+    /// `aggregate = TRUE` gives one row per table or index: it still reads every page, but
+    /// skips the per-page rows the plain table makes, the faster of the two.
+    static func space(_ db: Database) throws -> DatabaseSpace? {
+        let pageSize = Int64(try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
+        let pages = Int64(try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0)
+        let freePages = Int64(try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0)
+        let sizes: [Row]
+        do {
+            sizes = try Row.fetchAll(db, sql: "SELECT name, pgsize FROM dbstat WHERE aggregate = TRUE")
+        } catch let error as DatabaseError where error.message?.contains("dbstat") == true {
+            return nil
+        }
+        // Each table or index by the table it belongs to: the search index's and the history's
+        // own indexes count as theirs.
+        var owners: [String: (type: String, table: String)] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT type, name, tbl_name FROM sqlite_schema") {
+            owners[row["name"]] = (row["type"], row["tbl_name"])
+        }
+        var indexes: Int64 = 0, search: Int64 = 0, history: Int64 = 0
+        for row in sizes {
+            let name: String = row["name"]
+            let bytes: Int64 = row["pgsize"] ?? 0
+            guard let owner = owners[name] else { continue }
+            if owner.table.hasPrefix("contact_search") {
+                search += bytes
+            } else if historyTables.contains(owner.table) {
+                history += bytes
+            } else if owner.type == "index" {
+                indexes += bytes
+            }
+        }
+        // The rest is data: the tables, SQLite's schema, and any page dbstat does not name.
+        let used = (pages - freePages) * pageSize
+        return DatabaseSpace(
+            data: max(0, used - indexes - search - history), indexes: indexes, searchIndex: search, history: history,
+            free: freePages * pageSize)
     }
 }
