@@ -49,6 +49,12 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
     case diskFull(path: String)
     /// Another process held the database longer than the busy timeout.
     case busy(path: String)
+    /// An operation that needs the file to itself (a compaction) found it open elsewhere: in
+    /// another process, or on another connection of this one; nothing was changed.
+    case openElsewhere(path: String)
+    /// The directory `path` lacks the free space an operation needs (a compaction); nothing
+    /// was changed.
+    case notEnoughSpace(path: String, needed: Int64, available: Int64)
     /// A schema migration failed; the file was left as it was.
     case migrationFailed(path: String, migration: String, detail: String)
     /// An import stopped at a record: nothing was imported.
@@ -113,6 +119,10 @@ public enum CarnetError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the disk holding \(path) is full; nothing was written. Free some space and try again"
         case let .busy(path):
             return "\(path) is busy: another process kept it locked too long; try again"
+        case let .openElsewhere(path):
+            return "\(path) is open in another program (another carnet, a sync, sqlite3): close it and try again; nothing was changed"
+        case let .notEnoughSpace(path, needed, available):
+            return "\(path) has \(ByteCount.text(available)) free and this needs \(ByteCount.text(needed)); free some space and try again; nothing was changed"
         case let .migrationFailed(path, migration, detail):
             return "cannot upgrade \(path): migration \(migration) failed (\(detail)); the file was left as it was"
         case let .importFailed(source, line, reason):

@@ -536,6 +536,17 @@ extension StateController {
     public func backup(to path: String) throws(CarnetError) {
         try storage.backup(to: path)
     }
+
+    /// What compacting the file needs: its size, its free pages, the free disk space it takes.
+    public func compactionPlan() throws(CarnetError) -> CompactionPlan {
+        try storage.compactionPlan()
+    }
+
+    /// Packs the file so it is no bigger than what it holds (see `StorageController.compact`).
+    /// What the file holds is the same after, so nothing is re-read.
+    public func compact() throws(CarnetError) -> Compaction {
+        try storage.compact()
+    }
 }
 
 /// The task of a live controller, cancelled when the controller goes (a `let`, so the

@@ -95,4 +95,15 @@ public final class DatabaseViewModel {
     public func backup(to path: String) throws(CarnetError) {
         try state.backup(to: path)
     }
+
+    /// What a compaction would need and give back, to say before starting.
+    public func compactionPlan() throws(CarnetError) -> CompactionPlan {
+        try state.compactionPlan()
+    }
+
+    /// Packs the file: its free pages go back to the disk.
+    @discardableResult
+    public func compact() throws(CarnetError) -> Compaction {
+        try state.compact()
+    }
 }

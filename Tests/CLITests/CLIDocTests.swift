@@ -82,6 +82,7 @@ import Testing
         "carnet book list": [["add", "--name", "Ada Lovelace", "--email", "ada@example.com"]],
         "carnet group add \"Climbing club\"": (1...7).map { ["add", "--name", "Person \($0)", "--email", "p\($0)@example.org"] },
         "carnet merge 1 2": adas,
+        "carnet db info": [["sample"]],
     ]
 
     /// Every command line of the page's other ```sh blocks runs, in its block's order, and

@@ -31,4 +31,33 @@ import Testing
         #expect(Set(space.keys) == ["data", "indexes", "searchIndex", "history", "free", "total"])
         #expect(space["total"] as? Int == json["fileBytes"] as? Int)
     }
+
+    @Test func dbCompactGivesTheFreeSpaceBackAndKeepsTheBookAndItsHistory() throws {
+        let note = String(repeating: "A long note. ", count: 40)
+        let cards = (1...300).map { "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Person \($0)\r\nEMAIL:p\($0)@example.org\r\nNOTE:\(note)\r\nEND:VCARD\r\n" }
+        let file = box.write("cards.vcf", cards.joined())
+        #expect(box.carnetInProcess(["import", file]).status == 0)
+        // The undone import keeps its contacts in the history until a new change drops it.
+        #expect(box.carnetInProcess(["undo"]).status == 0)
+        #expect(box.carnetInProcess(["add", "--name", "Ada Lovelace"]).status == 0)
+        let before = fileSize()
+
+        let run = box.carnet(["db", "compact"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.lines.count == 2, "\(run)")
+        #expect(run.lines[0].hasPrefix("compacting \(box.db) (") && run.lines[0].contains(" free): needs up to "), "\(run)")
+        #expect(run.lines[0].contains(" of disk space in \(box.dir.path), which has "), "\(run)")
+        let after = fileSize()
+        #expect(after < before / 2, "\(before) → \(after)")
+        #expect(run.lines[1].hasPrefix("compacted \(box.db): \(before) → \(after) bytes ("), "\(run)")
+        #expect(run.lines[1].hasSuffix(" given back)"), "\(run)")
+
+        let mode = (try FileManager.default.attributesOfItem(atPath: box.db)[.posixPermissions] as? NSNumber)?.intValue ?? 0
+        #expect(mode & 0o777 == 0o600)
+        #expect(box.carnet(["db", "check"]).stdout == "ok\n")
+        #expect(box.carnetInProcess(["list"]).lines.dropFirst().map { $0.contains("Ada Lovelace") } == [true])
+        #expect(box.carnet(["undo"]).stdout == "undone 2: added Ada Lovelace\n")
+        #expect(box.carnet(["redo"]).stdout == "redone 2: added Ada Lovelace\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: box.dir.path).filter { $0.contains(".compact-") } == [])
+    }
 }

@@ -56,4 +56,77 @@ import Testing
         #expect(after.free > 0 && after.history < space.history, "\(after)")
         #expect(after.total == (try pages(dir.database)).bytes)
     }
+
+    @Test func compactingGivesBackTheFreePagesAndKeepsEverything() throws {
+        let storage = try StorageController(path: dir.database)
+        let people = try addPeople(storage, 300)
+        try storage.addFavorite(contactID: people[0].id)
+        for person in people[10...] { try storage.deleteContact(id: person.id) }
+        try dropHistory(storage)
+        // One action to undo after the compaction.
+        var draft = people[1].draft
+        draft.title = "Analyst"
+        try storage.updateContact(people[1], with: draft)
+        let kept = try storage.allContacts()
+        let plan = try storage.compactionPlan()
+        #expect(plan.freeBytes > 0 && plan.neededBytes > 2 * (plan.bytes - plan.freeBytes) && plan.directory == dir.url.path)
+
+        let done = try storage.compact()
+        #expect(done.bytesAfter < done.bytesBefore && done.bytesBefore - done.bytesAfter >= plan.freeBytes, "\(done) \(plan)")
+        #expect(try storage.info().space?.free == 0)
+        #expect(try storage.allContacts() == kept)
+        #expect(try storage.favorites().map(\.contact.id) == [people[0].id])
+        #expect(try storage.integrityCheck() == ["ok"])
+        #expect(try mode(dir.database) == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.contains(".compact-") } == [])
+        // The history still undoes and redoes, and the same controller goes on writing.
+        try storage.undo()
+        #expect(try storage.contact(id: people[1].id).title == "")
+        try storage.redo()
+        let added = try storage.insertContact(ContactDraft(name: "After Compaction"))
+        #expect(try storage.contact(id: added.id).name == "After Compaction")
+        try storage.close()
+
+        // Another process opening it finds the same file, at its new size.
+        let (bytes, check) = try pages(dir.database)
+        #expect(check == "ok")
+        #expect(bytes == Int64((try FileManager.default.attributesOfItem(atPath: dir.database)[.size] as? NSNumber)?.intValue ?? 0))
+        let reopened = try StorageController(path: dir.database)
+        #expect(try reopened.allContacts().count == kept.count + 1)
+        #expect(try reopened.info().schemaVersion == StorageController.supportedSchemaVersion)
+    }
+
+    @Test func compactingRefusesWithoutTheFreeSpaceItNeedsAndChangesNothing() throws {
+        let storage = try StorageController(path: dir.database, options: StorageOptions(connections: .single))
+        for person in try addPeople(storage, 50) { try storage.deleteContact(id: person.id) }
+        try dropHistory(storage)
+        let plan = try storage.compactionPlan()
+        let before = bytes(dir.database)
+        #expect(carnetError { try storage.compact(availableBytes: plan.neededBytes - 1) }
+            == .notEnoughSpace(path: dir.url.path, needed: plan.neededBytes, available: plan.neededBytes - 1))
+        #expect(bytes(dir.database) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.contains(".compact-") } == [])
+        let done = try storage.compact(availableBytes: plan.neededBytes)
+        #expect(done.bytesAfter < done.bytesBefore)
+    }
+
+    @Test func compactingRefusesWhileAnotherConnectionHasTheFileOpen() throws {
+        let options = StorageOptions(busyTimeout: 0.2, connections: .single)
+        let storage = try StorageController(path: dir.database, options: options)
+        for person in try addPeople(storage, 30) { try storage.deleteContact(id: person.id) }
+        try dropHistory(storage)
+        let other = try StorageController(path: dir.database, options: options)
+        #expect(try other.allContacts().isEmpty)
+        let before = try pages(dir.database).bytes
+        #expect(carnetError { try storage.compact() } == .openElsewhere(path: dir.database))
+        // The lock went back to shared: both write as before, and a new connection opens.
+        _ = try other.insertContact(ContactDraft(name: "Other"))
+        _ = try storage.insertContact(ContactDraft(name: "Mine"))
+        #expect(try pages(dir.database).bytes == before)
+        try other.close()
+        let done = try storage.compact()
+        #expect(done.bytesAfter < done.bytesBefore)
+        #expect(try storage.allContacts().map(\.name).sorted() == ["Mine", "Other"])
+        #expect(try pages(dir.database).check == "ok")
+    }
 }

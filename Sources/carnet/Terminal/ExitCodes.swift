@@ -44,7 +44,7 @@ extension ExitCode {
         case .ambiguousGroup, .severalContactsMatch: self = .severalMatch
         case .invalid, .refused, .importFailed: self = .invalidData
         case .conflict, .historyConflict: self = .conflict
-        case .diskFull: self = .diskFull
+        case .diskFull, .notEnoughSpace: self = .diskFull
         case .unknownBook: self = .unknownBook
         case var .sync(failure):
             // A sync stopped partway exits as the failure that stopped it.
@@ -58,7 +58,7 @@ extension ExitCode {
             case .interrupted: self = .other
             }
         case .notADatabase, .notCarnetDatabase, .corrupt, .newerSchema, .schemaRecordChanged, .readOnly, .cannotOpen,
-             .unsafeFile, .busy, .migrationFailed, .database:
+             .unsafeFile, .busy, .openElsewhere, .migrationFailed, .database:
             self = .databaseUnusable
         }
     }
@@ -93,7 +93,7 @@ let exitCodeHelp = """
           read-only or locked; or refused because the file, its -wal or its -shm
           belongs to another user or others may write it (it could have been
           planted): chmod go-w your own, remove any other
-      74  disk full: nothing was written
+      74  disk full: nothing was written (or too little free space to compact)
       75  sync: the server cannot be reached (down, timed out), or sent nothing
           for --timeout seconds; nothing changed
       76  sync: the server answered what a CardDAV server should not (or more

@@ -7,7 +7,7 @@ import Foundation
 struct DatabaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db",
-        abstract: "Where the address book file is, what is in it, and a backup.",
+        abstract: "Where the address book file is, what is in it, a backup, and a compaction.",
         discussion: """
             EXAMPLES:
               carnet db path
@@ -15,8 +15,9 @@ struct DatabaseCommand: ParsableCommand {
               carnet db check
               carnet db repair
               carnet db backup ~/carnet-backup.sqlite
+              carnet db compact
               carnet db phone-region GB
               sqlite3 "$(carnet db path)" 'SELECT name, email FROM contacts'
             """,
-        subcommands: [DatabasePath.self, DatabaseInfoCommand.self, DatabaseCheck.self, DatabaseRepair.self, DatabaseReindex.self, DatabaseBackup.self, DatabasePhoneRegion.self])
+        subcommands: [DatabasePath.self, DatabaseInfoCommand.self, DatabaseCheck.self, DatabaseRepair.self, DatabaseReindex.self, DatabaseBackup.self, DatabaseCompact.self, DatabasePhoneRegion.self])
 }

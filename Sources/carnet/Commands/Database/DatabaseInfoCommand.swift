@@ -46,7 +46,7 @@ struct DatabaseInfoCommand: StateCommand {
         }
         var lines = [
             line("data", space.data), line("indexes", space.indexes), line("search", space.searchIndex),
-            line("history", space.history), line("free", space.free),
+            line("history", space.history), line("free", space.free, space.free > 0 ? "; carnet db compact gives it back" : ""),
         ]
         // Changes still in the log (another connection's, or this run's own) are in the parts,
         // not yet in the file.
