@@ -429,6 +429,14 @@ extension StateController {
         historyDidChange()
     }
 
+    /// Drops the actions recorded before `date` (see `StorageController.pruneHistory(before:)`):
+    /// they can no longer be undone; what can be redone still can.
+    public func pruneHistory(before date: Date) throws(CarnetError) -> HistoryPrune {
+        let pruned = try storage.pruneHistory(before: date)
+        historyDidChange()
+        return pruned
+    }
+
     /// After an undo or redo: every list and the home state are read again, and each contact it
     /// wrote (up to a screenful's worth; a larger step relies on the lists) is what a screen
     /// holding an older copy shows from now on.

@@ -197,3 +197,34 @@ extension StorageController {
         return HistoryStep(entries: done, contactIDs: contactIDs, relinked: relinked)
     }
 }
+
+extension StorageController {
+    /// Drops the actions recorded before `date`, oldest first, with their changes: they can no
+    /// longer be undone. Undo goes back newest first, so the oldest actions are the ones no other
+    /// undo needs; an undone action (on the redo list) is never dropped, nor anything after it,
+    /// so what can be redone still can. Times only grow with ids as long as clocks do: the drop
+    /// stops at the first action from `date` on, so a later action with an earlier time (a clock
+    /// set back) stays too. The rows' pages become free pages of the file, which keeps its size
+    /// until `compact(availableBytes:)`.
+    @discardableResult
+    public func pruneHistory(before date: Date) throws(CarnetError) -> HistoryPrune {
+        let cutoff = Timestamp.string(date)
+        return try write { db in
+            // The ids only grow: the first action to keep bounds what goes (all of it, when none
+            // is to be kept).
+            let firstKept = try Int64.fetchOne(db, sql: """
+                SELECT id FROM history WHERE time >= ? OR undone = 1 ORDER BY id LIMIT 1
+                """, arguments: [cutoff]) ?? Int64.max
+            let dropped = try Row.fetchOne(db, sql: """
+                SELECT count(*) AS actions, coalesce(sum(bytes), 0) AS bytes FROM history WHERE id < ?
+                """, arguments: [firstKept])
+            // Their parts in history_changesets go with them (ON DELETE CASCADE).
+            try db.execute(sql: "DELETE FROM history WHERE id < ?", arguments: [firstKept])
+            let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            let freePages = try Int64.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+            return HistoryPrune(
+                actions: dropped?["actions"] ?? 0, bytes: dropped?["bytes"] ?? 0,
+                oldestKept: try Self.fetchEntries(db, sql: "ORDER BY id LIMIT 1").first, freeBytes: pageSize * freePages)
+        }
+    }
+}

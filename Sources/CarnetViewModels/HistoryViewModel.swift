@@ -1,5 +1,6 @@
 import CarnetModels
 import CarnetState
+import Foundation
 import Observation
 
 /// Undo, redo and the list of actions: an Edit menu's two items and a history screen. Every
@@ -65,6 +66,15 @@ public final class HistoryViewModel {
     public func setKeep(_ count: Int) throws(CarnetError) {
         try state.setHistoryKeep(count)
         try reloadEntries()
+    }
+
+    /// Drops the actions older than `date`: they can no longer be undone. Undone actions (and
+    /// all after them) stay, so what can be redone still can.
+    @discardableResult
+    public func prune(before date: Date) throws(CarnetError) -> HistoryPrune {
+        let pruned = try state.pruneHistory(before: date)
+        try reloadEntries()
+        return pruned
     }
 
     private func reloadEntries() throws(CarnetError) {

@@ -60,4 +60,34 @@ import Testing
         #expect(box.carnet(["redo"]).stdout == "redone 2: added Ada Lovelace\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: box.dir.path).filter { $0.contains(".compact-") } == [])
     }
+
+    @Test func historyPruneBeforeDropsTheOlderActionsAndSaysWhatUndoReaches() throws {
+        for name in ["Ada Lovelace", "Grace Hopper", "Alan Turing"] { box.carnetInProcess(["add", "--name", name]) }
+        #expect(box.sqlite("UPDATE history SET time = '2020-03-01T12:00:00.000Z' WHERE id < 3").status == 0)
+
+        // A time with its zone: an action at that very moment is not older.
+        let none = box.carnetInProcess(["history", "--prune-before", "2020-03-01T12:00:00Z"])
+        #expect(none.status == 0, "\(none)")
+        #expect(none.lines.count == 1 && none.lines[0].hasPrefix("no action is older than 2020-03-01T12:00:00Z; undo reaches back to 1 ("), "\(none)")
+
+        let run = box.carnetInProcess(["history", "--prune-before", "2021-01-01"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.lines.count == 2, "\(run)")
+        #expect(run.lines[0].contains(/^dropped 2 actions \([0-9.]+ (bytes|KB)\) older than 2021-01-01; undo reaches back to 3 \([0-9 :-]+\): added Alan Turing$/), "\(run)")
+        #expect(run.lines[1].contains(/^the file keeps its size, [0-9.]+ (bytes|KB) of it free now: carnet db compact gives that back$/), "\(run)")
+        #expect(box.carnetInProcess(["history"]).lines.dropFirst().map { $0.split(separator: "\t")[0] } == ["3"])
+        #expect(box.carnetInProcess(["undo"]).stdout == "undone 3: added Alan Turing\n")
+        #expect(box.carnetInProcess(["undo"]).status == 66)
+        #expect(box.carnetInProcess(["list"]).lines.count == 3)  // the header, Ada and Grace
+
+        // What was undone stays to be redone, whatever its age.
+        let undone = box.carnetInProcess(["history", "--prune-before", "2100-01-01"])
+        #expect(undone.stdout.hasPrefix("no action is older than 2100-01-01; the oldest action kept is undone, 3 ("), "\(undone)")
+        #expect(box.carnetInProcess(["redo"]).stdout == "redone 3: added Alan Turing\n")
+
+        for wrong in [["--prune-before", "2021-02-30"], ["--prune-before", "last year"], ["--prune-before", "2021-01-01", "--keep", "5"]] {
+            let refused = box.carnetInProcess(["history"] + wrong)
+            #expect(refused.status == 64, "\(wrong): \(refused)")
+        }
+    }
 }

@@ -8,7 +8,7 @@ import Testing
     static let commands: [[String]] = [
         [], ["list"], ["show"], ["add"], ["edit"], ["delete"], ["favorite"], ["unfavorite"], ["favorites"], ["birthdays"],
         ["quote"], ["quote", "edit"], ["quote", "add"], ["quote", "list"], ["quote", "use"], ["quote", "delete"],
-        ["import"], ["export"], ["sample"], ["db"], ["db", "backup"], ["db", "compact"], ["interactive"],
+        ["import"], ["export"], ["sample"], ["db"], ["db", "backup"], ["db", "compact"], ["history"], ["interactive"],
         ["duplicates"], ["merge"],
         ["book"], ["book", "delete"], ["move"], ["copy"], ["email"], ["phone"], ["group", "add-member"],
     ]

@@ -129,4 +129,51 @@ import Testing
         #expect(try storage.allContacts().map(\.name).sorted() == ["Mine", "Other"])
         #expect(try pages(dir.database).check == "ok")
     }
+
+    @Test func pruningDropsTheOldestActionsAndKeepsWhatCanBeRedone() throws {
+        let storage = try StorageController(path: dir.database)
+        let people = try addPeople(storage, 6)
+        try storage.undo()
+        try storage.undo()
+        // Actions 1 to 6 made a year ago; the undone 5 and 6 are on the redo list.
+        try storage.writer.write { db in
+            try db.execute(sql: "UPDATE history SET time = '2025-01-01T00:00:00.000Z'")
+        }
+        let pruned = try storage.pruneHistory(before: Timestamp.date("2025-06-01T00:00")!)
+        #expect(pruned.actions == 4)
+        #expect(pruned.oldestKept?.id == 5 && pruned.oldestKept?.isUndone == true)
+        #expect(try storage.history(limit: 10).map(\.id) == [6, 5])
+        #expect(try storage.historyStatus().nextUndo == nil)
+        try storage.redo()
+        try storage.redo()
+        #expect(try storage.allContacts().count == 6)
+        try storage.undo()
+        #expect(try storage.allContacts().map(\.id).sorted() == people.prefix(5).map(\.id))
+        try storage.redo()
+        // Nothing of a dropped action is left behind, and nothing refers to one.
+        let orphans = try storage.writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM history_changesets WHERE action_id NOT IN (SELECT id FROM history)")
+        }
+        #expect(orphans == 0)
+        #expect(try storage.integrityCheck() == ["ok"])
+    }
+
+    @Test func pruningReportsTheBytesDroppedAndStopsAtTheFirstActionToKeep() throws {
+        let storage = try StorageController(path: dir.database)
+        _ = try addPeople(storage, 5)
+        // A clock set back: action 3 is newer than the date, action 4 older again.
+        try storage.writer.write { db in
+            try db.execute(sql: "UPDATE history SET time = '2025-01-01T00:00:00.000Z' WHERE id IN (1, 2, 4)")
+            try db.execute(sql: "UPDATE history SET time = '2025-09-01T00:00:00.000Z' WHERE id IN (3, 5)")
+        }
+        let dropped = try storage.history(limit: 10).filter { $0.id <= 2 }.map(\.bytes).reduce(0, +)
+        let pruned = try storage.pruneHistory(before: Timestamp.date("2025-06-01T00:00")!)
+        #expect(pruned.actions == 2 && pruned.bytes == Int64(dropped) && dropped > 0)
+        #expect(pruned.oldestKept?.id == 3)
+        #expect(pruned.freeBytes == (try storage.info().space?.free))
+        #expect(try storage.history(limit: 10).map(\.id) == [5, 4, 3])
+        // Nothing older than the date: nothing dropped.
+        let again = try storage.pruneHistory(before: Timestamp.date("2024-01-01T00:00")!)
+        #expect(again.actions == 0 && again.bytes == 0 && again.oldestKept?.id == 3)
+    }
 }

@@ -10,8 +10,8 @@ struct DatabaseCompact: StateCommand {
         abstract: "Give the file's free space back to the disk, so the file is no bigger than what it holds.",
         discussion: """
             SQLite reuses the room a delete frees inside the file but never shrinks the file: after \
-            deleting many contacts, carnet \
-            db info shows that room as free. This packs what the file holds into a copy \
+            deleting many contacts, or dropping old history with carnet history --prune-before, \
+            carnet db info shows that room as free. This packs what the file holds into a copy \
             beside it, writes the copy back into the file and cuts the file to its new size. \
             Contacts, ids, settings and the history (undo and redo) stay as they were, and the file \
             keeps its permissions.
