@@ -44,37 +44,45 @@ enum DuplicateBlocks {
         }
         close()
 
-        // The members of the blocks kept, read again, a thousand at a time.
-        var members: [Int64: (candidate: DuplicateCandidate, keys: DuplicateFinder.BlockKeys)] = [:]
-        let wanted = Array(Set(blocks.flatMap(\.members))).sorted()
-        for start in stride(from: 0, to: wanted.count, by: 1000) {
-            let batch = Set(wanted[start..<min(start + 1000, wanted.count)])
-            for candidate in try StorageController.duplicateCandidates(db, scope: DuplicateScope(contactIDs: batch, bookID: scope.bookID)) {
-                members[candidate.id] = (candidate, DuplicateFinder.blockKeys(candidate, phones: phones))
-            }
-        }
+        // The members of the blocks kept, read again a batch of blocks at a time, so what is held
+        // is the groups found and their names, not every member's keys at once.
         var collector = DuplicateCollector(phones: phones)
-        for block in blocks {
-            let near = block.hash & 1 == 1
-            // The block's members by the key itself, for a hash two keys may share.
-            var byKey: [String: [Int64]] = [:]
-            for id in block.members {
-                guard let member = members[id] else { continue }
-                for key in near ? member.keys.near : member.keys.exact where hash(key, near: near) == block.hash {
-                    byKey[key, default: []].append(id)
+        var names: [Int64: String] = [:]
+        var start = 0
+        while start < blocks.count {
+            var end = start
+            var ids = Set<Int64>()
+            while end < blocks.count && ids.count < 1000 {
+                ids.formUnion(blocks[end].members)
+                end += 1
+            }
+            var members: [Int64: (candidate: DuplicateCandidate, keys: DuplicateFinder.BlockKeys)] = [:]
+            for candidate in try StorageController.duplicateCandidates(db, scope: DuplicateScope(contactIDs: ids, bookID: scope.bookID)) {
+                members[candidate.id] = (candidate, DuplicateFinder.blockKeys(candidate, phones: phones))
+                names[candidate.id] = candidate.name
+            }
+            for block in blocks[start..<end] {
+                let near = block.hash & 1 == 1
+                // The block's members by the key itself, for a hash two keys may share.
+                var byKey: [String: [Int64]] = [:]
+                for id in block.members {
+                    guard let member = members[id] else { continue }
+                    for key in near ? member.keys.near : member.keys.exact where hash(key, near: near) == block.hash {
+                        byKey[key, default: []].append(id)
+                    }
+                }
+                for (key, ids) in byKey.sorted(by: { $0.key < $1.key }) where ids.count > 1 {
+                    if near {
+                        collector.nearBlock(key, ids.compactMap { id in members[id].map { (id, $0.keys.words) } })
+                    } else if ids.count <= DuplicateFinder.sharedKeyLimit {
+                        collector.exactBlock(key, ids.compactMap { members[$0]?.candidate })
+                    }
                 }
             }
-            for (key, ids) in byKey.sorted(by: { $0.key < $1.key }) where ids.count > 1 {
-                if near {
-                    collector.nearBlock(key, ids.compactMap { id in members[id].map { (id, $0.keys.words) } })
-                } else if ids.count <= DuplicateFinder.sharedKeyLimit {
-                    collector.exactBlock(key, ids.compactMap { members[$0]?.candidate })
-                }
-            }
+            start = end
         }
         return collector.finish(
-            contacts: contacts, differentPeople: differentPeople, involving: scope.involving,
-            name: { members[$0]?.candidate.name ?? "" })
+            contacts: contacts, differentPeople: differentPeople, involving: scope.involving, name: { names[$0] ?? "" })
     }
 
     /// FNV-1a of the key, its lowest bit saying which kind of block it opens.
