@@ -1,6 +1,7 @@
 import CarnetModels
 import Foundation
 import GRDB
+import SeededRandom
 import Testing
 @testable import CarnetStorage
 
@@ -8,17 +9,6 @@ import Testing
 /// contact in memory gives: the same contacts, the same reasons, in the same order.
 @Suite struct DuplicateBlocksTests {
     let dir = TempDirectory()
-
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     func shape(_ search: DuplicateSearch) -> [String] {
         search.groups.map { group in "\(group.contactIDs): " + group.reasons.map { "\($0) \($0.contactIDs)" }.joined(separator: "; ") }
@@ -28,7 +18,7 @@ import Testing
     func theBookSortedOnDiskGivesWhatMemoryGives(seed: UInt64) throws {
         let storage = try StorageController(path: dir.database)
         try storage.setPhoneRegion("GB")
-        var rng = Seeded(state: seed)
+        var rng = SplitMix64(seed: seed)
         let first = ["Ada", "Grace", "Alan", "Katherine", "Jon", "John", "A."], last = ["Lovelace", "Hopper", "Turing", "Johnson", "King"]
         let domains = ["example.com", "example.org", "mail.example"]
         let other = try storage.addAddressBook(named: "Work")
