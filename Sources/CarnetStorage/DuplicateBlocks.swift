@@ -52,7 +52,9 @@ enum DuplicateBlocks {
         while start < blocks.count {
             var end = start
             var ids = Set<Int64>()
-            while end < blocks.count && ids.count < 1000 {
+            // At most a thousand ids (one block at least), so the batch is read by its ids and
+            // never by a pass over the whole book (`duplicateCandidates`' rule).
+            while end < blocks.count && (end == start || ids.count + blocks[end].members.count <= 1000) {
                 ids.formUnion(blocks[end].members)
                 end += 1
             }
@@ -87,8 +89,7 @@ enum DuplicateBlocks {
 
     /// FNV-1a of the key, its lowest bit saying which kind of block it opens.
     static func hash(_ key: String, near: Bool) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hash = StableHash.fnv1a(key)
         return Int64(bitPattern: near ? hash | 1 : hash & ~1)
     }
 
