@@ -37,28 +37,35 @@ struct DuplicatesCommand: StateCommand {
             return terminal.print("no likely duplicates among \(count) contact\(count == 1 ? "" : "s")")
         }
         let count = screen.rows.count
-        var out = "\(count) group\(count == 1 ? "" : "s") of likely duplicates "
-            + "(carnet merge ID ID… keeps the first; carnet merge --different ID ID if they are not one person):\n"
+        terminal.print("\(count) group\(count == 1 ? "" : "s") of likely duplicates "
+            + "(carnet merge ID ID… keeps the first; carnet merge --different ID ID if they are not one person):")
+        // A group at a time, so a million-contact book's listing is never one string in memory.
         for (i, row) in screen.rows.enumerated() {
-            out += "\(i + 1). " + row.members.map { "\($0.name.shown) [\($0.id)]" }.joined(separator: ", ") + "\n"
+            var out = "\(i + 1). " + row.members.map { "\($0.name.shown) [\($0.id)]" }.joined(separator: ", ") + "\n"
             for reason in row.group.reasons {
                 let ids = reason.contactIDs.count == row.members.count ? "" : " [" + reason.contactIDs.map(String.init).joined(separator: ", ") + "]"
                 out += "   \(reason.description.shown)\(ids)\n"
             }
+            terminal.print(out, terminator: "")
         }
-        terminal.print(out, terminator: "")
     }
 
+    /// The same document `JSONSerialization` would write for the whole object (keys sorted,
+    /// pretty-printed), written a group at a time: the whole book's groups as Foundation objects
+    /// and their text at once took twice the memory of the search itself.
     @MainActor private func printJSON(_ screen: DuplicatesViewModel, terminal: Terminal) throws {
-        let groups: [[String: Any]] = screen.rows.map { row in
-            [
+        terminal.print("{\n  \"contacts\" : \(screen.contactCount),\n  \"groups\" : [", terminator: "")
+        for (i, row) in screen.rows.enumerated() {
+            let group: [String: Any] = [
                 "contacts": row.members.map { ["id": $0.id, "name": $0.name] as [String: Any] },
                 "reasons": row.group.reasons.map { ["kind": $0.kind.rawValue, "detail": $0.detail, "contacts": $0.contactIDs] as [String: Any] },
                 "strength": row.group.strength,
             ]
+            let data = try JSONSerialization.data(withJSONObject: group, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            let indented = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                .map { "    " + $0 }.joined(separator: "\n")
+            terminal.print((i == 0 ? "\n" : ",\n") + indented, terminator: "")
         }
-        let object: [String: Any] = ["groups": groups, "contacts": screen.contactCount, "pairsCompared": screen.pairsCompared]
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        terminal.print(String(decoding: data, as: UTF8.self))
+        terminal.print((screen.rows.isEmpty ? "\n\n" : "\n") + "  ],\n  \"pairsCompared\" : \(screen.pairsCompared)\n}")
     }
 }
