@@ -45,13 +45,16 @@ extension InterchangeWriter {
 }
 
 extension InterchangeFormat {
-    /// The writer of a file of this format (a vdir's files are each one vCard).
-    public func writer(vCardVersion: VCardVersion = .v4) -> any InterchangeWriter {
+    /// The writer of a file of this format (a vdir's files are each one vCard). `groupMembers`,
+    /// the member UIDs of the groups to be written (`GroupMember/uid(of:)`), lets a writer that
+    /// names members by another handle (LDIF's DNs) keep the handles of those contacts only;
+    /// nil keeps every contact's.
+    public func writer(vCardVersion: VCardVersion = .v4, groupMembers: Set<String>? = nil) -> any InterchangeWriter {
         switch self {
         case .vcf, .vdir: VCardFileWriter(version: vCardVersion)
         case .csv: CSVFileWriter()
         case .json: JSONArrayWriter()
-        case .ldif: LDIFFileWriter()
+        case .ldif: LDIFFileWriter(groupMembers: groupMembers)
         }
     }
 }
@@ -85,16 +88,23 @@ public struct CSVFileWriter: InterchangeWriter {
 /// (`groupOfNames`) naming its members by the DNs their entries have in the file (groups come
 /// after the people in an export); what LDIF has no attribute for is named.
 public struct LDIFFileWriter: InterchangeWriter {
-    /// The DN each contact written so far has, by its member UID (`GroupMember/uid(of:)`).
+    /// The DN each contact written so far has, by its member UID (`GroupMember/uid(of:)`): of
+    /// the groups' members only, when they were named, so an export of a million people holds
+    /// the DNs a mailing list refers to, not a million.
     private var dns: [String: String] = [:]
+    private let groupMembers: Set<String>?
 
-    public init() {}
+    /// `groupMembers`: see `InterchangeFormat/writer(vCardVersion:groupMembers:)`.
+    public init(groupMembers: Set<String>? = nil) {
+        self.groupMembers = groupMembers
+    }
     public var header: String { LDIFWriter.header }
 
     public mutating func entry(_ contact: Contact, favorite: Bool) -> String? {
         let memberDNs = contact.draft.members.compactMap { dns[GroupMember.uid(of: $0)] }
         let text = LDIFWriter.entry(contact.draft, uid: contact.uid, memberDNs: memberDNs)
-        dns[GroupMember.uid(of: contact.uid)] = dns[GroupMember.uid(of: contact.uid)] ?? LDIFWriter.dn(contact.draft)
+        let key = GroupMember.uid(of: contact.uid)
+        if groupMembers?.contains(key) ?? true, dns[key] == nil { dns[key] = LDIFWriter.dn(contact.draft) }
         return text
     }
 

@@ -43,6 +43,12 @@ public final class InterchangeViewModel {
         try state.importContacts(source: source, options: options, progress: progress, next: next)
     }
 
+    /// The member UIDs (`GroupMember/uid(of:)`) of every group: what an export's writer must
+    /// remember of the people it writes before the groups that name them.
+    public func groupMemberUIDs() throws(CarnetError) -> Set<String> {
+        Set(try state.groups().flatMap { $0.draft.members.map(GroupMember.uid(of:)) })
+    }
+
     /// Every contact in name order (or the favorites in theirs), with whether it is a favorite.
     public func forEachContact(favoritesOnly: Bool = false, bookID: Int64? = nil, _ body: (Contact, Bool) throws -> Void) throws(CarnetError) {
         try state.forEachContact(favoritesOnly: favoritesOnly, bookID: bookID, body)

@@ -84,5 +84,16 @@ import Testing
             var writer = format.writer()
             #expect(try writer.entry(card, favorite: false)?.contains("Climbing club") == true)
         }
+        // Told the groups' members, the writer keeps only their DNs and writes the same file.
+        var told = InterchangeFormat.ldif.writer(groupMembers: ["ada", "zoe"])
+        var all = InterchangeFormat.ldif.writer()
+        let grace = Contact(
+            id: 2, uid: "grace", draft: ContactDraft(name: "Grace", emails: [LabeledValue("grace@example.com")]),
+            createdAt: RichContact.updated, updatedAt: RichContact.updated, version: 1)
+        for contact in [ada, grace, card] {
+            let fromTold = try told.entry(contact, favorite: false)
+            #expect(fromTold == (try all.entry(contact, favorite: false)))
+            #expect(told.notes(on: contact) == all.notes(on: contact))
+        }
     }
 }

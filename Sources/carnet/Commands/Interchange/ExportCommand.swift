@@ -66,7 +66,9 @@ struct ExportCommand: StateCommand {
         }
         let format = format ?? output.flatMap { InterchangeFormat(fileExtension: ($0 as NSString).pathExtension) } ?? .vcf
         let sink = try ExportSink(path: output, console: terminal.console)
-        var writer = format.writer(vCardVersion: vcardVersion)
+        // LDIF names a list's members by their entries' DNs: only those are kept while writing.
+        let members = format == .ldif ? try InterchangeViewModel(state: state).groupMemberUIDs() : nil
+        var writer = format.writer(vCardVersion: vcardVersion, groupMembers: members)
         try sink.write(writer.header)
         var count = 0
         var notWritten = 0
