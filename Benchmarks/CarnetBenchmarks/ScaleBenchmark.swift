@@ -14,8 +14,10 @@ import SeededRandom
 /// through `StorageController` in this process (history on both); the file's bytes per
 /// contact; `carnet duplicates --json` (time, peak RSS, the planted pairs found) against
 /// `sqlite3` grouping the same file's emails; `carnet undo` of the import and `carnet redo`,
-/// with the file's tables equal before the undo and after the redo. Peak RSS at each N is
-/// divided by that at the smallest.
+/// with the file's tables equal before the undo and after the redo; and the other commands that
+/// walk the book: `carnet export` in each format, `carnet import` of the CSV, JSON and LDIF
+/// exports into new files, `carnet db reindex`. Peak RSS at each N is divided by that at the
+/// smallest.
 enum ScaleBenchmark {
     static let flag = "--scale"
 
@@ -54,6 +56,8 @@ enum ScaleBenchmark {
         var undo: Run
         var redo: Run
         var exact: Bool
+        /// The other commands that walk every contact, by what they do: their peak RSS.
+        var walks: [(what: String, run: Run)]
 
         func rows(against base: Measured) -> [ReportRow] {
             let count = formatCount(n)
@@ -79,7 +83,9 @@ enum ScaleBenchmark {
                     workload: "carnet duplicates ÷ sqlite3 grouping emails (\(plantedFound) of \(planted) planted found)", n: count,
                     carnet: formatSeconds(duplicates.seconds), raw: formatSeconds(sqliteGrouping), ratio: String(format: "%.2fx", grouping),
                     target: "≤ 10x", verdict: Verdict.mark(grouping <= 10 && plantedFound == planted)),
-            ]
+            ] + walks.compactMap { walk in
+                base.walks.first { $0.what == walk.what }.map { rss(walk.what, walk.run, $0.run) }
+            }
         }
 
         var note: String {
@@ -196,11 +202,32 @@ enum ScaleBenchmark {
         let again = try tablesDigest(db, in: directory)
         let checked = (try? spawnAndWait(carnet, ["--db", db, "db", "check"], stderrPath: directory + "/stderr.txt")) != nil
         let exact = sameIgnoringVersions(imported, again) && checked
+        let walks = try otherWalks(db: db, carnet: carnet, in: directory)
         for suffix in ["", "-wal", "-shm"] { unlink(db + suffix) }
         unlink(cards)
         return Measured(
             n: n, cliImport: cliImport, libraryImport: libraryImport, bytesPerContact: bytes, duplicates: duplicates,
-            sqliteGrouping: grouping, plantedFound: found, planted: planted.count, undo: undo, redo: redo, exact: exact)
+            sqliteGrouping: grouping, plantedFound: found, planted: planted.count, undo: undo, redo: redo, exact: exact, walks: walks)
+    }
+
+    /// Every export format of the imported book, each non-vCard export imported into a new file,
+    /// and a rebuild of the search index: each one command, its peak resident size measured.
+    static func otherWalks(db: String, carnet: String, in directory: String) throws -> [(what: String, run: Run)] {
+        var walks: [(what: String, run: Run)] = []
+        for format in ["vcf", "csv", "json", "ldif"] {
+            progress("scale: carnet export --format \(format) and its import…")
+            let file = directory + "/export.\(format)"
+            walks.append(("carnet export --format \(format)", try timed(carnet, ["--db", db, "export", "--format", format, "--output", file], in: directory)))
+            if format != "vcf" {
+                let copy = directory + "/imported-\(format).sqlite"
+                walks.append(("carnet import of the \(format) export", try timed(carnet, ["--db", copy, "import", file], in: directory)))
+                for suffix in ["", "-wal", "-shm"] { unlink(copy + suffix) }
+            }
+            unlink(file)
+        }
+        progress("scale: carnet db reindex…")
+        walks.append(("carnet db reindex", try timed(carnet, ["--db", db, "db", "reindex"], in: directory)))
+        return walks
     }
 
     /// The digests' lines with the contacts' version total left out.

@@ -96,7 +96,7 @@ struct BenchmarkCommand: ParsableCommand {
     var duplicates: String?
 
     @Option(help: ArgumentHelp(
-        "carnet import, duplicates, undo and redo as processes on N generated cards: peak memory, bytes a contact, against the library and sqlite3.",
+        "carnet import, duplicates, undo, redo, export and reindex as processes on N generated cards: peak memory, bytes a contact, against the library and sqlite3.",
         valueName: "n,n..."))
     var scale: String?
 
