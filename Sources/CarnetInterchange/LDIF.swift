@@ -103,12 +103,20 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
     /// passed over to the blank line that ends it.
     private var inChangeRecord = false
     /// The UID each entry's contact gets on import, by the entry's DN (as `dnKey(_:)` compares
-    /// them); the first entry of a DN wins.
+    /// them); the first entry of a DN wins. Only the DNs of `memberDNs`, when it was given.
     private var uidsByDN: [String: String] = [:]
     /// The mailing lists read so far with their members' DNs, held until the end of the file.
     private var heldGroups: [(record: InterchangeRecord, members: [LDIFMember])] = []
+    private let memberDNs: Set<String>?
 
-    public init() {}
+    /// `memberDNs`: the DNs the file's mailing lists name (``LDIFMemberScan``, as `dnKey(_:)`
+    /// writes them), when the file could be read ahead; the reader then keeps the UIDs of those
+    /// entries only, not of every entry of a million-entry file. Nil keeps every entry's.
+    public init(memberDNs: Set<String>?) {
+        self.memberDNs = memberDNs
+    }
+
+    public init() { memberDNs = nil }
 
     mutating func consume(_ raw: [UInt8]) throws(InterchangeError) -> InterchangeRecord? {
         lineNumber += 1
@@ -183,6 +191,17 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
         return records
     }
 
+    /// An attribute's value from what follows the name's colon: `: text`, `:: base64` (nil when
+    /// it cannot be decoded) or `:< URL`, kept as written.
+    static func value(_ rest: ArraySlice<UInt8>) -> String? {
+        if rest.first == 58 {
+            guard let data = InterchangeBase64.decode(rest.dropFirst().drop { $0 == 32 }) else { return nil }
+            return InterchangeText.string(Array(data)[...])
+        }
+        if rest.first == 60 { return "<" + String(decoding: rest.dropFirst(), as: UTF8.self).trimmingCharacters(in: .whitespaces) }
+        return InterchangeText.string(rest.drop { $0 == 32 })
+    }
+
     /// A DN as compared: trimmed, in lower case (LDAP compares names and most values so).
     static func dnKey(_ dn: String) -> String { VCardText.trimmed(dn).lowercased() }
 
@@ -196,18 +215,8 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
         // As written: an attribute kept goes back under its own name (`nsAIMid`); names are
         // compared in lower case, as LDAP compares them.
         let name = String(decoding: line[..<colon], as: UTF8.self)
-        var rest = line[(colon + 1)...]
-        var value: String
-        if rest.first == 58 {
-            rest = rest.dropFirst().drop { $0 == 32 }
-            guard let data = InterchangeBase64.decode(rest) else {
-                throw InterchangeError(line: pendingLine, message: "\(name): the base64 value cannot be decoded")
-            }
-            value = InterchangeText.string(Array(data)[...])
-        } else if rest.first == 60 {
-            value = "<" + String(decoding: rest.dropFirst(), as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        } else {
-            value = InterchangeText.string(rest.drop { $0 == 32 })
+        guard var value = Self.value(line[(colon + 1)...]) else {
+            throw InterchangeError(line: pendingLine, message: "\(name): the base64 value cannot be decoded")
         }
         if name.lowercased() == "version", attributes.isEmpty { return }
         if attributes.isEmpty { entryLine = pendingLine }
@@ -234,7 +243,7 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
         let (record, members) = LDIFReader.record(attributes, line: entryLine)
         if let dn = attributes.first(where: { $0.name.lowercased() == "dn" })?.value {
             let key = Self.dnKey(dn)
-            if uidsByDN[key] == nil { uidsByDN[key] = GroupMember.uid(of: record.importUID) }
+            if memberDNs?.contains(key) ?? true, uidsByDN[key] == nil { uidsByDN[key] = GroupMember.uid(of: record.importUID) }
         }
         if !members.isEmpty {
             heldGroups.append((record, members))
@@ -513,5 +522,51 @@ public enum LDIFWriter {
             out.append(character)
         }
         return out
+    }
+}
+
+/// The DNs an LDIF file's `member` attributes name, read ahead of its import so that
+/// ``LDIFReader`` keeps the UIDs of those entries only (`LDIFReader/init(memberDNs:)`): lines
+/// are split and continued as the reader does, and nothing but `member` is decoded. A DN named
+/// outside a mailing list only makes the set larger, never a member unresolved.
+public struct LDIFMemberScan {
+    private var splitter = LineSplitter()
+    /// The `member` line being read, until a line that does not continue it.
+    private var member: [UInt8]?
+    public private(set) var dnKeys: Set<String> = []
+
+    public init() {}
+
+    public mutating func feed(_ chunk: Data) {
+        let lines = chunk.withUnsafeBytes { splitter.split($0) }
+        for line in lines { consume(line) }
+    }
+
+    /// Ends the input and returns the DNs, as `LDIFReader` compares them.
+    public mutating func finish() -> Set<String> {
+        if let last = splitter.flush() { consume(last) }
+        close()
+        return dnKeys
+    }
+
+    private mutating func consume(_ raw: [UInt8]) {
+        var line = raw[...]
+        while line.last == 13 { line.removeLast() }
+        if line.first == 32 {
+            member? += line.dropFirst()
+            return
+        }
+        close()
+        // `member:` in any case, as LDAP compares attribute names.
+        if line.count > 7, line[line.startIndex + 6] == 58,
+           String(decoding: line.prefix(6), as: UTF8.self).lowercased() == "member" {
+            member = Array(line)
+        }
+    }
+
+    private mutating func close() {
+        guard let line = member else { return }
+        member = nil
+        if let value = LDIFReader.value(line[7...]) { dnKeys.insert(LDIFReader.dnKey(value)) }
     }
 }

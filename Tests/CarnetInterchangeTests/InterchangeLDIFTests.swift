@@ -134,6 +134,56 @@ import Testing
         }
     }
 
+    /// Told the DNs the lists name (read ahead by `LDIFMemberScan`), the reader keeps only
+    /// those entries' UIDs and reads the same records: a list before its members or after,
+    /// a member in base64, folded over two lines, or in another case than its entry's DN.
+    @Test func aScanOfTheMembersReadsTheSameAsKeepingEveryDN() throws {
+        let text = """
+            version: 1
+
+            dn: cn=Early,mail=early@example.com
+            objectclass: groupOfNames
+            cn: Early
+            member: CN=Ada Lovelace,mail=ada@example.com
+            member:: Y249WmnDqw==
+
+            dn: cn=Ada Lovelace,mail=ada@example.com
+            cn: Ada Lovelace
+            mail: ada@example.com
+
+            dn: cn=Grace Hopper,mail=grace@example.com
+            cn: Grace Hopper
+            mail: grace@example.com
+
+            dn: cn=Zoë
+            cn: Zoë
+
+            dn: cn=Late
+            objectclass: groupOfNames
+            cn: Late
+            member: cn=Grace Hopper,mail=gr
+             ace@example.com
+            member: cn=Nobody
+
+            """
+        var scan = LDIFMemberScan()
+        for part in [text.prefix(100), text.dropFirst(100)] { scan.feed(Data(part.utf8)) }
+        let dns = scan.finish()
+        #expect(dns == ["cn=ada lovelace,mail=ada@example.com", "cn=zië", "cn=grace hopper,mail=grace@example.com", "cn=nobody"])
+        func read(_ reader: LDIFReader) throws -> [InterchangeRecord] {
+            var reader = reader
+            var records = try reader.feed(text: text).map { try $0.get() }
+            records += try reader.finishAll()
+            return records
+        }
+        let told = try read(LDIFReader(memberDNs: dns))
+        let all = try read(LDIFReader())
+        #expect(told == all)
+        let early = try #require(told.first { $0.draft.name == "Early" })
+        let late = try #require(told.first { $0.draft.name == "Late" })
+        #expect(early.draft.members.count == 1 && late.draft.members.count == 1, "\(early.draft.members) \(late.draft.members)")
+    }
+
     /// A `changetype: add` record holds the whole entry it adds: it reads as that entry.
     @Test func readsAnAddChangeRecordAsTheEntryItAdds() throws {
         let records = try LDIFReader.parse("""

@@ -28,9 +28,22 @@ final class RecordStream {
         switch format {
         case .vcf, .vdir: reader = VCardReader()
         case .csv: reader = CSVReader()
-        case .ldif: reader = LDIFReader()
+        case .ldif: reader = LDIFReader(memberDNs: Self.ldifMemberDNs(handle))
         case .json: reader = ContactJSONReader()
         }
+    }
+
+    /// The DNs an LDIF file's mailing lists name, read ahead when the input is a regular file
+    /// (which can be read twice; a pipe cannot): the reader then holds the UIDs of those entries,
+    /// not of every entry. Nil, holding every entry's, for a pipe or a file that cannot be reread.
+    private static func ldifMemberDNs(_ handle: FileHandle) -> Set<String>? {
+        var status = stat()
+        guard fstat(handle.fileDescriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let start = try? handle.offset() else { return nil }
+        var scan = LDIFMemberScan()
+        while let chunk = try? handle.read(upToCount: 256 * 1024), !chunk.isEmpty { scan.feed(chunk) }
+        guard (try? handle.seek(toOffset: start)) != nil else { return nil }
+        return scan.finish()
     }
 
     /// The `.vcf` files of a directory, in name order (see `VDir/isCard(_:)`).
