@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The arrows of ../shared/DESIGN.md, enforced by target dependencies: a module can only
+// The arrows of docs/architecture.md, enforced by target dependencies: a module can only
 // import what it lists here, so a view model cannot reach GRDB or the storage controller.
 let package = Package(
     name: "Carnet",
@@ -104,7 +104,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/CarnetBenchmarks"),
-        // `make stress`: SIGKILLed writers and concurrent processes against one file (issue 5).
+        // `make stress`: SIGKILLed writers and concurrent processes against one file.
         .executableTarget(
             name: "carnet-stress",
             dependencies: [

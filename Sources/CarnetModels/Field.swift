@@ -54,8 +54,7 @@ public enum Limits {
     public static let photoBytes = 1_048_576
     public static let quoteTextLength = 2000
     public static let authorLength = 200
-    /// A contacts search: longer text cannot match any field (the longest holds 254), and SQLite
-    /// refuses a LIKE pattern past 50,000 bytes as "too complex".
+    /// A contacts search: longer text cannot match any field (the longest holds 254).
     public static let searchLength = 1000
 
     /// Refuses a search longer than `searchLength` (empty is no filter, and always fine).
@@ -69,7 +68,8 @@ public enum Limits {
 }
 
 /// The characters Carnet's text rules single out, in one place: validation refuses them, the
-/// schema's CHECK constraints (migrations/0002) refuse the same set, and screens escape them.
+/// schema's CHECK constraints refuse the same set (`SchemaRulesTests` holds the two together), and
+/// screens escape them.
 public enum TextRules {
     /// Control characters (Cc), line and paragraph separators, the bidirectional embedding,
     /// override and isolate controls that can reorder what a terminal shows (U+202A–U+202E,

@@ -116,7 +116,7 @@ public enum SearchText {
     ]
 
     /// What a phone's digits are to the index: the value without ` +().-` (all a valid phone
-    /// holds besides digits), removed scalar by scalar as the view's `replace()`s remove them.
+    /// holds besides digits), removed scalar by scalar.
     public static func phoneDigits(_ value: String) -> String {
         // All six are ASCII, which no byte of a longer UTF-8 sequence is: removing their bytes
         // removes exactly those scalars.
@@ -146,9 +146,9 @@ public enum SearchText {
     }
 }
 
-/// The texts of a contact as the search index holds them, column by column: exactly what the
-/// database's view `contact_search_source` (migrations/0010_search_national_number_once.sql) computes from
-/// the stored rows; a storage test checks that the two agree.
+/// The texts of a contact as the search index holds them, column by column: the one maker of the
+/// index's documents, whether from a draft as it is saved or from the stored rows when the index
+/// is rebuilt (`SearchIndex`); a storage test checks that the two agree.
 ///
 /// Which fields go in which column, in which order, is `ContactFields`' (each field's
 /// `DraftField/searchColumn`); this builds the texts from the draft's properties directly, and a
@@ -270,7 +270,7 @@ public struct SearchDocument: Sendable, Equatable {
 
         mutating func appendPhone(_ value: String) { SearchText.appendPhone(value, to: &text) }
 
-        /// With ß written ss, as the view writes it.
+        /// With ß written ss, as a search's words are folded.
         var folded: String { SearchText.foldSharpS(text) }
     }
 }

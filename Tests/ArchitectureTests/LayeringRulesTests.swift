@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The rules of shared/DESIGN.md that no compiler checks: no singletons or global mutable
+/// The rules of docs/architecture.md that no compiler checks: no singletons or global mutable
 /// state, no preference stores or broadcast notifications as data channels, no view model or
 /// CLI reaching past its layer.
 @Suite struct LayeringRulesTests {
@@ -63,21 +63,21 @@ import Testing
         #expect(imports == [])
     }
 
-    /// The modules each of Sources/'s modules may import: its arrows in shared/DESIGN.md, and
+    /// The modules each of Sources/'s modules may import: its arrows in docs/architecture.md, and
     /// the system's. SwiftPM lets a target import any module of the package it reaches through
     /// its dependencies, and its import check skips every target above CarnetStorage (whose
     /// sources a plugin generates), so the arrows are checked here.
     static let allowedImports: [String: Set<String>] = [
         "CarnetModels": ["Foundation"],
-        // The codecs: plain values in, text out; no storage, no state (DESIGN.md's arrow
-        // CarnetInterchange ──▶ CarnetModels).
+        // The codecs: plain values in, text out; no storage, no state (the arrow
+        // CarnetInterchange ──▶ CarnetModels of docs/architecture.md).
         "CarnetInterchange": ["CarnetModels", "Foundation"],
         // `import Carnet`, the layer an app embeds (the `Carnet` product): its modules, no sync.
         "Carnet": ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetState", "CarnetViewModels", "Observation"],
         "CarnetStorage": ["CarnetModels", "GRDB", "GRDBSQLite", "CSQLiteSession", "CSQLiteConfig", "Foundation"],
         // The CardDAV client: HTTP through libcurl loaded at run time (CCurl), XML read by its own
-        // reader, reading and writing through the storage controller (DESIGN.md's arrows
-        // CarnetSync ──▶ CarnetStorage, CarnetInterchange). Not FoundationNetworking or
+        // reader, reading and writing through the storage controller (the arrows CarnetSync ──▶
+        // CarnetStorage, CarnetInterchange of docs/architecture.md). Not FoundationNetworking or
         // FoundationXML: linking either into `carnet` slows the start of every command.
         "CarnetSync": ["CarnetModels", "CarnetInterchange", "CarnetStorage", "CCurl", "Foundation"],
         "CarnetState": ["CarnetModels", "CarnetStorage", "Observation", "Foundation"],

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 11, parts 1 and 2, as a hostile tester tried them: stale edits and deletes across
+/// Ids and the schema's rules as a hostile tester tried them: stale edits and deletes across
 /// processes, and a file edited with sqlite3 to hold what Carnet's rules refuse.
 @Suite struct HostileFileTests {
     let box = Sandbox()

@@ -66,7 +66,7 @@ import Testing
         #expect(run.stdout.contains("── Favorites (0 of 0) ──  search: x"), "\(run)")
     }
 
-    /// Issue 16: the interactive search is the index's, and a query with nothing to look for
+    /// The interactive search is the index's, and a query with nothing to look for
     /// is an error line, not a damaged database.
     @Test func theSearchFoldsAccentsAndTakesWordsInAnyOrder() {
         box.carnetInProcess(["add", "--name", "Élodie Martin"])

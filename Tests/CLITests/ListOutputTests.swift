@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `carnet list` writes through a byte buffer with a fast path for values that need no escaping
-/// (issue 12): what it prints must stay exactly what the rules say, character by character, and
+/// `carnet list` writes through a byte buffer with a fast path for values that need no escaping:
+/// what it prints must stay exactly what the rules say, character by character, and
 /// for ordinary values exactly what `sqlite3` prints of the same rows.
 @Suite struct ListOutputTests {
     let box = Sandbox()

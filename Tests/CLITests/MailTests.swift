@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import carnet
 
-/// Issue 16 on the command line: `list --search` as people type, `carnet query` for mutt,
+/// Search and mail clients on the command line: `list --search` as people type, `carnet query` for mutt,
 /// neomutt and aerc, and `carnet add-email` for the message a mail client pipes in.
 @Suite struct MailTests {
     let box = Sandbox()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import carnet
 
-/// Issue 13 on the command line: every field of a rich contact through flags, the editor,
+/// Rich contacts on the command line: every field of a rich contact through flags, the editor,
 /// `show`, `list --sort/--category`, `birthdays` and `sample`.
 @Suite struct RichContactTests {
     let box = Sandbox()

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 15 on the command line: `carnet undo`, `redo`, `undo --to`, `history`, in one process
+/// Undo on the command line: `carnet undo`, `redo`, `undo --to`, `history`, in one process
 /// and across processes, with the conflict exit code.
 @Suite struct UndoCommandTests {
     let box = Sandbox()

@@ -5,7 +5,7 @@ import Foundation
 import Observation
 import Testing
 
-/// Issue 13 through the state controller: a contact's lists (emails, phones, addresses, dates,
+/// Rich contacts through the state controller: a contact's lists (emails, phones, addresses, dates,
 /// categories…) are written through to the file before any screen hears of the save, reach every
 /// list window and the favorites, arrive from other processes on `refresh()`, and an edit of a
 /// list made elsewhere meanwhile is a conflict, not an overwrite.

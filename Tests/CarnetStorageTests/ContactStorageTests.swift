@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 @testable import CarnetStorage
 
-/// Issue 13: a contact is its row in `contacts` and its rows in the child tables, written together
+/// A contact is its row in `contacts` and its rows in the child tables, written together
 /// (one transaction, one new version), read back in the person's order with the preferred entry
 /// kept, and deleted together.
 @Suite struct ContactStorageTests {
@@ -333,7 +333,7 @@ import Testing
         }
     }
 
-    /// A listing's summaries (issue 12: `carnet list` reads no other child table) are the
+    /// A listing's summaries (`carnet list` reads no other child table) are the
     /// summaries of the whole contacts, page by page, in every order, with search and category.
     @Test func summariesAreWhatWholeContactsSummarizeTo() throws {
         let storage = try StorageController(path: dir.database)

@@ -4,7 +4,7 @@ import GRDB
 import Testing
 @testable import CarnetStorage
 
-/// Issue 15: every write records what it changed in its own transaction; undo and redo restore
+/// Every write records what it changed in its own transaction; undo and redo restore
 /// exactly, refuse a conflict without writing anything, and survive closing the file.
 @Suite struct HistoryTests {
     let dir = TempDirectory()

@@ -4,7 +4,7 @@ import GRDB
 import Testing
 @testable import CarnetStorage
 
-/// Issue 11, part 1: no id ever names two different records over the life of a file, so an edit
+/// No id ever names two different records over the life of a file, so an edit
 /// or delete based on a deleted record can never land on a newcomer.
 @Suite struct IdentityTests {
     let dir = TempDirectory()

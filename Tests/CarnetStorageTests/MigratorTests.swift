@@ -4,7 +4,7 @@ import GRDB
 import Testing
 @testable import CarnetStorage
 
-/// Issue 12: `migrations/*.sql` applied through GRDB's `DatabaseMigrator`, with the record sqlite3
+/// `migrations/*.sql` applied through GRDB's `DatabaseMigrator`, with the record sqlite3
 /// users read (`schema_migrations`, `PRAGMA user_version`) kept as it was.
 @Suite struct MigratorTests {
     let dir = TempDirectory()

@@ -5,7 +5,7 @@ import SeededRandom
 import Testing
 @testable import CarnetStorage
 
-/// Issue 13: a file made by the previous release (schema 3: one position, email and phone per
+/// A file made by the previous release (schema 3: one position, email and phone per
 /// contact) opens with every value intact: the email and phone become the preferred entries, the
 /// position becomes title and organization exactly as `ContactDraft.split(position:)` (the
 /// interchange) splits it, and the structured name is read from the display name only where

@@ -5,9 +5,9 @@ import GRDB
 import Testing
 @testable import CarnetStorage
 
-/// Issue 11, part 2: the schema's CHECKs are as strict as the validation, value for value, and an
-/// older file whose values break the stricter rules still opens, with every original kept. Issue
-/// 13: the same for schema 4's new columns and child tables (labels, emails, phones, URLs,
+/// The schema's CHECKs are as strict as the validation, value for value, and an older file whose
+/// values break the stricter rules still opens, with every original kept; the same for schema
+/// 4's new columns and child tables (labels, emails, phones, URLs,
 /// handles, address parts, dates, categories, unmodelled properties) and for the rules that span
 /// rows (one preferred entry, a category once per contact).
 @Suite struct SchemaRulesTests {

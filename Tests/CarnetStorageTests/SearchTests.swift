@@ -5,7 +5,7 @@ import SeededRandom
 import Testing
 @testable import CarnetStorage
 
-/// Issue 16: search the way people type, through the FTS5 index of schema 6.
+/// Search the way people type, through the FTS5 index of schema 6.
 @Suite struct SearchTests {
     let dir = TempDirectory()
 

@@ -3,7 +3,7 @@ import CarnetState
 import CarnetViewModels
 import Testing
 
-/// Issue 16 on the screens: the contacts list searches through the index with paging, best
+/// Search on the screens: the contacts list searches through the index with paging, best
 /// matches first when sorted by relevance, and the favorites tab decides the same way.
 @MainActor
 @Suite struct SearchScreenTests {

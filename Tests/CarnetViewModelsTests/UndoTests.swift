@@ -6,7 +6,7 @@ import Foundation
 import Observation
 import Testing
 
-/// Issue 15 at the screens: undo and redo availability and titles follow every change, and every
+/// Undo at the screens: undo and redo availability and titles follow every change, and every
 /// screen sharing the state shows the result of an undo at once, as with any change.
 @MainActor
 @Suite struct UndoTests {

@@ -8,7 +8,7 @@ import Foundation
 // description, so what a flag does is the model's rule, not this file's. A one-line field added
 // to the description since has no property here: its flag (`--pronouns she/her`) is read from
 // the arguments the parser leaves over (`described`), by the entry's own flag, and listed in the
-// help from the entries. A test (`FieldFlagTests`) fails if a field of the description has no flag.
+// help from the entries.
 
 /// The field description's entry for `field` (every editable contact field has one).
 private func spec(_ field: Field) -> ContactFieldSpec {
