@@ -18,6 +18,6 @@ struct BookCommand: ParsableCommand {
               carnet book rename Work Office
               carnet book delete Office --force
             """,
-        subcommands: [BookListCommand.self, BookAddCommand.self, BookRenameCommand.self, BookDeleteCommand.self],
-        defaultSubcommand: BookListCommand.self)
+        subcommands: [BookList.self, BookAdd.self, BookRename.self, BookDelete.self],
+        defaultSubcommand: BookList.self)
 }

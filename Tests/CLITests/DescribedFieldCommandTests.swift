@@ -3,7 +3,7 @@ import Testing
 
 /// The fields added by their entry alone, on the command line: a flag made from the entry
 /// (`--pronouns`), listed in the help, shown, exported, undone.
-@Suite struct NewFieldCommandTests {
+@Suite struct DescribedFieldCommandTests {
     let box = Sandbox()
 
     @Test func pronounsFlagAddsEditsShowsAndUndoes() throws {

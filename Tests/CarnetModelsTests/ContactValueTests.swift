@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The rich contact's values: structured names, typed lists, dates and their rules.
-@Suite struct RichContactTests {
+@Suite struct ContactValueTests {
     @Test(arguments: [
         ("Ada Lovelace", PersonName(given: "Ada", family: "Lovelace")),
         ("Dr. John Q. Appleseed Jr.", PersonName(prefix: "Dr.", given: "John", additional: "Q.", family: "Appleseed", suffix: "Jr.")),

@@ -3,7 +3,7 @@ import CarnetModels
 import CarnetState
 import CarnetViewModels
 
-struct BookRenameCommand: StateCommand {
+struct BookRename: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "rename", abstract: "Rename an address book (the default one too).",
         discussion: "EXAMPLES:\n  carnet book rename Contacts Personal")

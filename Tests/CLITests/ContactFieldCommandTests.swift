@@ -4,7 +4,7 @@ import Testing
 
 /// Rich contacts on the command line: every field of a rich contact through flags, the editor,
 /// `show`, `list --sort/--category`, `birthdays` and `sample`.
-@Suite struct RichContactTests {
+@Suite struct ContactFieldCommandTests {
     let box = Sandbox()
 
     func shown(_ id: Int) throws -> [String: Any] {

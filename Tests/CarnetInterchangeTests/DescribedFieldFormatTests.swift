@@ -6,7 +6,7 @@ import Testing
 /// The fields added by their entry alone (``ContactFields``), through every format: each comes
 /// back from vCard 4.0, 3.0 and 2.1, Carnet's CSV, JSON, and LDIF where it has an attribute (an
 /// export names it as not written otherwise), and another program's reader sees it as Carnet meant.
-@Suite struct NewFieldTests {
+@Suite struct DescribedFieldFormatTests {
     static let ada = ContactDraft(name: "Ada Lovelace", nameParts: PersonName(given: "Ada", family: "Lovelace"), pronouns: "she/her; they, them")
 
     static func vCard(_ draft: ContactDraft, _ version: VCardVersion) throws -> (text: String, back: ContactDraft) {

@@ -3,7 +3,7 @@ import CarnetModels
 import CarnetState
 import CarnetViewModels
 
-struct BookListCommand: StateCommand {
+struct BookList: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the address books with how many contacts and groups each holds.",

@@ -10,7 +10,7 @@ import Testing
 /// list window and the favorites, arrive from other processes on `refresh()`, and an edit of a
 /// list made elsewhere meanwhile is a conflict, not an overwrite.
 @MainActor
-@Suite struct RichContactStateTests {
+@Suite struct ContactListStateTests {
     let dir = TempDirectory()
 
     static var katherine: ContactDraft {

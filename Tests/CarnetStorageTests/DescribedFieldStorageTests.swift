@@ -6,7 +6,7 @@ import Testing
 
 /// The fields added by their entry alone (``ContactFields``) are stored, read, searched or not as
 /// their entry says, and go through the history like every other field.
-@Suite struct NewFieldStorageTests {
+@Suite struct DescribedFieldStorageTests {
     let dir = TempDirectory()
 
     /// A contact saved with `first` in the field, then edited to `edited`, the edit undone and

@@ -3,7 +3,7 @@ import CarnetModels
 import CarnetState
 import CarnetViewModels
 
-struct BookAddCommand: StateCommand {
+struct BookAdd: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Make an empty address book.",
         discussion: "EXAMPLES:\n  carnet book add Work")

@@ -3,7 +3,7 @@ import CarnetModels
 import CarnetState
 import CarnetViewModels
 
-struct BookDeleteCommand: StateCommand {
+struct BookDelete: StateCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete an address book (and its contacts).",
