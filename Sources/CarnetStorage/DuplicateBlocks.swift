@@ -1,22 +1,22 @@
 import CarnetModels
 import Foundation
 import GRDB
-import GRDBSQLite
 
 /// The finder of duplicates for a whole book, in memory that does not grow with the book.
 ///
 /// Each contact is read once, in id order with its emails, phones and addresses, and each of its
-/// block keys (`DuplicateFinder/blockKeys(_:phones:)`) is written as a 64-bit hash with the
-/// contact's id to a private temporary SQLite file, which SQLite sorts with a bounded cache,
-/// spilling to disk. The sorted rows are walked once: a run of one hash is a block. Only the
+/// block keys (`DuplicateFinder/blockKeys(_:phones:)`) is given as a 64-bit hash with the
+/// contact's id to a `PairSorter`, which sorts them in runs of a fixed size, spilling to a
+/// temporary file. The sorted pairs are walked once: a run of one hash is a block. Only the
 /// blocks small enough to say something are kept, their members read again and their keys
 /// compared in full (two keys sharing a hash are told apart there), and handed to
 /// `DuplicateCollector`. What is held is the blocks found, never the book.
 enum DuplicateBlocks {
     static func find(
-        _ db: Database, scope: DuplicateScope, differentPeople: Set<ContactPair>, phones: PhoneNormalForm
+        _ db: Database, scope: DuplicateScope, differentPeople: Set<ContactPair>, phones: PhoneNormalForm,
+        runLength: Int = PairSorter.defaultRunLength
     ) throws -> DuplicateSearch {
-        let sorter = try KeySorter()
+        let sorter = PairSorter(runLength: runLength)
         var contacts = 0
         try forEachCandidate(db, bookID: scope.bookID) { candidate in
             if let wanted = scope.contactIDs, !wanted.contains(candidate.id) { return }
@@ -141,49 +141,5 @@ enum DuplicateBlocks {
                 pending = nil
             }
         }
-    }
-}
-
-/// Pairs of (hash, id) sorted by SQLite in a private temporary file (`sqlite3_open("")`): its
-/// sorter keeps a few megabytes in memory and spills the rest to disk, whatever the count.
-private final class KeySorter {
-    private var handle: OpaquePointer?
-    private var insert: OpaquePointer?
-
-    init() throws {
-        try check(sqlite3_open_v2("", &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil), "could not open a temporary file to sort in")
-        try exec("PRAGMA cache_size = -4096; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = FILE")
-        try exec("CREATE TABLE keys (hash INTEGER NOT NULL, id INTEGER NOT NULL); BEGIN")
-        try check(sqlite3_prepare_v2(handle, "INSERT INTO keys VALUES (?, ?)", -1, &insert, nil), "could not prepare the sort")
-    }
-
-    deinit {
-        sqlite3_finalize(insert)
-        sqlite3_close(handle)
-    }
-
-    func add(_ hash: Int64, _ id: Int64) throws {
-        sqlite3_bind_int64(insert, 1, hash)
-        sqlite3_bind_int64(insert, 2, id)
-        let code = sqlite3_step(insert)
-        sqlite3_reset(insert)
-        if code != SQLITE_DONE { try check(code, "could not write a key to sort") }
-    }
-
-    /// Every pair, by hash then id.
-    func sorted(_ body: (Int64, Int64) throws -> Void) throws {
-        var select: OpaquePointer?
-        try check(sqlite3_prepare_v2(handle, "SELECT hash, id FROM keys ORDER BY hash, id", -1, &select, nil), "could not sort the keys")
-        defer { sqlite3_finalize(select) }
-        while true {
-            let code = sqlite3_step(select)
-            if code == SQLITE_DONE { return }
-            if code != SQLITE_ROW { return try check(code, "could not sort the keys") }
-            try body(sqlite3_column_int64(select, 0), sqlite3_column_int64(select, 1))
-        }
-    }
-
-    private func exec(_ sql: String) throws {
-        try check(sqlite3_exec(handle, sql, nil, nil, nil), "could not set up the sort")
     }
 }
