@@ -10,8 +10,24 @@ public enum StableHash {
 
     /// FNV-1a, 64 bits, of the text's UTF-8.
     public static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
+        var hash = FNV1a()
+        hash.combine(text)
+        return hash.value
+    }
+
+    /// FNV-1a fed a piece at a time: its value is `fnv1a` of the pieces joined, without joining
+    /// them (the duplicate finder hashes each word of a name with each of several contexts).
+    public struct FNV1a: Sendable {
+        public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        public init() {}
+
+        public mutating func combine(byte: UInt8) {
+            value = (value ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+
+        public mutating func combine(_ text: String) {
+            for byte in text.utf8 { combine(byte: byte) }
+        }
     }
 }

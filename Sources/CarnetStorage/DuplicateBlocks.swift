@@ -5,12 +5,12 @@ import GRDB
 /// The finder of duplicates for a whole book, in memory that does not grow with the book.
 ///
 /// Each contact is read once, in id order with its emails, phones and addresses, and each of its
-/// block keys (`DuplicateFinder/blockKeys(_:phones:)`) is given as a 64-bit hash with the
-/// contact's id to a `PairSorter`, which sorts them in runs of a fixed size, spilling to a
-/// temporary file. The sorted pairs are walked once: a run of one hash is a block. Only the
-/// blocks small enough to say something are kept, their members read again and their keys
-/// compared in full (two keys sharing a hash are told apart there), and handed to
-/// `DuplicateCollector`. What is held is the blocks found, never the book.
+/// block keys (`DuplicateFinder/blockKeys(_:phones:)`) is given as a 64-bit hash
+/// (`DuplicateFinder/blockHashes(_:phones:into:)`) with the contact's id to a `PairSorter`,
+/// which sorts them in runs of a fixed size, spilling to a temporary file. The sorted pairs are
+/// walked once: a run of one hash is a block. Only the blocks small enough to say something are
+/// kept, their members read again and their keys compared in full (two keys sharing a hash are
+/// told apart there), and handed to `DuplicateCollector`. What is held is the blocks found, never the book.
 enum DuplicateBlocks {
     static func find(
         _ db: Database, scope: DuplicateScope, differentPeople: Set<ContactPair>, phones: PhoneNormalForm,
@@ -18,12 +18,12 @@ enum DuplicateBlocks {
     ) throws -> DuplicateSearch {
         let sorter = PairSorter(runLength: runLength)
         var contacts = 0
+        var hashes: [Int64] = []
         try forEachCandidate(db, bookID: scope.bookID) { candidate in
             if let wanted = scope.contactIDs, !wanted.contains(candidate.id) { return }
             contacts += 1
-            let keys = DuplicateFinder.blockKeys(candidate, phones: phones)
-            for key in keys.exact { try sorter.add(hash(key, near: false), candidate.id) }
-            for key in keys.near { try sorter.add(hash(key, near: true), candidate.id) }
+            DuplicateFinder.blockHashes(candidate, phones: phones, into: &hashes)
+            for hash in hashes { try sorter.add(hash, candidate.id) }
         }
         // The blocks of two members or more, up to their limit (a larger one says nothing).
         var blocks: [(hash: Int64, members: [Int64])] = []
@@ -69,7 +69,7 @@ enum DuplicateBlocks {
                 var byKey: [String: [Int64]] = [:]
                 for id in block.members {
                     guard let member = members[id] else { continue }
-                    for key in near ? member.keys.near : member.keys.exact where hash(key, near: near) == block.hash {
+                    for key in near ? member.keys.near : member.keys.exact where DuplicateFinder.blockHash(key, near: near) == block.hash {
                         byKey[key, default: []].append(id)
                     }
                 }
@@ -85,12 +85,6 @@ enum DuplicateBlocks {
         }
         return collector.finish(
             contacts: contacts, differentPeople: differentPeople, involving: scope.involving, name: { names[$0] ?? "" })
-    }
-
-    /// FNV-1a of the key, its lowest bit saying which kind of block it opens.
-    static func hash(_ key: String, near: Bool) -> Int64 {
-        let hash = StableHash.fnv1a(key)
-        return Int64(bitPattern: near ? hash | 1 : hash & ~1)
     }
 
     /// Every individual of the file (of book `bookID` when given) with what the finder compares,

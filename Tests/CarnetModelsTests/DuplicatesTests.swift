@@ -174,4 +174,27 @@ import Testing
         let mixed = ContactMerge.merge([madison, tyler], taking: [.field(.name): 1, .field(.family): 0], phones: PhoneNormalForm(region: nil)).draft
         #expect(mixed.nameParts.given == "Tyler" && mixed.nameParts.family == "Thompson")
     }
+
+    /// The hashes a whole book's pass sorts are those of the very keys the finder in memory
+    /// blocks by: each key once, whatever the name's script, repeated words or shared domains.
+    @Test func blockHashesAreTheHashesOfTheBlockKeys() {
+        let candidates = [
+            DuplicateCandidate(id: 1, name: "Ada Lovelace", given: "Ada", family: "Lovelace", emails: ["Ada@Example.com", " ada@example.com ", "a@example.com"]),
+            DuplicateCandidate(id: 2, name: "Ada Ada  King-Lovelace", phones: ["+44 20 7946 0000", "020 7946 0000", "112", "555 0100 22"]),
+            DuplicateCandidate(id: 3, name: "Zoë Ångström", given: "Zoë", family: "Ångström", emails: ["zoë@exämple.org"], addresses: ["1 Main St, Springfield"]),
+            DuplicateCandidate(id: 4, name: "李 小龍", phones: ["+81 3 1234 5678"], addresses: ["東京都", "  "]),
+            DuplicateCandidate(id: 5, name: "—", emails: ["x@"], phones: ["+1 212 555 0100"]),
+            DuplicateCandidate(id: 6, name: "A. B. Lovelace", given: "A.", family: "", emails: ["ab@example.com"], addresses: ["2 Main St"]),
+            DuplicateCandidate(id: 7, name: "Grace Hopper"),
+        ]
+        var hashes: [Int64] = []
+        for candidate in candidates {
+            let keys = DuplicateFinder.blockKeys(candidate, phones: phones)
+            let expected = Set(keys.exact.map { DuplicateFinder.blockHash($0, near: false) })
+                .union(keys.near.map { DuplicateFinder.blockHash($0, near: true) }).sorted()
+            DuplicateFinder.blockHashes(candidate, phones: phones, into: &hashes)
+            #expect(hashes == expected, "\(candidate.name)")
+            #expect(expected.count == keys.exact.count + keys.near.count, "\(candidate.name): no two keys share a hash")
+        }
+    }
 }
