@@ -210,4 +210,25 @@ import Testing
         #expect(box.carnetInProcess(["undo"]).status == 0)
         #expect(exported() == before)
     }
+
+    /// `--json` writes what JSONSerialization writes for the whole answer, though it writes the
+    /// groups one at a time: several groups, names to escape, and a book without any.
+    @Test func theJSONIsTheWholeAnswerAsJSONSerializationWritesIt() throws {
+        let options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        func rewritten(_ text: String) throws -> String {
+            let object = try #require(box.json(text))
+            return String(decoding: try JSONSerialization.data(withJSONObject: object, options: options), as: UTF8.self) + "\n"
+        }
+        box.carnetInProcess(["add", "--name", "Ada \"Countess\" Lovelace", "--email", "ada@example.com"])
+        let empty = box.carnetInProcess(["duplicates", "--json"]).stdout
+        #expect(((box.json(empty) as? [String: Any])?["groups"] as? [Any])?.isEmpty == true)
+        #expect(try rewritten(empty) == empty)
+        for (name, email) in [("Lovelace, Ada", "ADA@example.com"), ("Grace Hopper", "grace@navy.example"),
+                              ("G. Hopper", "grace@navy.example"), ("Alan/Turing", "alan@example.org"), ("Alan Turing", "alan@example.org")] {
+            box.carnetInProcess(["add", "--name", name, "--email", email])
+        }
+        let text = box.carnetInProcess(["duplicates", "--json"]).stdout
+        #expect(((box.json(text) as? [String: Any])?["groups"] as? [Any])?.count == 3)
+        #expect(try rewritten(text) == text)
+    }
 }

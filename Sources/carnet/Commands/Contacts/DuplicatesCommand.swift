@@ -50,22 +50,37 @@ struct DuplicatesCommand: StateCommand {
         }
     }
 
-    /// The same document `JSONSerialization` would write for the whole object (keys sorted,
-    /// pretty-printed), written a group at a time: the whole book's groups as Foundation objects
-    /// and their text at once took twice the memory of the search itself.
     @MainActor private func printJSON(_ screen: DuplicatesViewModel, terminal: Terminal) throws {
-        terminal.print("{\n  \"contacts\" : \(screen.contactCount),\n  \"groups\" : [", terminator: "")
-        for (i, row) in screen.rows.enumerated() {
-            let group: [String: Any] = [
+        let options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        func object(groups: [Any]) -> [String: Any] {
+            ["groups": groups, "contacts": screen.contactCount, "pairsCompared": screen.pairsCompared]
+        }
+        func group(_ row: DuplicatesViewModel.Row) -> [String: Any] {
+            [
                 "contacts": row.members.map { ["id": $0.id, "name": $0.name] as [String: Any] },
                 "reasons": row.group.reasons.map { ["kind": $0.kind.rawValue, "detail": $0.detail, "contacts": $0.contactIDs] as [String: Any] },
                 "strength": row.group.strength,
             ]
-            let data = try JSONSerialization.data(withJSONObject: group, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            let indented = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-                .map { "    " + $0 }.joined(separator: "\n")
-            terminal.print((i == 0 ? "\n" : ",\n") + indented, terminator: "")
         }
-        terminal.print((screen.rows.isEmpty ? "\n\n" : "\n") + "  ],\n  \"pairsCompared\" : \(screen.pairsCompared)\n}")
+        // The groups are written one at a time, each as JSONSerialization writes it inside the
+        // whole (one level deeper), between the lines it writes around a placeholder group: the
+        // Foundation objects of every group at once, and the whole text, took more memory than
+        // finding the groups did.
+        let frame = String(decoding: try JSONSerialization.data(withJSONObject: object(groups: [0]), options: options), as: UTF8.self)
+        guard !screen.rows.isEmpty, let placeholder = frame.range(of: "\n    0\n") else {
+            let data = try JSONSerialization.data(withJSONObject: object(groups: screen.rows.map(group)), options: options)
+            return terminal.print(String(decoding: data, as: UTF8.self))
+        }
+        var out = String(frame[..<placeholder.lowerBound]) + "\n"
+        for (i, row) in screen.rows.enumerated() {
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: group(row), options: options), as: UTF8.self)
+            out += text.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n")
+            out += i == screen.rows.count - 1 ? "\n" : ",\n"
+            if out.utf8.count >= 1 << 16 {
+                terminal.print(out, terminator: "")
+                out = ""
+            }
+        }
+        terminal.print(out + frame[placeholder.upperBound...])
     }
 }
