@@ -197,6 +197,13 @@ public enum DuplicateKeys {
 
     /// The domain of an email, ignoring case.
     public static func domain(_ emailKey: String) -> String? {
+        // ASCII: each byte is a character, so the last "@" is found without forming characters,
+        // which cost more than the rest of a key's making.
+        if emailKey.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard let at = emailKey.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
+            let domain = emailKey.utf8[emailKey.utf8.index(after: at)...]
+            return domain.isEmpty ? nil : String(Substring(domain))
+        }
         guard let at = emailKey.lastIndex(of: "@") else { return nil }
         let domain = emailKey[emailKey.index(after: at)...]
         return domain.isEmpty ? nil : String(domain)

@@ -197,4 +197,14 @@ import Testing
             #expect(expected.count == keys.exact.count + keys.near.count, "\(candidate.name): no two keys share a hash")
         }
     }
+
+    /// An email's domain is what follows its last "@", in any script.
+    @Test func theDomainFollowsTheLastAt() {
+        #expect(DuplicateKeys.domain("ada@example.com") == "example.com")
+        #expect(DuplicateKeys.domain("\"a@b\"@mail.example") == "mail.example")
+        #expect(DuplicateKeys.domain("zoë@exämple.org") == "exämple.org")
+        #expect(DuplicateKeys.domain("ada@") == nil)
+        #expect(DuplicateKeys.domain("ada") == nil)
+        #expect(DuplicateKeys.domain("") == nil)
+    }
 }
