@@ -32,7 +32,8 @@ extension DuplicateFinder {
             contexts.append((UInt8(ascii: "a"), key))
         }
         if !nameWords.isEmpty { hashes.append(name(nameWords)) }
-        if !candidate.given.isEmpty && !candidate.family.isEmpty {
+        // Most cards' name is their given and family names: their words are the name's, already hashed.
+        if !candidate.given.isEmpty && !candidate.family.isEmpty && !spellsOut(candidate.name, candidate.given, candidate.family) {
             let parts = DuplicateKeys.nameWords(candidate.given + " " + candidate.family)
             if !parts.isEmpty { hashes.append(name(parts)) }
         }
@@ -56,6 +57,14 @@ extension DuplicateFinder {
             kept += 1
         }
         hashes.removeLast(hashes.count - kept)
+    }
+
+    /// Whether `name` is `given + " " + family`, byte for byte, found without joining them.
+    private static func spellsOut(_ name: String, _ given: String, _ family: String) -> Bool {
+        let (name, given, family) = (name.utf8, given.utf8, family.utf8)
+        guard name.count == given.count + 1 + family.count, name.starts(with: given) else { return false }
+        let rest = name.dropFirst(given.count)
+        return rest.first == 0x20 && rest.dropFirst().elementsEqual(family)
     }
 
     /// "t\u{1}" + key, hashed as an exact key.

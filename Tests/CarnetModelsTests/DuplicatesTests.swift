@@ -186,6 +186,9 @@ import Testing
             DuplicateCandidate(id: 5, name: "—", emails: ["x@"], phones: ["+1 212 555 0100"]),
             DuplicateCandidate(id: 6, name: "A. B. Lovelace", given: "A.", family: "", emails: ["ab@example.com"], addresses: ["2 Main St"]),
             DuplicateCandidate(id: 7, name: "Grace Hopper"),
+            DuplicateCandidate(id: 8, name: "Lovelace, Ada", given: "Ada", family: "Lovelace"),
+            DuplicateCandidate(id: 9, name: "Countess of Lovelace", given: "Augusta Ada", family: "King", emails: ["ada@example.com"]),
+            DuplicateCandidate(id: 10, name: "Ada Lovelace", given: "Ada", family: "Lovelace "),
         ]
         var hashes: [Int64] = []
         for candidate in candidates {
