@@ -3,7 +3,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN = .build/$(CONFIG)/carnet
 
-.PHONY: all deps bench-deps build run test release static-libs bench bench-import-baseline stress docs clean
+.PHONY: all deps bench-deps build run test test-fast release static-libs bench bench-import-baseline stress docs clean
 
 all: build
 
@@ -127,9 +127,21 @@ test: deps
 		test $$status = 0 && { grep -q '^Added elsewhere: .*Grace Hopper' $$out || { echo "EmbedCarnet's screen never showed the other process's contact"; exit 1; }; } && \
 		rm $$out && { rmdir $$scratch 2>/dev/null || { echo "EmbedCarnet left files behind:"; ls -lA $$scratch; exit 1; }; }
 	@if [ "$$(uname -s)" = Linux ] && [ -x .build/debug/CarnetPackageTests.xctest ]; then \
-		Support/test-in-two.sh .build/debug/CarnetPackageTests.xctest; \
+		CARNET_TEST_TOOLS=required Support/test-in-two.sh .build/debug/CarnetPackageTests.xctest; \
 	else \
-		$(SWIFT) test --skip-build; \
+		CARNET_TEST_TOOLS=required $(SWIFT) test --skip-build; \
+	fi
+
+# The loop while working: the test targets below the CLI, with no server and no program started
+# (CARNET_TEST_TOOLS=none skips each test that starts one, saying so). The whole suite is
+# `make test`. One suite: `swift test --skip-build --filter HistoryTests` (more in CONTRIBUTING.md).
+FAST_TESTS = CarnetModelsTests|CarnetInterchangeTests|CarnetStorageTests|CarnetStateTests|CarnetViewModelsTests|ArchitectureTests
+test-fast:
+	$(SWIFT) build --build-tests
+	@if [ "$$(uname -s)" = Linux ] && [ -x .build/debug/CarnetPackageTests.xctest ]; then \
+		CARNET_TEST_TOOLS=none .build/debug/CarnetPackageTests.xctest --testing-library swift-testing --filter '$(FAST_TESTS)'; \
+	else \
+		CARNET_TEST_TOOLS=none $(SWIFT) test --skip-build --filter '$(FAST_TESTS)'; \
 	fi
 
 # Release builds link the Swift runtime in (starts in 10 ms instead of 16 and runs on a machine

@@ -82,16 +82,21 @@ let package = Package(
 
         // One seeded generator for the benchmark, the stress tool and generated-input tests.
         .target(name: "SeededRandom", path: "Support/SeededRandom"),
+        // The programs the tests start, found on PATH; the tests that need a missing one skipped.
+        .target(name: "TestTools", path: "Support/TestTools"),
+        // The `.needs("radicale")` trait of the test targets (Swift Testing: kept out of the
+        // benchmark, which uses the servers too).
+        .target(name: "TestNeeds", dependencies: ["TestTools"], path: "Support/TestNeeds"),
         // Temp directories and helpers the test targets share.
-        .target(name: "CarnetTestSupport", dependencies: ["CarnetModels"], path: "Support/CarnetTestSupport"),
+        .target(name: "CarnetTestSupport", dependencies: ["CarnetModels", "TestTools"], path: "Support/CarnetTestSupport"),
         // Real CardDAV servers on loopback for the sync tests and the benchmark (`make deps`):
         // Radicale, and Xandikos as the second server, behind one protocol the fixtures use.
-        .target(name: "DAVTestServer", path: "Support/DAVTestServer"),
-        .target(name: "RadicaleServer", dependencies: ["DAVTestServer"], path: "Support/RadicaleServer"),
-        .target(name: "XandikosServer", dependencies: ["DAVTestServer"], path: "Support/XandikosServer"),
+        .target(name: "DAVTestServer", dependencies: ["TestTools"], path: "Support/DAVTestServer"),
+        .target(name: "RadicaleServer", dependencies: ["DAVTestServer", "TestTools"], path: "Support/RadicaleServer"),
+        .target(name: "XandikosServer", dependencies: ["DAVTestServer", "TestTools"], path: "Support/XandikosServer"),
         // The one scripted CardDAV server, behind the same protocol: it answers as a real
         // server's quirk does where no server installed here shows that quirk (see its header).
-        .target(name: "ScriptedDAVServer", dependencies: ["DAVTestServer"], path: "Support/ScriptedDAVServer"),
+        .target(name: "ScriptedDAVServer", dependencies: ["DAVTestServer", "TestTools"], path: "Support/ScriptedDAVServer"),
 
         // `make bench`: Carnet's layers against the raw SQLite C API in the same run.
         .executableTarget(
@@ -121,13 +126,13 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["EmbedMigrationsTool"]),
 
-        .testTarget(name: "CarnetModelsTests", dependencies: ["CarnetModels", "SeededRandom", "CarnetTestSupport"]),
+        .testTarget(name: "CarnetModelsTests", dependencies: ["CarnetModels", "SeededRandom", "CarnetTestSupport", "TestNeeds"]),
         // The codecs, and the corpus of real exports in Tests/Fixtures/RealExports.
-        .testTarget(name: "CarnetInterchangeTests", dependencies: ["CarnetModels", "CarnetInterchange", "CarnetTestSupport"]),
+        .testTarget(name: "CarnetInterchangeTests", dependencies: ["CarnetModels", "CarnetInterchange", "CarnetTestSupport", "TestNeeds"]),
         .testTarget(
             name: "CarnetStorageTests",
             dependencies: [
-                "CarnetModels", "CarnetStorage", "SeededRandom", "CarnetTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "CarnetModels", "CarnetStorage", "SeededRandom", "CarnetTestSupport", "TestNeeds", .product(name: "GRDB", package: "GRDB.swift"),
                 // The importers' fuzz test feeds what the readers make to the storage controller.
                 "CarnetInterchange",
             ]),
@@ -136,15 +141,18 @@ let package = Package(
             name: "CarnetSyncTests",
             dependencies: [
                 "CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetTestSupport", "DAVTestServer", "RadicaleServer",
-                "XandikosServer", "ScriptedDAVServer",
+                "XandikosServer", "ScriptedDAVServer", "TestNeeds",
             ]),
-        .testTarget(name: "CarnetStateTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetTestSupport"]),
+        .testTarget(name: "CarnetStateTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetTestSupport", "TestNeeds"]),
         // Depends on `carnet` so that the live screens' test can run it as another process.
         .testTarget(
-            name: "CarnetViewModelsTests", dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "CarnetTestSupport", "carnet"]),
+            name: "CarnetViewModelsTests",
+            dependencies: ["CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "CarnetTestSupport", "TestNeeds", "carnet"]),
         // Runs the built `carnet` binary as a person would (it depends on it so it is built first).
-        .testTarget(name: "CLITests", dependencies: ["carnet", "RadicaleServer", "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["carnet", "carnet-stress"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["carnet", "RadicaleServer", "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "TestNeeds"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["carnet", "carnet-stress", "TestNeeds"]),
         // Reads Sources/ as text: the design's rules that the compiler cannot see.
         .testTarget(name: "ArchitectureTests"),
     ]

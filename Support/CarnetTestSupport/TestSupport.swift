@@ -1,6 +1,7 @@
 import CarnetModels
 import Foundation
 import Observation
+import TestTools
 
 /// A fresh directory under the system temp dir, removed when the value is dropped: every test
 /// that needs a real SQLite file makes one here.
@@ -77,7 +78,7 @@ public final class WriteLockHolder {
     private let process = Process()
 
     public init(path: String, seconds: Double) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.executableURL = URL(fileURLWithPath: TestTool.path("python3"))
         process.arguments = ["-c", """
             import sqlite3, sys, time
             c = sqlite3.connect(sys.argv[1], isolation_level=None)

@@ -1,5 +1,6 @@
 import DAVTestServer
 import Foundation
+import TestTools
 
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +39,7 @@ public final class FaultProxy: @unchecked Sendable {
         let portFile = folder.appendingPathComponent("port")
         let log = folder.appendingPathComponent("log")
         process = try Loopback.start(
-            "/usr/bin/python3", [script.path, upstream.absoluteString, portFile.path, folder.appendingPathComponent("faults").path], log: log)
+            TestTool.path("python3"), [script.path, upstream.absoluteString, portFile.path, folder.appendingPathComponent("faults").path], log: log)
         let port = try Loopback.port(writtenTo: portFile, by: process, log: log, folder: folder, what: "the fault proxy")
         url = URL(string: "http://127.0.0.1:\(port)/")!
     }

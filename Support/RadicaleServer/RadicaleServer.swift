@@ -1,5 +1,6 @@
 @_exported import DAVTestServer
 import Foundation
+import TestTools
 
 /// A real Radicale CardDAV server (Debian's `radicale`, installed by `make deps`) on 127.0.0.1
 /// with a free port, its own storage folder and htpasswd file in a temp directory, for the sync
@@ -21,7 +22,7 @@ public final class RadicaleServer: DAVTestServer, @unchecked Sendable {
         public let description: String
     }
 
-    public static let executable = "/usr/bin/radicale"
+    public static let executable = TestTool.path("radicale")
 
     /// Starts a server where each of `users` (name → password) may log in and owns `/NAME/`.
     /// With `logRequests`, Radicale logs every request it receives (``requests(_:)`` counts them).

@@ -1,5 +1,6 @@
 @_exported import DAVTestServer
 import Foundation
+import TestTools
 
 /// A scripted CardDAV server on 127.0.0.1 that answers as a real server's quirk answers, for the
 /// quirks that no server installed here shows. It is the one double among the sync tests'
@@ -70,7 +71,7 @@ public final class ScriptedDAVServer: DAVTestServer, @unchecked Sendable {
         try Self.writeSettings(quirks: quirks, tokenEpoch: 0, in: folder)
         let portFile = folder.appendingPathComponent("port")
         let log = folder.appendingPathComponent("log")
-        process = try Loopback.start("/usr/bin/python3", [script.path, folder.path, portFile.path], log: log)
+        process = try Loopback.start(TestTool.path("python3"), [script.path, folder.path, portFile.path], log: log)
         let port = try Loopback.port(writtenTo: portFile, by: process, log: log, folder: folder, what: "the scripted CardDAV server")
         self.port = port
         url = URL(string: "http://127.0.0.1:\(port)/")!

@@ -1,5 +1,6 @@
 @_exported import DAVTestServer
 import Foundation
+import TestTools
 
 /// A real Xandikos CardDAV server (Debian's `xandikos`, installed by `make deps`) on 127.0.0.1
 /// with a free port and its own folder in a temp directory: the second server the sync tests
@@ -18,9 +19,9 @@ public final class XandikosServer: DAVTestServer, @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    public static let executable = "/usr/bin/xandikos"
+    public static let executable = TestTool.path("xandikos")
     /// What runs Debian's Xandikos (its script's `#!`).
-    static let python = "/usr/bin/python3"
+    static let python = TestTool.path("python3")
 
     /// With `vCardVersions`, the server's address books say they store those versions (their
     /// `supported-address-data`) where Xandikos says 3.0 alone: the same server, its answer to

@@ -1,11 +1,12 @@
 import Foundation
 import RadicaleServer
+import TestNeeds
 import Testing
 
 /// `carnet sync` with several address books, against a real Radicale on loopback: setup links
 /// every address book of the home by name, a sync names each book, and a book that fails is
 /// named while the others still sync.
-@Suite struct BookSyncCommandTests {
+@Suite(.needs("radicale", "curl")) struct BookSyncCommandTests {
     let box = Sandbox()
     let server: RadicaleServer
     let password = ["CARNET_SYNC_PASSWORD": "secret"]
@@ -17,7 +18,7 @@ import Testing
     /// Another client's request, with curl.
     @discardableResult
     func curl(_ method: String, _ path: String, body: String? = nil) -> Run {
-        box.run("/usr/bin/curl", ["-s", "-o", box.path("curl-body"), "-w", "%{http_code}", "-u", "ada:secret", "-X", method,
+        box.run(TestTool.path("curl"), ["-s", "-o", box.path("curl-body"), "-w", "%{http_code}", "-u", "ada:secret", "-X", method,
                                   "-H", "Content-Type: application/xml"] + (body.map { ["--data-binary", $0] } ?? [])
                 + [server.url.absoluteString + path])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestNeeds
 import Testing
 @testable import carnet
 
@@ -99,10 +100,10 @@ final class Sandbox {
     func carnetOnTerminal(_ arguments: [String], environment: [String: String] = [:], feeder: String? = nil) -> Run {
         let command = ([Sandbox.binary] + arguments + ["--db", db]).map(Self.shellQuoted).joined(separator: " ")
         let run = if let feeder {
-            self.run("/bin/sh", ["-c", "\(Self.shellQuoted(feeder)) | /usr/bin/script -qec \(Self.shellQuoted(command)) /dev/null"],
+            self.run("/bin/sh", ["-c", "\(Self.shellQuoted(feeder)) | \(Self.shellQuoted(TestTool.path("script"))) -qec \(Self.shellQuoted(command)) /dev/null"],
                      environment: environment)
         } else {
-            self.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment)
+            self.run(TestTool.path("script"), ["-qec", command, "/dev/null"], environment: environment)
         }
         return Run(status: run.status, stdout: run.stdout.replacingOccurrences(of: "\r\n", with: "\n"), stderr: run.stderr)
     }
@@ -173,7 +174,7 @@ final class Sandbox {
     /// `sqlite3 [OPTIONS] DB SQL`, as a person would run it.
     @discardableResult
     func sqlite(_ sql: String, _ options: [String] = []) -> Run {
-        run("/usr/bin/sqlite3", options + [db, sql])
+        run(TestTool.path("sqlite3"), options + [db, sql])
     }
 
     /// Writes an executable shell script and returns its path.

@@ -1,4 +1,5 @@
 import Foundation
+import TestNeeds
 import Testing
 
 /// What `--db` and `CARNET_DB` may point at: a mistyped path is an error, not a new empty book;
@@ -147,7 +148,7 @@ import Testing
                 let start = Date()
                 // `timeout` kills a carnet that hangs, so a regression fails instead of hanging (KILL: the
                 // test runner hands its children a signal mask that blocks TERM).
-                let run = box.run("/usr/bin/timeout", ["-s", "KILL", "10", Sandbox.binary] + arguments + ["--db", path])
+                let run = box.run(TestTool.path("timeout"), ["-s", "KILL", "10", Sandbox.binary] + arguments + ["--db", path])
                 let seconds = Date().timeIntervalSince(start)
                 #expect(run.status == 69, "\(path) \(arguments): \(run)")
                 #expect(run.stderr.hasPrefix("carnet: cannot open \(path): it is a \(kind)"), "\(run)")

@@ -1,10 +1,11 @@
 import Foundation
+import TestNeeds
 import Testing
 
 /// `carnet edit --editor` on a real terminal, with an editor that takes the terminal as vim does
 /// (it sets the terminal up, so a process outside the foreground group is stopped for it); and
 /// the sync's password command, which may ask through pinentry-curses the same way.
-@Suite struct EditorTerminalTests {
+@Suite(.needs("script", "timeout")) struct EditorTerminalTests {
     let box = Sandbox()
 
     /// Runs `carnet ARGS --db DB` on a pseudo-terminal (`script`) as a shell's prompt would, in
@@ -14,7 +15,7 @@ import Testing
     /// TMPDIR is a directory of the test's, to see what the run leaves there.
     func onTerminal(_ arguments: [String], editor: String, tmp: String) -> Run {
         let command = "exec " + ([Sandbox.binary] + arguments + ["--db", box.db]).map(Sandbox.shellQuoted).joined(separator: " ")
-        return box.run("/usr/bin/timeout", ["-s", "KILL", "20", "/usr/bin/script", "-qec", command, "/dev/null"],
+        return box.run(TestTool.path("timeout"), ["-s", "KILL", "20", TestTool.path("script"), "-qec", command, "/dev/null"],
                        environment: ["EDITOR": editor, "VISUAL": "", "TMPDIR": tmp, "SHELL": "/bin/sh"])
     }
 

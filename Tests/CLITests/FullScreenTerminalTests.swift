@@ -1,10 +1,11 @@
 import Foundation
+import TestNeeds
 import Testing
 
 /// The full-screen interface on a real pseudo-terminal: the built `carnet interactive` runs in
 /// tmux, keys are typed with `send-keys`, and what a person would see is read with
 /// `capture-pane`, tmux being the terminal emulator.
-@Suite struct FullScreenTerminalTests {
+@Suite(.needs("tmux", "python3")) struct FullScreenTerminalTests {
     let box = Sandbox()
 
     /// A tmux server of the test's own (its socket in the sandbox), one window of `columns` ×
@@ -26,14 +27,14 @@ import Testing
             let script = "import signal, subprocess, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
                 + "sys.exit(subprocess.run(sys.argv[1:], close_fds=True, stdin=subprocess.DEVNULL, "
                 + "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode)"
-            let run = box.run("/usr/bin/python3", ["-c", script, "/usr/bin/tmux"] + arguments)
+            let run = box.run(TestTool.path("python3"), ["-c", script, TestTool.path("tmux")] + arguments)
             try #require(run.status == 0, "\(run)")
         }
 
-        deinit { _ = box.run("/usr/bin/tmux", ["-S", socket, "kill-server"]) }
+        deinit { _ = box.run(TestTool.path("tmux"), ["-S", socket, "kill-server"]) }
 
         @discardableResult
-        func tmux(_ arguments: [String]) -> Run { box.run("/usr/bin/tmux", ["-S", socket] + arguments) }
+        func tmux(_ arguments: [String]) -> Run { box.run(TestTool.path("tmux"), ["-S", socket] + arguments) }
 
         /// Keys by tmux's names (`Enter`, `C-c`, `PageDown`) or single characters.
         func keys(_ keys: String...) { tmux(["send-keys", "-t", "t"] + keys) }

@@ -1,4 +1,5 @@
 import Foundation
+import TestNeeds
 import Testing
 
 /// What the README and the guides in docs/ show is what carnet prints, and every link in them
@@ -40,7 +41,7 @@ import Testing
     /// the one it cannot find, and otherwise only names the programs the tests would start. This
     /// is the path a Mac takes, run here by emptying `APT_GET` as `make` would find it there.
     @Test func makeDepsWithoutAptGetInstallsNothingAndNamesAMissingHeader() {
-        let make = "/usr/bin/make", root = Self.root.path
+        let make = TestTool.path("make"), root = Self.root.path
         let found = box.run(make, ["-s", "deps", "APT_GET="], cwd: root)
         #expect(found.status == 0 && !found.stdout.contains("Installing"), "\(found)")
         let missing = box.run(make, ["-s", "deps", "APT_GET=", "CC=cc -nostdinc"], cwd: root)

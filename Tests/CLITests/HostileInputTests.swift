@@ -1,4 +1,5 @@
 import Foundation
+import TestNeeds
 import Testing
 
 /// Broken and hostile input: each gets a clear error, a non-zero exit, and leaves the database
@@ -111,7 +112,7 @@ import Testing
         let binary = box.path("carnet")
         try FileManager.default.copyItem(atPath: Sandbox.binary, toPath: binary)
         func asNobody(_ arguments: [String]) -> Run {
-            box.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments)
+            box.run(TestTool.path("setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments)
         }
         let before = [db, db + "-wal"].map { FileManager.default.contents(atPath: $0) }
         let write = asNobody(["add", "--name", "Grace", "--db", db])

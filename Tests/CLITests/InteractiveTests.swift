@@ -1,4 +1,5 @@
 import Foundation
+import TestNeeds
 import Testing
 
 /// `carnet interactive` as a new user meets it: unsaved drafts, deletes, ids, counts, conflicts,
@@ -336,7 +337,7 @@ extension InteractiveTests {
         let feeder = box.script("type.sh", typing + "; sleep 1\n")
         // bash waits for carnet and carries on when carnet exits by itself (not by a signal).
         let command = "\(Sandbox.binary) interactive --line --db \(box.db); echo wrapper carried on after $?"
-        let run = box.run("/bin/sh", ["-c", "\(Sandbox.shellQuoted(feeder)) | /usr/bin/timeout 120 /usr/bin/script -qec \(Sandbox.shellQuoted("bash -c " + Sandbox.shellQuoted(command))) /dev/null"])
+        let run = box.run("/bin/sh", ["-c", "\(Sandbox.shellQuoted(feeder)) | \(Sandbox.shellQuoted(TestTool.path("timeout"))) 120 \(Sandbox.shellQuoted(TestTool.path("script"))) -qec \(Sandbox.shellQuoted("bash -c " + Sandbox.shellQuoted(command))) /dev/null"])
         let output = run.stdout.replacingOccurrences(of: "\r\n", with: "\n")
         #expect(output.contains("Oops^C"), "\(output)")
         #expect(!output.contains("discard"), "\(output)")

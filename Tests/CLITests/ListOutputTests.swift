@@ -1,4 +1,5 @@
 import Foundation
+import TestNeeds
 import Testing
 
 /// `carnet list` writes through a byte buffer with a fast path for values that need no escaping:
@@ -62,7 +63,7 @@ import Testing
             expected[id] = "\(id)\trun \(index)\t\t\(Self.tsv(run.map { Unicode.Scalar(UInt32($0))! }))\t\t0"
         }
         sql += "COMMIT;\n"
-        let insert = box.run("/usr/bin/sqlite3", [box.db], stdin: sql)
+        let insert = box.run(TestTool.path("sqlite3"), [box.db], stdin: sql)
         #expect(insert.status == 0, "\(insert.stderr)")
 
         let listed = listedByID()

@@ -1,9 +1,10 @@
 import Foundation
+import TestNeeds
 import Testing
 
 /// `carnet query` as the real neomutt and aerc (Debian's packages, `make deps`) use it, each in
 /// tmux with the configuration docs/cli.md shows: what a person typing in the To: field gets.
-@Suite(.serialized) struct MailClientTerminalTests {
+@Suite(.serialized, .needs("tmux", "python3", "neomutt", "aerc")) struct MailClientTerminalTests {
     let box = Sandbox()
 
     init() {
@@ -44,7 +45,7 @@ import Testing
 
             """)
         let tmux = try FullScreenTerminalTests.Tmux(
-            box, command: "/usr/bin/neomutt -n -F \(rc); sleep 60", columns: 120, rows: 30,
+            box, command: "\(Sandbox.shellQuoted(TestTool.path("neomutt"))) -n -F \(rc); sleep 60", columns: 120, rows: 30,
             environment: ["HOME": box.dir.path, "TERM": "screen", "CARNET_DB": box.db])
         tmux.waitFor("NeoMutt: ")
         tmux.keys("m")
@@ -101,7 +102,7 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: accounts)
         _ = box.write("config/aerc/aerc.conf", "[compose]\n\(try docsLine("address-book-cmd"))\n")
         let tmux = try FullScreenTerminalTests.Tmux(
-            box, command: "/usr/bin/aerc; sleep 60", columns: 120, rows: 30,
+            box, command: "\(Sandbox.shellQuoted(TestTool.path("aerc"))); sleep 60", columns: 120, rows: 30,
             environment: ["HOME": box.dir.path, "TERM": "screen", "CARNET_DB": box.db, "XDG_CONFIG_HOME": box.path("config")])
         tmux.waitFor("Connected")
         tmux.type(":compose")

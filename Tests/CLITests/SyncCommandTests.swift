@@ -1,9 +1,10 @@
 import Foundation
 import RadicaleServer
+import TestNeeds
 import Testing
 
 /// `carnet sync` as a person uses it, against a real Radicale on loopback.
-@Suite struct SyncCommandTests {
+@Suite(.needs("radicale", "curl")) struct SyncCommandTests {
     let box = Sandbox()
     let server: RadicaleServer
     let password = ["CARNET_SYNC_PASSWORD": "secret"]
@@ -94,7 +95,7 @@ import Testing
     /// appears after `carnet sync` with what Carnet does not model, and Carnet's edit of it goes
     /// back with that property still in it.
     @Test func aCardPutWithTheCurlCommandAppearsAndGoesBackWhole() throws {
-        let curl = "/usr/bin/curl"
+        let curl = TestTool.path("curl")
         try #require(FileManager.default.isExecutableFile(atPath: curl), "make deps installs curl")
         #expect(box.carnetInProcess(["sync", "setup", server.url.absoluteString, "--user", "ada"], environment: password).status == 0)
         let card = box.write("grace.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:from-curl-1\r\nFN:Grace Hopper\r\nN:Hopper;Grace;;;\r\nEMAIL;TYPE=work:grace@navy.example\r\nX-RANK:Rear Admiral\r\nEND:VCARD\r\n")

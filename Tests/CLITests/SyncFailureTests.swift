@@ -1,10 +1,11 @@
 import Foundation
 import RadicaleServer
+import TestNeeds
 import Testing
 
 /// What a failing server makes of `carnet sync`, with a real Radicale made to fail: one plain
 /// line on stderr, an exit code of its own, and the file as it was.
-@Suite struct SyncFailureTests {
+@Suite(.needs("radicale", "openssl", "python3")) struct SyncFailureTests {
     let box = Sandbox()
     static let login = ["--user", "ada", "--password-command", "echo secret"]
 
@@ -30,7 +31,7 @@ import Testing
     @Test func anUntrustedCertificateOrAServerWithoutTLSIsExit76() throws {
         let keys = Sandbox()
         let certificate = keys.path("cert.pem"), key = keys.path("key.pem")
-        let made = keys.run("/usr/bin/openssl", [
+        let made = keys.run(TestTool.path("openssl"), [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=127.0.0.1",
         ])
         #expect(made.status == 0, "\(made)")

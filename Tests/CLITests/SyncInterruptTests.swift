@@ -1,10 +1,11 @@
 import Foundation
 import RadicaleServer
+import TestNeeds
 import Testing
 
 /// The built `carnet sync` killed with SIGKILL at seeded random moments of a sync that merges a
 /// conflict and sends the merge: however it ends, the value the merge overrode stays in the file.
-@Suite struct SyncInterruptTests {
+@Suite(.needs("radicale", "python3")) struct SyncInterruptTests {
     static let rounds = 10
 
     @Test func aSyncKilledAtAnyMomentNeverLosesTheValueItsMergeOverrode() throws {

@@ -1,11 +1,12 @@
 import Foundation
 import RadicaleServer
+import TestNeeds
 import Testing
 
 /// The built `carnet sync` killed with SIGKILL in the middle of sending, then of bringing,
 /// hundreds of cards, and run again: what reached the server is found again, not sent twice,
 /// and both files end with every contact once, on both sides, with the same fields.
-@Suite struct SyncKillTests {
+@Suite(.needs("radicale")) struct SyncKillTests {
     static let password = ["CARNET_SYNC_PASSWORD": "secret"]
 
     /// `count` cards with UIDs `prefix-N`, each with fields of several kinds and a property Carnet does not show.

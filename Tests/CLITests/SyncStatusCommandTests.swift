@@ -1,9 +1,10 @@
 import Foundation
 import RadicaleServer
+import TestNeeds
 import Testing
 
 /// `carnet sync status`, `take` and `skip`, and `setup`'s refusals, against a real Radicale.
-@Suite struct SyncStatusCommandTests {
+@Suite(.needs("radicale", "curl", "openssl", "python3")) struct SyncStatusCommandTests {
     let box = Sandbox()
     let password = ["CARNET_SYNC_PASSWORD": "secret"]
 
@@ -115,7 +116,7 @@ import Testing
         #expect(box.carnetInProcess(["sync", "setup", server.url.absoluteString, "--user", "ada"], environment: password).status == 0)
         #expect(box.carnetInProcess(["sync"], environment: password).status == 0)
         let card = box.write("big.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:big-1\r\nFN:Big\r\nX-BLOB:\(String(repeating: "y", count: 9 << 20))\r\nEND:VCARD\r\n")
-        let put = box.run("/usr/bin/curl", [
+        let put = box.run(TestTool.path("curl"), [
             "-sS", "-u", "ada:secret", "-T", card, "-H", "Content-Type: text/vcard", "-o", "/dev/null", "-w", "%{http_code}",
             server.url.absoluteString + "ada/carnet/big.vcf",
         ])
@@ -155,7 +156,7 @@ import Testing
         let keys = Sandbox()
         func selfSigned(_ name: String) -> (certificate: String, key: String) {
             let certificate = keys.path(name + ".pem"), key = keys.path(name + "-key.pem")
-            let made = keys.run("/usr/bin/openssl", [
+            let made = keys.run(TestTool.path("openssl"), [
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
                 "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
             ])
@@ -211,7 +212,7 @@ import Testing
             """)
         let process = Process()
         let pipe = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.executableURL = URL(fileURLWithPath: TestTool.path("python3"))
         process.arguments = [script]
         process.standardOutput = pipe
         try process.run()

@@ -1,4 +1,5 @@
 import Foundation
+import TestNeeds
 import Testing
 
 /// Undo on the command line: `carnet undo`, `redo`, `undo --to`, `history`, in one process
@@ -48,7 +49,7 @@ import Testing
     @Test func aChangeOutsideTheHistoryIsAConflictExit67AndNothingChanges() {
         box.carnetInProcess(["add", "--name", "Ada Lovelace", "--email", "ada@example.com"])
         box.carnetInProcess(["edit", "1", "--remove-email", "ada@example.com", "--email", "ada@analytical.example"])
-        let edited = box.run("/usr/bin/sqlite3", [box.db, "UPDATE contact_emails SET value = 'countess@example.com' WHERE contact_id = 1"])
+        let edited = box.run(TestTool.path("sqlite3"), [box.db, "UPDATE contact_emails SET value = 'countess@example.com' WHERE contact_id = 1"])
         #expect(edited.status == 0)
         // The next carnet brings the search index up to date with what sqlite3 wrote; from then
         // on the refused undo writes nothing.
@@ -66,7 +67,7 @@ import Testing
         #expect(box.carnetInProcess(["history"]).lines.count == 3)
         box.carnetInProcess(["add", "--name", "D"])
         #expect(box.carnetInProcess(["history"]).lines.dropFirst().map { $0.split(separator: "\t")[2] } == ["added D", "added C"])
-        #expect(box.run("/usr/bin/sqlite3", [box.db, "SELECT keep FROM history_settings"]).stdout == "2\n")
+        #expect(box.run(TestTool.path("sqlite3"), [box.db, "SELECT keep FROM history_settings"]).stdout == "2\n")
         #expect(box.carnetInProcess(["history", "--keep", "-1"]).status == 64)
     }
 

@@ -1,6 +1,7 @@
 @testable import CarnetInterchange
 import CarnetModels
 import Foundation
+import TestNeeds
 import Testing
 
 /// abook's exports (Tests/Fixtures/Abook, written by abook itself, see SOURCES.md there): its
@@ -261,7 +262,7 @@ import Testing
 
 /// Carnet's LDIF export read by abook itself (installed by `make deps`), a reader Carnet did not
 /// write: abook's CSV of it reads back to the names, emails and phones Carnet wrote.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: AbookProgram.path), "needs /usr/bin/abook (make deps)"))
+@Suite(.needs("abook"))
 struct AbookReadsCarnetsLDIFTests {
     @Test func abookReadsCarnetsLDIFExport() throws {
         let contacts = [
@@ -285,7 +286,7 @@ struct AbookReadsCarnetsLDIFTests {
 
 /// Runs abook's `--convert` on a text, in a directory of its own (so no abookrc applies).
 enum AbookProgram {
-    static let path = "/usr/bin/abook"
+    static let path = TestTool.path("abook")
 
     static func convert(_ text: String, from input: String, to output: String) throws -> Data {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-abook-\(UUID().uuidString)")

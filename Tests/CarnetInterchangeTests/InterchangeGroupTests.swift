@@ -1,6 +1,7 @@
 @testable import CarnetInterchange
 import CarnetModels
 import Foundation
+import TestNeeds
 import Testing
 
 /// Group cards written by others (Tests/Fixtures/Groups, see SOURCES.md there): read as groups,
@@ -95,7 +96,7 @@ import Testing
         #expect(!person.contains("kind") && !person.contains("members"))
     }
 
-    @Test(.enabled(if: VObjectReader.isAvailable, "needs /usr/bin/python3 with python3-vobject"))
+    @Test(.enabled(if: VObjectReader.isAvailable, "needs python3 with python3-vobject on PATH (make deps installs it)"))
     func anotherParserReadsTheGroupCardsWritten() throws {
         var records = try Self.records("apple-calendarserver-groups-3.0.vcf") + Self.records("rfc6350-group-4.0.vcf")
         for i in records.indices { records[i].draft = try records[i].draft.validated() }
@@ -150,7 +151,7 @@ import Testing
     }
 
     /// khard reads `KIND`: a group card written with both markers is a group to it, not a person.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/khard"), "needs khard"))
+    @Test(.needs("khard"))
     func khardSeesAGroupCardWithBothFormsMarkersAsAGroup() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-khard-\(UUID().uuidString)")
         let vdir = root.appendingPathComponent("vdir")
@@ -165,7 +166,7 @@ import Testing
             for version in [VCardVersion.v3, .v4] {
                 try Data(VCardWriter.card(record, version: version).utf8).write(to: vdir.appendingPathComponent(VDir.fileName(uid: uid)))
                 let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/khard")
+                process.executableURL = URL(fileURLWithPath: TestTool.path("khard"))
                 process.arguments = ["-c", config.path, "show", "--uid", uid]
                 process.environment = ["HOME": root.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
                 let out = Pipe()

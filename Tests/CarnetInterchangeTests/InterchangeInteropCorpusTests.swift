@@ -1,13 +1,14 @@
 @testable import CarnetInterchange
 import CarnetModels
 import Foundation
+import TestNeeds
 import Testing
 
 /// Every card of the real exports (Tests/Fixtures/RealExports), imported and exported as 3.0
 /// and 4.0 (one file, and one card per file as a vdir holds them), read by Python's vobject: it
 /// reads every card, and sees each value Carnet meant to write, modelled fields and the
 /// properties kept verbatim alike.
-@Suite(.enabled(if: VObjectReader.isAvailable, "needs /usr/bin/python3 with python3-vobject"))
+@Suite(.enabled(if: VObjectReader.isAvailable, "needs python3 with python3-vobject on PATH (make deps installs it)"))
 struct InterchangeInteropCorpusTests {
     /// `NAME:values` of a property, to compare lists of them.
     static func key(_ name: String, _ values: [String]) -> String { name + ":" + values.joined(separator: "\u{1F};") }
@@ -154,7 +155,7 @@ struct InterchangeInteropCorpusTests {
 
     /// khard, which reads a vdir with vobject and stops at the first card it cannot parse, lists
     /// every card of the corpus written as a vdir of 3.0 cards and as one of 4.0 cards.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/khard"), "needs khard"), arguments: versions)
+    @Test(.needs("khard"), arguments: versions)
     func khardListsTheCorpusAsAVdir(version: VCardVersion) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-khard-\(UUID().uuidString)")
         let vdir = root.appendingPathComponent("vdir")
@@ -173,7 +174,7 @@ struct InterchangeInteropCorpusTests {
         let config = root.appendingPathComponent("khard.conf")
         try Data("[addressbooks]\n[[corpus]]\npath = \(vdir.path)\n[general]\ndefault_action = list\n".utf8).write(to: config)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/khard")
+        process.executableURL = URL(fileURLWithPath: TestTool.path("khard"))
         process.arguments = ["-c", config.path, "list", "--parsable"]
         process.environment = ["HOME": root.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         let out = Pipe()

@@ -5,7 +5,7 @@ import Testing
 
 /// What Carnet writes, read by a parser Carnet did not write (Python's vobject): every value
 /// comes out as Carnet meant it, in every version another program reads as a modern vCard.
-@Suite(.enabled(if: VObjectReader.isAvailable, "needs /usr/bin/python3 with python3-vobject"))
+@Suite(.enabled(if: VObjectReader.isAvailable, "needs python3 with python3-vobject on PATH (make deps installs it)"))
 struct InterchangeInteropTests {
     @Test(arguments: [VCardVersion.v3, .v4]) func everyComponentOfAStructuredValueIsEscaped(version: VCardVersion) throws {
         let draft = ContactDraft(

@@ -1,5 +1,6 @@
 import CarnetTestSupport
 import Foundation
+import TestNeeds
 import Testing
 
 /// Reads vCards with Python's `vobject` (the system's python3-vobject), a parser Carnet did not
@@ -30,11 +31,13 @@ enum VObjectReader {
 
     typealias Card = [Property]
 
-    static let python = "/usr/bin/python3"
+    static let python = TestTool.path("python3")
 
+    /// python3 with vobject installed; or test tools required (`TestTool`), and the tests run
+    /// and fail where they start it; never with tools off.
     static var isAvailable: Bool {
-        FileManager.default.isExecutableFile(atPath: python)
-            && (try? run(script: "import vobject", arguments: [])) != nil
+        !TestTool.areOff
+            && (TestTool.areRequired || (TestTool.isInstalled("python3") && (try? run(script: "import vobject", arguments: [])) != nil))
     }
 
     private static let script = #"""

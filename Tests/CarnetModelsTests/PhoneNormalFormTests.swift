@@ -2,6 +2,7 @@
 import CarnetTestSupport
 import Foundation
 import SeededRandom
+import TestNeeds
 import Testing
 
 /// PhoneNormalForm ports libphonenumber's `parse` (python-phonenumbers' phonenumberutil.py) to
@@ -111,7 +112,7 @@ import Testing
         typed.flatMap { group in group.texts.flatMap { text in defaults(for: group.region).map { (text, $0) } } }
     }
 
-    @Test func typedNumbersAreWhatLibphonenumberMakesOfThem() throws {
+    @Test(.needs("python3")) func typedNumbersAreWhatLibphonenumberMakesOfThem() throws {
         let cases = Self.typedCases()
         #expect(Self.typed.flatMap(\.texts).count >= 150)
         #expect(Set(Self.typed.map(\.region)).subtracting(["001", "ZZ"]).count >= 12)
@@ -123,7 +124,7 @@ import Testing
     /// international, E.164, RFC 3966, as dialled from the US, GB, DE and JP, the national
     /// number alone and after the country code), each with the region, none, and the US as
     /// default: every region's prefixes and transform rules at work.
-    @Test func everyRegionsExamplesAreWhatLibphonenumberMakesOfThem() throws {
+    @Test(.needs("python3")) func everyRegionsExamplesAreWhatLibphonenumberMakesOfThem() throws {
         let examples = try Self.python(["examples"])
         let cases = try #require(try JSONSerialization.jsonObject(with: examples) as? [[Any]]).map { ($0[0] as! String, $0[1] as? String) }
         #expect(cases.count > 20_000)
@@ -133,7 +134,7 @@ import Testing
     /// Generated inputs (seeded: the same on every run): the typed numbers with characters
     /// inserted, dropped or changed, from an alphabet of what the parser tells apart (digits of
     /// several scripts, plus signs, punctuation, extension labels, RFC 3966 parameters, letters).
-    @Test func generatedInputsAreWhatLibphonenumberMakesOfThem() throws {
+    @Test(.needs("python3")) func generatedInputsAreWhatLibphonenumberMakesOfThem() throws {
         let bases = Self.typed.flatMap(\.texts)
         let regions: [String?] = [nil, "US", "GB", "DE", "FR", "IT", "BR", "AR", "MX", "JP", "CN", "AU", "RU", "BY", "GG", "SM", "UK"]
         let pieces = [
@@ -158,7 +159,7 @@ import Testing
 
     /// Scripts/phone-metadata.py, run now with the pinned package, writes
     /// Sources/CarnetModels/PhoneMetadata.swift as committed, byte for byte.
-    @Test func generatedMetadataIsCurrent() throws {
+    @Test(.needs("python3")) func generatedMetadataIsCurrent() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("carnet-\(UUID().uuidString)-PhoneMetadata.swift")
         defer { try? FileManager.default.removeItem(at: output) }
         _ = try Self.run(arguments: [Self.root.appendingPathComponent("Scripts/phone-metadata.py").path, output.path])
@@ -306,7 +307,7 @@ import Testing
         let description: String
     }
 
-    /// Runs python3 (/usr/bin/python3, else the one on PATH) with the package of .build/pypackages.
+    /// Runs python3 (the one on PATH) with the package of .build/pypackages.
     static func run(arguments: [String]) throws -> Data {
         let installed = packages.appendingPathComponent("phonenumbers-\(pinnedVersion()).dist-info")
         try #require(FileManager.default.fileExists(atPath: installed.path),
@@ -315,10 +316,7 @@ import Testing
         environment["PYTHONPATH"] = packages.path
         environment["PYTHONIOENCODING"] = "utf-8"
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
-        let direct = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-        let output = try ChildProcess.run(
-            direct ? "/usr/bin/python3" : "/usr/bin/env", direct ? arguments : ["python3"] + arguments,
-            environment: environment, directory: root)
+        let output = try ChildProcess.run(TestTool.path("python3"), arguments, environment: environment, directory: root)
         guard output.status == 0 else {
             throw Failure(description: "python3 \(arguments.filter { $0 != script }.joined(separator: " ")): \(output.errorTail(5))")
         }

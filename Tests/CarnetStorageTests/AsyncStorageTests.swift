@@ -1,6 +1,7 @@
 import CarnetModels
 import CarnetTestSupport
 import Foundation
+import TestNeeds
 import Testing
 
 @testable import CarnetStorage
@@ -11,7 +12,7 @@ import Testing
     /// wait for the lock on queues of the controller's, never on a thread of the cooperative
     /// pool (so the pool goes on running other tasks: the benchmark measures its worst gap),
     /// and every write goes through once the lock is free.
-    @Test func eightTasksWaitForTheWriteLockOnTheControllersQueues() async throws {
+    @Test(.needs("python3")) func eightTasksWaitForTheWriteLockOnTheControllersQueues() async throws {
         let dir = TempDirectory()
         let storage = try StorageController(path: dir.database)
         let holder = try WriteLockHolder(path: dir.database, seconds: 1)

@@ -2,6 +2,7 @@ import CarnetModels
 import CarnetTestSupport
 import Foundation
 import GRDB
+import TestNeeds
 import Testing
 
 @testable import CarnetStorage
@@ -68,14 +69,14 @@ import Testing
     }
 
     /// sqlite3 by hand writes no history: the change arrives, saying what changed is unknown.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"), "needs sqlite3"))
+    @Test(.needs("sqlite3"))
     func anotherProcessWritingOutsideTheHistoryIsDeliveredAsUnknown() async throws {
         let dir = TempDirectory()
         let storage = try StorageController(path: dir.database)
         let ada = try storage.insertContact(ContactDraft(name: "Ada"))
         var changes = storage.changes().makeAsyncIterator()
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.executableURL = URL(fileURLWithPath: TestTool.path("sqlite3"))
         process.arguments = [dir.database, "UPDATE contacts SET note = 'by hand' WHERE id = \(ada.id)"]
         try process.run()
         process.waitUntilExit()

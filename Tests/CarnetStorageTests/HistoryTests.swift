@@ -1,6 +1,7 @@
 import CarnetModels
 import Foundation
 import GRDB
+import TestNeeds
 import Testing
 @testable import CarnetStorage
 
@@ -385,7 +386,7 @@ import Testing
     /// An import larger than a part is recorded in many parts, and its undo and redo, a part at a
     /// time, give back exactly the rows and the search index it wrote (but the bookkeeping an undo
     /// moves on: versions and times).
-    @Test func aLargeImportIsRecordedInPartsAndUndoneAndRedoneExactly() throws {
+    @Test(.exhaustive) func aLargeImportIsRecordedInPartsAndUndoneAndRedoneExactly() throws {
         let storage = try StorageController(path: dir.database)
         let records = (1...9000).lazy.map { i in
             var draft = ContactDraft(name: "Person \(i)", note: String(repeating: "n", count: 4000))

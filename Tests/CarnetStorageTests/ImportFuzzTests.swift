@@ -2,6 +2,7 @@ import CarnetInterchange
 import CarnetModels
 import Foundation
 import SeededRandom
+import TestNeeds
 import Testing
 @testable import CarnetStorage
 
@@ -68,7 +69,7 @@ import Testing
         return results
     }
 
-    @Test(.timeLimit(.minutes(2))) func mutatedExportsNeverCrashOrHangAndAFailedImportChangesNothing() throws {
+    @Test(.timeLimit(.minutes(2)), .exhaustive) func mutatedExportsNeverCrashOrHangAndAFailedImportChangesNothing() throws {
         let dir = TempDirectory()
         let storage = try StorageController(path: dir.database)
         var random = SplitMix64(seed: 26)

@@ -1,4 +1,5 @@
 import Foundation
+import TestNeeds
 import Testing
 
 /// The migrations whose SQL is too long to write by hand (CHECK rules made from the models'
@@ -6,9 +7,9 @@ import Testing
 /// BuildTools/SchemaChecks. A released migration is never edited, so the generators must go on
 /// writing exactly what shipped: otherwise a reader who changes a generator to understand a
 /// migration is reading something that never ran.
-private let python = "/usr/bin/python3"
+private let python = TestTool.path("python3")
 
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: python), "needs /usr/bin/python3"))
+@Suite(.needs("python3"))
 struct SchemaGeneratorTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

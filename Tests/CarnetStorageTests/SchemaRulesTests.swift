@@ -2,6 +2,7 @@ import SeededRandom
 import CarnetModels
 import Foundation
 import GRDB
+import TestNeeds
 import Testing
 @testable import CarnetStorage
 
@@ -184,7 +185,7 @@ import Testing
         }
     }
 
-    @Test func everyCheckAgreesWithTheValidation() throws {
+    @Test(.exhaustive) func everyCheckAgreesWithTheValidation() throws {
         var disagreements: [String] = []
         var accepted: [String: Int] = [:]
         let count = 2500

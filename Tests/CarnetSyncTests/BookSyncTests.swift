@@ -3,12 +3,13 @@ import CarnetStorage
 import CarnetSync
 import CarnetTestSupport
 import Foundation
+import TestNeeds
 import Testing
 
 /// Each address book of a file syncs with its own collection: setup links every address book
 /// of the home set by name, a sync runs each book on its own, and a contact moved between two
 /// synced books leaves one collection and reaches the other with its UID, on either server.
-@Suite(.serialized) struct BookSyncTests {
+@Suite(.serialized, .needs("radicale", "xandikos")) struct BookSyncTests {
     /// Makes an address book `path` named `name` in the user's home, as another client would.
     static func makeCollection(_ fixture: SyncFixture, _ path: String, named name: String) throws {
         let url = fixture.server.collection(SyncFixture.user, path)

@@ -1,12 +1,13 @@
 import CarnetModels
 import CarnetSync
 import Foundation
+import TestNeeds
 import Testing
 
 /// `carnet sync setup URL` finds the one address book from whatever URL a person was given:
 /// the server's root (with or without its `/`), the principal, the address book home set,
 /// RFC 6764's `/.well-known/carddav` (which redirects), or the collection itself.
-@Suite struct DiscoveryTests {
+@Suite(.needs("radicale", "xandikos")) struct DiscoveryTests {
     enum EntryPoint: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case root, bareHost, principal, homeSet, wellKnown, collection
         var testDescription: String { rawValue }

@@ -3,11 +3,12 @@ import CarnetStorage
 import CarnetSync
 import CarnetTestSupport
 import Foundation
+import TestNeeds
 import Testing
 
 /// A merge is an ordinary change to a sync: the merged-away cards are deleted on the server and
 /// the kept one updated; its undo, synced, brings the originals back there.
-@Suite struct MergeSyncTests {
+@Suite(.needs("radicale", "xandikos", "sqlite3")) struct MergeSyncTests {
     @Test func aMergeSyncedLeavesOneCardAndItsUndoSyncedLeavesTheOriginals() throws {
         let fixture = try SyncFixture(.radicale)
         let a = try fixture.book("a"), b = try fixture.book("b")
@@ -165,7 +166,7 @@ import Testing
     /// `sqlite3 FILE SQL`, as a person (or an earlier Carnet) would change the file.
     static func sqlite(_ path: String, _ sql: String) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.executableURL = URL(fileURLWithPath: TestTool.path("sqlite3"))
         process.arguments = [path, sql]
         try process.run()
         process.waitUntilExit()

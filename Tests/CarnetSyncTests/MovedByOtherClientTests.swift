@@ -3,13 +3,14 @@ import CarnetStorage
 import CarnetSync
 import CarnetTestSupport
 import Foundation
+import TestNeeds
 import Testing
 
 /// Another client (vdirsyncer, khard, curl) moves a card between two collections that this
 /// file links to two books: it deletes the card from one and puts it, same UID, in the other.
 /// The contact here moves with it (same id, favorite and UID), whichever book syncs first, in
 /// one `carnet sync` or in syncs of one book at a time; a card deleted for good is still deleted.
-@Suite(.serialized) struct MovedByOtherClientTests {
+@Suite(.serialized, .needs("radicale", "xandikos")) struct MovedByOtherClientTests {
     /// This file, linked to Personal and Work on `fixture`'s server: Ada (a favorite) in
     /// Personal, Grace in Work, both synced.
     struct Linked {

@@ -3,12 +3,13 @@ import CarnetSync
 import CarnetTestSupport
 import DAVTestServer
 import Foundation
+import TestNeeds
 import Testing
 
 /// Carnet and another real client on one address book: khard writes cards in a vdir, vdirsyncer
 /// syncs that vdir with the server, Carnet syncs with the same server.
-@Suite struct OtherClientTests {
-    static let vdirsyncer = "/usr/bin/vdirsyncer", khard = "/usr/bin/khard"
+@Suite(.needs("radicale", "xandikos", "vdirsyncer", "khard")) struct OtherClientTests {
+    static let vdirsyncer = TestTool.path("vdirsyncer"), khard = TestTool.path("khard")
 
     /// A vdir, khard's address book over it, and vdirsyncer's pair of it with the server's collection.
     struct OtherClient {

@@ -1,11 +1,12 @@
 import CarnetModels
 import Foundation
+import TestNeeds
 import Testing
 
 @testable import CarnetSync
 
 /// Where the two servers behave differently, each case on both (see CarnetSync's ServerProfile).
-@Suite struct ServerDifferenceTests {
+@Suite(.needs("radicale", "xandikos")) struct ServerDifferenceTests {
     /// The address book deleted and made again on the server (as an administrator or a web
     /// interface does): the sync token this file kept names a state the server no longer has.
     /// Radicale answers 403 valid-sync-token, Xandikos 500; either way the sync starts again

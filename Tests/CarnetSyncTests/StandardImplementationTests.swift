@@ -1,5 +1,6 @@
 import CarnetModels
 import Foundation
+import TestNeeds
 import Testing
 
 @testable import CarnetSync
@@ -16,7 +17,7 @@ import FoundationNetworking
 /// at every start of every command. Here they are held to those standard implementations on
 /// the real conversation of a sync with each real server: every request the sync sent, and
 /// every WebDAV answer it read.
-@Suite(.serialized) struct StandardImplementationTests {
+@Suite(.serialized, .needs("radicale", "xandikos")) struct StandardImplementationTests {
     /// Carnet's tree (FoundationXML has an XMLNode of its own).
     typealias Node = CarnetSync.XMLNode
 

@@ -5,12 +5,13 @@ import CarnetSync
 import CarnetTestSupport
 import Foundation
 import RadicaleServer
+import TestNeeds
 import Testing
 
 /// Carnet sharing one address book with other clients (curl here, as vdirsyncer, DAVx5 or a
 /// phone would write): a card moved to another href, lists both sides added to, and a sync
 /// that fails after it began to send.
-@Suite struct SyncAmongClientsTests {
+@Suite(.needs("radicale", "xandikos", "python3", "vdirsyncer", "khard")) struct SyncAmongClientsTests {
     // MARK: A number another client reformats
 
     /// A phone rewrites the numbers it syncs its own way (`555 0100` as `+1 555-0100`): in a file

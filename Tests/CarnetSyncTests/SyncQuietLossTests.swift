@@ -3,11 +3,12 @@ import CarnetStorage
 import CarnetSync
 import CarnetTestSupport
 import Foundation
+import TestNeeds
 import Testing
 
 /// What a sync used to lose without a word: a card it could not take (named once, then never),
 /// a password given inside the URL (stored and shown), an answer with no end (held in memory).
-@Suite struct SyncQuietLossTests {
+@Suite(.needs("radicale", "python3")) struct SyncQuietLossTests {
     /// A card Radicale stores and Carnet cannot take: one property past Carnet's limit for a
     /// property (8 MiB).
     static func oversizedCard(uid: String) -> String {
@@ -142,7 +143,7 @@ final class AnswerServer {
 
     init(_ mode: Mode) throws {
         let pipe = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.executableURL = URL(fileURLWithPath: TestTool.path("python3"))
         process.arguments = ["-c", Self.script, mode.rawValue]
         process.standardOutput = pipe
         try process.run()

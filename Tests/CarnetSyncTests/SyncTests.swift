@@ -4,11 +4,12 @@ import CarnetStorage
 import CarnetSync
 import CarnetTestSupport
 import Foundation
+import TestNeeds
 import Testing
 
 /// Carnet files syncing through a real server on loopback, one server per test, each test on
 /// Radicale and on Xandikos.
-@Suite struct SyncTests {
+@Suite(.needs("radicale", "xandikos")) struct SyncTests {
     @Test(arguments: ServerKind.allCases) func setupFindsOrMakesTheAddressBook(_ server: ServerKind) throws {
         let fixture = try SyncFixture(server)
         let first = try fixture.book("a", setUp: false)

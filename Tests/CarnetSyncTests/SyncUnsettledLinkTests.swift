@@ -5,13 +5,14 @@ import CarnetSync
 import CarnetTestSupport
 import Foundation
 import RadicaleServer
+import TestNeeds
 import Testing
 
 /// A book linked to a collection that already holds its cards, with no common base (the same
 /// contact imported here and on a phone, or a link an old undo lost): a field the two hold
 /// differently is a conflict nobody has settled. Neither side's value overwrites the other's, the
 /// contact is not sent, and `sync status` lists it until `sync take` settles it.
-@Suite struct SyncUnsettledLinkTests {
+@Suite(.needs("radicale", "xandikos")) struct SyncUnsettledLinkTests {
     static let card = """
         BEGIN:VCARD\r
         VERSION:3.0\r

@@ -2,12 +2,13 @@ import CarnetModels
 import CarnetSync
 import Foundation
 import ScriptedDAVServer
+import TestNeeds
 import Testing
 
 /// A server that answers a sync-collection REPORT with part of what changed, a 507 on the
 /// collection and a token to go on from (RFC 6578 section 3.6, as Nextcloud pages a large
 /// address book). No server installed here truncates, so these run against the scripted one.
-@Suite struct TruncatedSyncTests {
+@Suite(.needs("python3")) struct TruncatedSyncTests {
     let raw = RawClient(user: SyncFixture.user, password: SyncFixture.password)
 
     /// Another client's card, put straight on the server.

@@ -3,6 +3,7 @@ import CarnetState
 import CarnetStorage
 import CarnetViewModels
 import Foundation
+import TestNeeds
 import Testing
 
 /// Two state controllers on one file stand for two processes (each has its own connections).
@@ -162,7 +163,7 @@ import Testing
         #expect(detail.isDeleted)
     }
 
-    @Test func pagingThroughTenThousandContactsKeepsMemoryBounded() throws {
+    @Test(.exhaustive) func pagingThroughTenThousandContactsKeepsMemoryBounded() throws {
         let state = try makeState(dir.database)
         let storage = try StorageController(path: dir.database)
         let drafts = (0..<10_000).map { ContactDraft(name: String(format: "Person %05d", ($0 * 7919) % 10_000)) }

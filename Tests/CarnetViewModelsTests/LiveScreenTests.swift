@@ -3,13 +3,14 @@ import CarnetState
 import CarnetStorage
 import CarnetViewModels
 import Foundation
+import TestNeeds
 import Testing
 
 /// Screens over a live state controller stay in step with the file, whoever changes it, with no
 /// `refresh()` or `onAppear()` in between: what a SwiftUI-style screen observing the view models
 /// sees.
 @MainActor
-@Suite struct LiveScreenTests {
+@Suite(.startsBuiltPrograms) struct LiveScreenTests {
     /// The built `carnet`, beside this test bundle.
     static let carnet: String = {
         let candidates = [

@@ -4,6 +4,7 @@ import CarnetStorage
 import CarnetViewModels
 import Foundation
 import Observation
+import TestNeeds
 import Testing
 
 /// Undo at the screens: undo and redo availability and titles follow every change, and every
@@ -94,14 +95,14 @@ import Testing
         #expect(detail.isDeleted)
     }
 
-    @Test func aConflictingUndoChangesNothingOnScreen() throws {
+    @Test(.needs("sqlite3")) func aConflictingUndoChangesNothingOnScreen() throws {
         let state = try makeState(dir.database)
         let ada = try state.addContact(ContactDraft(name: "Ada Lovelace"))
         let contacts = ContactsViewModel(state: state)
         try contacts.onAppear()
         // A hand edit with sqlite3, outside the history.
         let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.executableURL = URL(fileURLWithPath: TestTool.path("sqlite3"))
         sqlite.arguments = [dir.database, "UPDATE contacts SET nickname = 'Enchantress' WHERE id = \(ada.id)"]
         try sqlite.run()
         sqlite.waitUntilExit()
