@@ -18,6 +18,37 @@ public enum TestTool {
         return "/usr/bin/" + name
     }
 
+    /// Every executable of the name, in the order `path(_:environment:)` looks.
+    public static func candidates(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        let directories = (environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
+        var found: [String] = []
+        for directory in directories where !directory.isEmpty {
+            let candidate = (directory as NSString).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate), !found.contains(candidate) { found.append(candidate) }
+        }
+        return found
+    }
+
+    /// The first python3 that imports `modules`: a pyenv or virtualenv python3 early on `PATH`
+    /// lacks what `make deps` installed for the system's (python3-vobject, Xandikos). The first
+    /// python3 when none does, so the failure shows the import error.
+    public static func python3(importing modules: [String]) -> String {
+        let all = candidates("python3")
+        for python in all where modules.isEmpty || imports(python, modules) { return python }
+        return all.first ?? path("python3")
+    }
+
+    private static func imports(_ python: String, _ modules: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", "import " + modules.joined(separator: ", ")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
     public static func isInstalled(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         FileManager.default.isExecutableFile(atPath: path(name, environment: environment))
     }

@@ -21,7 +21,7 @@ public final class XandikosServer: DAVTestServer, @unchecked Sendable {
 
     public static let executable = TestTool.path("xandikos")
     /// What runs Debian's Xandikos (its script's `#!`).
-    static let python = TestTool.path("python3")
+    static let python = TestTool.python3(importing: ["xandikos"])
 
     /// With `vCardVersions`, the server's address books say they store those versions (their
     /// `supported-address-data`) where Xandikos says 3.0 alone: the same server, its answer to

@@ -31,13 +31,13 @@ enum VObjectReader {
 
     typealias Card = [Property]
 
-    static let python = TestTool.path("python3")
+    static let python = TestTool.python3(importing: ["vobject"])
 
     /// python3 with vobject installed; or test tools required (`TestTool`), and the tests run
     /// and fail where they start it; never with tools off.
     static var isAvailable: Bool {
         !TestTool.areOff
-            && (TestTool.areRequired || (TestTool.isInstalled("python3") && (try? run(script: "import vobject", arguments: [])) != nil))
+            && (TestTool.areRequired || (FileManager.default.isExecutableFile(atPath: python) && (try? run(script: "import vobject", arguments: [])) != nil))
     }
 
     private static let script = #"""
