@@ -10,15 +10,10 @@ import Foundation
 public enum TestTool {
     /// The tool's path; `/usr/bin/NAME` when it is nowhere, so the failure names where it was looked for.
     public static func path(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let directories = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        for directory in directories + ["/usr/bin", "/bin"] where !directory.isEmpty {
-            let candidate = (directory as NSString).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return "/usr/bin/" + name
+        candidates(name, environment: environment).first ?? "/usr/bin/" + name
     }
 
-    /// Every executable of the name, in the order `path(_:environment:)` looks.
+    /// Every executable of the name: on `PATH` in its order, then in `/usr/bin` and `/bin`.
     public static func candidates(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         let directories = (environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
         var found: [String] = []
