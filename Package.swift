@@ -151,7 +151,8 @@ let package = Package(
         // Runs the built `carnet` binary as a person would (it depends on it so it is built first).
         .testTarget(
             name: "CLITests",
-            dependencies: ["carnet", "RadicaleServer", "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "TestNeeds"]),
+            dependencies: ["carnet", "RadicaleServer", "CarnetModels", "CarnetStorage", "CarnetState", "CarnetViewModels", "TestNeeds"],
+            exclude: ["Golden"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["carnet", "carnet-stress", "TestNeeds"]),
         // Reads Sources/ as text: the design's rules that the compiler cannot see.
         .testTarget(name: "ArchitectureTests"),

@@ -18,6 +18,6 @@ struct BookCommand: ParsableCommand {
               carnet book rename Work Office
               carnet book delete Office --force
             """,
-        subcommands: [BookList.self, BookAdd.self, BookRename.self, BookDelete.self],
-        defaultSubcommand: BookList.self)
+        subcommands: [List.self, Add.self, Rename.self, Delete.self],
+        defaultSubcommand: List.self)
 }

@@ -4,13 +4,15 @@ import CarnetState
 import CarnetViewModels
 import Foundation
 
-struct DatabasePath: DatabasePathCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "path", abstract: "Print the database file's path (without opening it).")
+extension DatabaseCommand {
+    struct Path: DatabasePathCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "path", abstract: "Print the database file's path (without opening it).")
 
-    @OptionGroup var database: DatabaseOption
+        @OptionGroup var database: DatabaseOption
 
-    func run(path: String, terminal: Terminal) throws {
-        terminal.print(path)
+        func run(path: String, terminal: Terminal) throws {
+            terminal.print(path)
+        }
     }
 }

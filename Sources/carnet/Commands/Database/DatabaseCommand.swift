@@ -19,5 +19,5 @@ struct DatabaseCommand: ParsableCommand {
               carnet db phone-region GB
               sqlite3 "$(carnet db path)" 'SELECT name, email FROM contacts'
             """,
-        subcommands: [DatabasePath.self, DatabaseInfoCommand.self, DatabaseCheck.self, DatabaseRepair.self, DatabaseReindex.self, DatabaseBackup.self, DatabaseCompact.self, DatabasePhoneRegion.self])
+        subcommands: [Path.self, Info.self, Check.self, Repair.self, Reindex.self, Backup.self, Compact.self, PhoneRegion.self])
 }

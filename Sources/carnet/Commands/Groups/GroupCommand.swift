@@ -30,7 +30,7 @@ struct GroupCommand: ParsableCommand {
               carnet query climbers         # the members' emails, for mutt or aerc
             """,
         subcommands: [
-            GroupList.self, GroupShow.self, GroupAdd.self, GroupRename.self, GroupDelete.self, GroupAddMember.self,
-            GroupRemoveMember.self,
+            List.self, Show.self, Add.self, Rename.self, Delete.self, AddMember.self,
+            RemoveMember.self,
         ])
 }

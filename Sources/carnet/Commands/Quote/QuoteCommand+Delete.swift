@@ -4,16 +4,18 @@ import CarnetState
 import CarnetViewModels
 import Foundation
 
-struct QuoteDelete: StateCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "delete", abstract: "Delete a quote (not the last one; the quote screen is never empty).")
+extension QuoteCommand {
+    struct Delete: StateCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete a quote (not the last one; the quote screen is never empty).")
 
-    @OptionGroup var database: DatabaseOption
-    var writes: Bool { true }
-    @OptionGroup var quote: QuoteID
+        @OptionGroup var database: DatabaseOption
+        var writes: Bool { true }
+        @OptionGroup var quote: QuoteID
 
-    @MainActor func run(state: StateController, terminal: Terminal) throws {
-        try QuoteViewModel(state: state).delete(quote.id)
-        terminal.print("deleted quote \(quote.id)")
+        @MainActor func run(state: StateController, terminal: Terminal) throws {
+            try QuoteViewModel(state: state).delete(quote.id)
+            terminal.print("deleted quote \(quote.id)")
+        }
     }
 }

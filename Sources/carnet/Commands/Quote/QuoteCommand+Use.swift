@@ -4,15 +4,17 @@ import CarnetState
 import CarnetViewModels
 import Foundation
 
-struct QuoteUse: StateCommand {
-    static let configuration = CommandConfiguration(commandName: "use", abstract: "Make a quote the current one.")
+extension QuoteCommand {
+    struct Use: StateCommand {
+        static let configuration = CommandConfiguration(commandName: "use", abstract: "Make a quote the current one.")
 
-    @OptionGroup var database: DatabaseOption
-    var writes: Bool { true }
-    @OptionGroup var quote: QuoteID
+        @OptionGroup var database: DatabaseOption
+        var writes: Bool { true }
+        @OptionGroup var quote: QuoteID
 
-    @MainActor func run(state: StateController, terminal: Terminal) throws {
-        try QuoteViewModel(state: state).use(quote.id)
-        terminal.print("saved current quote \(quote.id)")
+        @MainActor func run(state: StateController, terminal: Terminal) throws {
+            try QuoteViewModel(state: state).use(quote.id)
+            terminal.print("saved current quote \(quote.id)")
+        }
     }
 }

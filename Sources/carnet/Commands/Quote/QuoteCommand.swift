@@ -16,6 +16,6 @@ struct QuoteCommand: ParsableCommand {
               carnet quote list
               carnet quote use 2
             """,
-        subcommands: [QuoteShow.self, QuoteEdit.self, QuoteAdd.self, QuoteList.self, QuoteUse.self, QuoteDelete.self],
-        defaultSubcommand: QuoteShow.self)
+        subcommands: [Show.self, Edit.self, Add.self, List.self, Use.self, Delete.self],
+        defaultSubcommand: Show.self)
 }

@@ -35,6 +35,6 @@ struct SyncCommand: ParsableCommand {
 
             The options of carnet sync itself (--dry-run, --prefer, --timeout): carnet sync run --help.
             """,
-        subcommands: [SyncRunCommand.self, SyncSetupCommand.self, SyncStatusCommand.self, SyncTakeCommand.self, SyncSkipCommand.self],
-        defaultSubcommand: SyncRunCommand.self)
+        subcommands: [Run.self, Setup.self, Status.self, Take.self, Skip.self],
+        defaultSubcommand: Run.self)
 }
