@@ -188,3 +188,38 @@ extension LayeringRulesTests {
         #expect(regex.firstMatch(in: sample, range: NSRange(sample.startIndex..., in: sample)) != nil)
     }
 }
+
+extension LayeringRulesTests {
+    /// What every command's start, and a mail client's `carnet query`, runs. The first use of a
+    /// dictionary or set keyed by an integer makes the runtime search every protocol conformance
+    /// of the binary for `Int: Hashable`, a cost each start would pay: these files look up by a
+    /// linear search or a walk in order instead.
+    static let startPath = [
+        "Sources/carnet/main.swift", "Sources/carnet/Run.swift", "Sources/carnet/Options/DatabaseLocation.swift",
+        "Sources/carnet/Commands/Contacts/QueryCommand.swift", "Sources/CarnetStorage/StorageController.swift",
+        "Sources/CarnetStorage/StorageController+MailQuery.swift", "Sources/CarnetStorage/StorageOptions.swift",
+        "Sources/CarnetStorage/AppMigration.swift", "Sources/CarnetStorage/Internal/FileSetup.swift",
+        "Sources/CarnetStorage/Internal/Migration.swift",
+    ]
+
+    @Test func theStartPathHasNoIntegerKeyedDictionaryOrSet() throws {
+        let pattern = #"\[\s*(U?Int(8|16|32|64)?)\s*:|(Dictionary|Set)<\s*U?Int(8|16|32|64)?\b"#
+        let regex = try NSRegularExpression(pattern: pattern)
+        var offending: [String] = []
+        for path in Self.startPath {
+            let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = String(line)
+                if code.trimmingCharacters(in: .whitespaces).hasPrefix("//") { continue }
+                if regex.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil {
+                    offending.append("\(path):\(index + 1): \(code)")
+                }
+            }
+        }
+        #expect(offending == [])
+        // The rule sees what it is meant to see.
+        for sample in ["var byID: [Int64: String] = [:]", "let seen = Set<Int>()", "Dictionary<Int, Row>"] {
+            #expect(regex.firstMatch(in: sample, range: NSRange(sample.startIndex..., in: sample)) != nil, "\(sample)")
+        }
+    }
+}
