@@ -24,3 +24,10 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: !TestTool.areOff, "an exhaustive sweep: make test runs it, the fast loop does not")
     }
 }
+
+/// The seeds a seeded comparison runs with: every one in `make test`, the first alone in the
+/// fast loop (`CARNET_TEST_TOOLS=none`), where one book of each shape shows a break and three
+/// cost a debug build most of the loop's time.
+public func seeds<Seed>(_ all: [Seed]) -> [Seed] {
+    TestTool.areOff ? Array(all.prefix(1)) : all
+}

@@ -2,6 +2,7 @@ import CarnetModels
 import Foundation
 import GRDB
 import SeededRandom
+import TestNeeds
 import Testing
 @testable import CarnetStorage
 
@@ -14,7 +15,7 @@ import Testing
         search.groups.map { group in "\(group.contactIDs): " + group.reasons.map { "\($0) \($0.contactIDs)" }.joined(separator: "; ") }
     }
 
-    @Test(arguments: [1, 2, 3] as [UInt64])
+    @Test(arguments: seeds([1, 2, 3] as [UInt64]))
     func theBookSortedOnDiskGivesWhatMemoryGives(seed: UInt64) throws {
         let storage = try StorageController(path: dir.database)
         try storage.setPhoneRegion("GB")

@@ -2,6 +2,7 @@ import CarnetModels
 import CarnetState
 import CarnetViewModels
 import Foundation
+import TestNeeds
 import Testing
 
 /// The duplicates screen and the merge screen, driven as a screen drives them.
@@ -112,7 +113,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [1, 2, 3] as [UInt64])
+    @Test(arguments: seeds([1, 2, 3] as [UInt64]))
     func theNeighbourhoodGivesWhatTheWholeBookGives(seed: UInt64) throws {
         let state = try makeState(dir.database)
         var rng = Seeded(state: seed)

@@ -116,7 +116,7 @@ final class EditForm {
     /// A key while typing: text, Backspace, Ctrl-U (clears), Ctrl-O (a line break in a note),
     /// Enter (puts it in the draft), Esc (leaves the row as it was).
     func type(_ key: Key) throws(CarnetError) {
-        guard var (target, text) = typing else { return }
+        guard case (let target, var text)? = typing else { return }
         switch key {
         case .control("w"):
             while text.last == " " { text.removeLast() }
