@@ -43,6 +43,13 @@ final class CardDAVClient {
     private let authorization: String?
     private let certificateAuthority: String?
     private(set) var requests = 0
+    /// What the server has said of itself in this client's answers (see ``ServerEvidence``).
+    private(set) var evidence = ServerEvidence() {
+        didSet { if evidence != oldValue { profile = ServerProfile(recognising: evidence) } }
+    }
+    /// What this server needs of Carnet: recognised when the sync begins (``recognise(token:)``)
+    /// and kept for its length, refined as answers say more (a token of another form).
+    private(set) var profile = ServerProfile.standard
 
     init(collection: URL, username: String, password: String?, transport: HTTPTransport, certificateAuthority: String? = nil) {
         self.collection = collection
@@ -92,7 +99,18 @@ final class CardDAVClient {
         request.certificateAuthority = certificateAuthority
         let response = try transport.send(request)
         if response.status == 401 { throw .sync(.unauthorized(server: server)) }
+        evidence.read(response)
         return response
+    }
+
+    /// Recognises the server's profile, once, as a sync begins: its `DAV:` header (asked with
+    /// OPTIONS on the collection, unless an answer has already carried one) and the form of
+    /// `token`, the one the account holds. The one request a sync makes for it; a server that
+    /// does not answer OPTIONS (or not with 2xx) leaves the header unknown, and the token alone
+    /// says which it is.
+    func recognise(token: String?) throws(CarnetError) {
+        if evidence.davClasses == nil { _ = try send("OPTIONS", collection) }
+        if let token { evidence.syncToken = token }
     }
 
     private func multistatus(_ method: String, _ url: URL, depth: String, body: Data) throws(CarnetError) -> Multistatus {
@@ -142,13 +160,14 @@ final class CardDAVClient {
                 if pages.isEmpty {
                     // The token is too old or unknown (403 valid-sync-token, or the server's own way of
                     // saying so): ask for everything.
-                    if let token, ServerProfile(token: token).unknownTokenStatuses.contains(response.status) { return try changes(since: nil) }
+                    if let token, profile.unknownTokenStatuses.contains(response.status) { return try changes(since: nil) }
                     if [400, 403, 404, 405, 415, 422, 501].contains(response.status) { return nil }
                 }
                 throw unexpected(response, "REPORT", collection)
             }
             let page = try Multistatus(response.body, from: collection)
             pages.append(page)
+            if let given = page.syncToken { evidence.syncToken = given }
             guard page.responses.contains(where: { $0.status == 507 && isCollection(Self.canonical($0.href)) }) else { break }
             // Truncated with no way on (no new token, or a page of nothing): asking again would
             // never end, so the members' ETags, which are the whole collection, are compared instead.

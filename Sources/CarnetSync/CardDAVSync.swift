@@ -23,11 +23,12 @@ import Foundation
 /// one collection holds its contact (`HeldDeletion`) until the other books have synced; the one
 /// that has the card takes the contact, else it was a deletion.
 ///
-/// In order: ask what changed there (sync-collection with the last token, or every ETag when the
-/// server has no token to give), fetch those cards in batches (addressbook-multiget), apply them
-/// here (merging field by field, lists entry by entry, where both sides changed), apply the
-/// server's deletions, commit; send this side's deletions (If-Match), then this side's new and
-/// changed contacts (If-None-Match: * or If-Match; a 412 means fetch, merge, retry).
+/// In order: recognise the server (its `ServerProfile`, kept for the sync), ask what changed
+/// there (sync-collection with the last token, or every ETag when the server has no token to
+/// give), fetch those cards in batches (addressbook-multiget), apply them here (merging field by
+/// field, lists entry by entry, where both sides changed), apply the server's deletions, commit;
+/// send this side's deletions (If-Match), then this side's new and changed contacts
+/// (If-None-Match: * or If-Match; a 412 means fetch, merge, retry).
 public final class CardDAVSync: AddressBookSyncing {
     private let storage: StorageController
     private let transport: HTTPTransport
@@ -356,6 +357,7 @@ private final class SyncRun {
     func run() throws {
         progress?(SyncProgress(.listing))
         token = here.account.syncToken
+        try client.recognise(token: token)
         try relinkBroughtBack()
         try applyChanges(try remoteChanges(since: token, retrying: true))
         held = try Self.settleHeldDeletions(here, seen: seen, report: &report)
@@ -796,7 +798,7 @@ private final class SyncRun {
         // A server that takes a second card of one UID may have been given another client's
         // card of a UID this sync just sent as new: ask again, merge such a card into the
         // contact (see ``applyRemote(_:)``) and send the merge.
-        guard !createdHere.isEmpty, ServerProfile(token: token).storesDuplicateUIDs, try catchUp() else { return }
+        guard !createdHere.isEmpty, client.profile.storesDuplicateUIDs, try catchUp() else { return }
         try sendPending()
     }
 

@@ -58,11 +58,45 @@ import Testing
         #expect(try fixture.serverCards().isEmpty)
     }
 
-    /// Tokens in the forms each server gives (Radicale a URI with a hash, Xandikos a git commit).
-    @Test func theProfileIsTheOneOfTheServerThatGaveTheToken() {
-        #expect(ServerProfile(token: nil) == .standard)
-        #expect(ServerProfile(token: "http://radicale.org/ns/sync/f3e9fbaee1a2f00378bf76ba2617999e24e767f63144245c581b3fc51ff40b05") == .standard)
-        #expect(ServerProfile(token: "e4eae798e34f5c247466c2d53ffed1bdd6f44f5f") == .xandikos)
+    /// Each real server recognised from its own answers, as a sync begins: the `DAV:` header of
+    /// its answer to OPTIONS (both name `addressbook`; neither names itself there), then the
+    /// token its listing gives (Xandikos's, a git commit, names it).
+    @Test(arguments: ServerKind.allCases) func eachServerIsRecognisedFromWhatItSays(_ server: ServerKind) throws {
+        let fixture = try SyncFixture(server)
+        _ = try fixture.book("a")
+        let client = CardDAVClient(
+            collection: fixture.collection, username: SyncFixture.user, password: SyncFixture.password, transport: CurlTransport())
+        try client.recognise(token: nil)
+        #expect(client.requests == 1)
+        let classes = try #require(client.evidence.davClasses)
+        #expect(classes.isSuperset(of: ["1", "3", "addressbook"]), "\(classes)")
+        #expect(client.profile == .standard)
+        let listed = try #require(try client.changes(since: nil))
+        #expect(listed.token != nil && client.evidence.syncToken == listed.token)
+        #expect(client.profile == (server == .xandikos ? .xandikos : .standard))
+        // A later sync, recognised from the header again and the token the account keeps.
+        let later = CardDAVClient(
+            collection: fixture.collection, username: SyncFixture.user, password: SyncFixture.password, transport: CurlTransport())
+        try later.recognise(token: listed.token)
+        #expect(later.profile == client.profile)
+    }
+
+    /// The `DAV:` headers and tokens each server gives, as recognised: Radicale's and Xandikos's
+    /// headers name no server; Xandikos's token, a git commit, does.
+    @Test func theProfileIsRecognisedFromTheHeaderAndTheToken() {
+        func profile(dav: String?, token: String?) -> ServerProfile {
+            var evidence = ServerEvidence()
+            if let dav { evidence.read(HTTPResponse(status: 200, headers: ["dav": dav])) }
+            evidence.syncToken = token
+            return ServerProfile(recognising: evidence)
+        }
+        let radicale = "1, 2, 3, calendar-access, addressbook, extended-mkcol"
+        let xandikos = "1, 2, 3, calendar-access, calendar-auto-scheduling, addressbook, extended-mkcol, add-member, sync-collection, quota"
+        #expect(profile(dav: nil, token: nil) == .standard)
+        #expect(profile(dav: radicale, token: "http://radicale.org/ns/sync/f3e9fbaee1a2f00378bf76ba2617999e24e767f63144245c581b3fc51ff40b05") == .standard)
+        #expect(profile(dav: xandikos, token: nil) == .standard)
+        #expect(profile(dav: xandikos, token: "e4eae798e34f5c247466c2d53ffed1bdd6f44f5f") == .xandikos)
+        #expect(profile(dav: nil, token: "e4eae798e34f5c247466c2d53ffed1bdd6f44f5f") == .xandikos)
         #expect(ServerProfile.xandikos.unknownTokenStatuses.contains(500) && !ServerProfile.standard.unknownTokenStatuses.contains(500))
     }
 }

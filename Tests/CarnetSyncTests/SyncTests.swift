@@ -158,8 +158,9 @@ import Testing
         let a = try fixture.book("a")
         for index in 1...12 { try a.add("Person \(index)") }
         let before = try a.storage.history(limit: 100)
-        // Stopped after the listing and 5 uploads: the server has 5 cards, this file nothing new.
-        let stopping = fixture.reopen(a, transport: StoppingTransport(after: 6))
+        // Stopped after the listing (the OPTIONS that recognises the server, the REPORT) and 5
+        // uploads: the server has 5 cards, this file nothing new.
+        let stopping = fixture.reopen(a, transport: StoppingTransport(after: 7))
         let error = carnetError { try stopping.sync() }
         // The message says what the stopped sync had done: the 5 cards sent.
         guard case .sync(.interrupted(.unreachable, let done)) = error else { Issue.record("expected a stop, got \(String(describing: error))"); return }
@@ -178,7 +179,7 @@ import Testing
         #expect(try a.byUID() == b.byUID())
         // Stopped in the middle of downloading (in batches of 5): nothing here; then all of it.
         let c = try fixture.book("c")
-        let error2 = carnetError { try fixture.reopen(c, transport: StoppingTransport(after: 3)).sync(SyncOptions(batchSize: 5)) }
+        let error2 = carnetError { try fixture.reopen(c, transport: StoppingTransport(after: 4)).sync(SyncOptions(batchSize: 5)) }
         #expect(error2 != nil)
         #expect(try c.contacts().isEmpty)
         #expect(try c.sync(SyncOptions(batchSize: 5)).added == 12)
