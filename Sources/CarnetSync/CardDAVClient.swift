@@ -161,14 +161,14 @@ final class CardDAVClient {
                     // The token is too old or unknown (403 valid-sync-token, or the server's own way of
                     // saying so): ask for everything.
                     if let token, profile.unknownTokenStatuses.contains(response.status) { return try changes(since: nil) }
-                    if [400, 403, 404, 405, 415, 422, 501].contains(response.status) { return nil }
+                    if profile.noSyncCollectionStatuses.contains(response.status) { return nil }
                 }
                 throw unexpected(response, "REPORT", collection)
             }
             let page = try Multistatus(response.body, from: collection)
             pages.append(page)
             if let given = page.syncToken { evidence.syncToken = given }
-            guard page.responses.contains(where: { $0.status == 507 && isCollection(Self.canonical($0.href)) }) else { break }
+            guard page.responses.contains(where: { $0.status == profile.truncatedStatus && isCollection(Self.canonical($0.href)) }) else { break }
             // Truncated with no way on (no new token, or a page of nothing): asking again would
             // never end, so the members' ETags, which are the whole collection, are compared instead.
             guard let next = page.syncToken, next != asked, page.responses.contains(where: { !isCollection(Self.canonical($0.href)) })
@@ -230,34 +230,32 @@ final class CardDAVClient {
         if let ifMatch, !ifMatch.isEmpty { headers["If-Match"] = ifMatch } else if ifMatch == nil { headers["If-None-Match"] = "*" }
         let target = url(href)
         let response = try send("PUT", target, headers: headers, body: Data(card.utf8))
-        switch response.status {
-        case 200..<300:
+        let status = response.status
+        if response.isSuccess {
             if let etag = response.headers["etag"], !etag.hasPrefix("W/") { return .stored(etag: etag) }
-            // No strong ETag in the answer: ask for it, so the next sync does not fetch the card back.
-            let status = try propfind(target, depth: "0", props: "<d:getetag/>")
-            return .stored(etag: status.responses.first?.property(DAV.dav, "getetag")?.text ?? "")
-        case 412: return .preconditionFailed
-        case 404, 410: return .notFound
-        case 409 where String(decoding: response.body.prefix(2000), as: UTF8.self).contains("no-uid-conflict"): return .uidTaken
-        case 403 where ifMatch == nil:
-            return .refused(status: 403, reason: String(decoding: response.body.prefix(200), as: UTF8.self))
-        default:
-            if response.status == 403 || (500..<600).contains(response.status) { throw unexpected(response, "PUT", target) }
-            return .refused(status: response.status, reason: String(decoding: response.body.prefix(200), as: UTF8.self))
+            // No strong ETag in the answer (see `asksETagAfterPut`).
+            guard profile.asksETagAfterPut else { return .stored(etag: "") }
+            let answer = try propfind(target, depth: "0", props: "<d:getetag/>")
+            return .stored(etag: answer.responses.first?.property(DAV.dav, "getetag")?.text ?? "")
         }
+        if profile.preconditionFailedStatuses.contains(status) { return .preconditionFailed }
+        if profile.cardGoneStatuses.contains(status) { return .notFound }
+        if profile.isUIDConflict(status, body: String(decoding: response.body.prefix(2000), as: UTF8.self)) { return .uidTaken }
+        if profile.writeFailureStatuses.contains(status), !(ifMatch == nil && profile.newCardRefusalStatuses.contains(status)) {
+            throw unexpected(response, "PUT", target)
+        }
+        return .refused(status: status, reason: String(decoding: response.body.prefix(200), as: UTF8.self))
     }
 
     func delete(_ href: String, etag: String) throws(CarnetError) -> DeleteOutcome {
         let target = url(href)
         let response = try send("DELETE", target, headers: etag.isEmpty ? [:] : ["If-Match": etag])
-        switch response.status {
-        case 200..<300: return .deleted
-        case 404, 410: return .notFound
-        case 412: return .preconditionFailed
-        default:
-            if response.status == 403 || (500..<600).contains(response.status) { throw unexpected(response, "DELETE", target) }
-            return .refused(status: response.status)
-        }
+        let status = response.status
+        if response.isSuccess { return .deleted }
+        if profile.cardGoneStatuses.contains(status) { return .notFound }
+        if profile.preconditionFailedStatuses.contains(status) { return .preconditionFailed }
+        if profile.writeFailureStatuses.contains(status) { throw unexpected(response, "DELETE", target) }
+        return .refused(status: status)
     }
 
     // MARK: What the collection stores

@@ -332,10 +332,6 @@ private final class SyncRun {
         report.dryRun = options.dryRun
     }
 
-    /// Attempts at sending one contact whose card keeps changing on the server meanwhile.
-    static let attempts = 3
-    /// Times one sync may ask the server again what changed, to find a card gone from its href.
-    static let catchUps = 2
     /// Uploads between two commits of their links.
     static let uploadsPerCommit = 200
 
@@ -345,7 +341,8 @@ private final class SyncRun {
     private var removedThere: Set<String> = []
     /// Hrefs found gone from the server while applying (a card's old place after a move).
     private var goneThere: [String: Bool] = [:]
-    private var catchUpsLeft = catchUps
+    /// Times this sync may still ask again (the profile's `catchUps`, set once it is recognised).
+    private var catchUpsLeft = 0
     /// Hrefs of the new cards this sync put on the server.
     private var createdHere: Set<String> = []
     /// What must be durable here before the next request that writes to the server: the
@@ -358,6 +355,7 @@ private final class SyncRun {
         progress?(SyncProgress(.listing))
         token = here.account.syncToken
         try client.recognise(token: token)
+        catchUpsLeft = client.profile.catchUps
         try relinkBroughtBack()
         try applyChanges(try remoteChanges(since: token, retrying: true))
         held = try Self.settleHeldDeletions(here, seen: seen, report: &report)
@@ -828,7 +826,7 @@ private final class SyncRun {
         }
         var contact = contact
         var link = link
-        for _ in 0..<Self.attempts {
+        for _ in 0..<client.profile.uploadAttempts {
             // A merge's losing values are in the file before the merge goes up.
             if commitBeforeWriting { try commit() }
             if let copied = link, copied.syncedVersion == -1, let uid = Self.uid(ofCard: copied.card), uid != contact.uid {
@@ -867,10 +865,10 @@ private final class SyncRun {
                 return
             case .preconditionFailed:
                 // Someone else's version is there: fetch it, merge, and send the merge. None
-                // there (a server answers 412 for a card gone): as 404.
+                // there (If-Match fails on a card gone, see `preconditionFailedMayMeanGone`): as 404.
                 if let theirs = try client.cards([href]).first {
                     try applyRemote(theirs)
-                } else if link != nil {
+                } else if link != nil, client.profile.preconditionFailedMayMeanGone {
                     try cardGone(contact)
                 }
             case .notFound:
