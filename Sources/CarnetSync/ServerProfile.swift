@@ -114,11 +114,23 @@ struct ServerProfile: Equatable, Sendable {
         return profile
     }()
 
-    /// The profile of the server that said `evidence`: Xandikos by its token, a git commit (40
-    /// hex digits), where Radicale's is a URI as RFC 6578 asks (Xandikos's `DAV:` classes name
-    /// no server: Radicale's are a subset of them); else the standard one.
+    /// Nextcloud (SabreDAV with a backend of its own) refuses a second card of one UID with 400
+    /// (Bad Request) and SabreDAV's error body, whose message says "VCard object with uid
+    /// already exists in this addressbook collection.", not RFC 6352's 409.
+    static let nextcloud: ServerProfile = {
+        var profile = ServerProfile(name: "Nextcloud")
+        profile.uidConflicts.append(UIDConflict(status: 400, says: "uid already exists"))
+        return profile
+    }()
+
+    /// The profile of the server that said `evidence`: Nextcloud by the classes its `DAV:` header
+    /// adds to SabreDAV's (`nextcloud-checksum-update`, `nc-…`); Xandikos by its token, a git
+    /// commit (40 hex digits), where Radicale's is a URI as RFC 6578 asks (Xandikos's `DAV:`
+    /// classes name no server: Radicale's are a subset of them); else the standard one.
     init(recognising evidence: ServerEvidence) {
-        if let token = evidence.syncToken, Self.isGitCommit(token) {
+        if let classes = evidence.davClasses, classes.contains(where: { $0 == "nextcloud-checksum-update" || $0.hasPrefix("nc-") }) {
+            self = .nextcloud
+        } else if let token = evidence.syncToken, Self.isGitCommit(token) {
             self = .xandikos
         } else {
             self = .standard

@@ -9,9 +9,10 @@ import TestTools
 /// other sync behaviour is tested against the real servers (``RadicaleServer``, ``XandikosServer``).
 ///
 /// It speaks just enough CardDAV over HTTP/1.1 for Carnet's client and another client (curl) to
-/// use it as they would a real server: discovery (PROPFIND of `current-user-principal`,
-/// `addressbook-home-set` and the home's address books, with `resourcetype`, `displayname`,
-/// `getctag`, `sync-token`, `supported-address-data`), MKCOL of an address book, REPORT
+/// use it as they would a real server: OPTIONS (a `DAV:` header of SabreDAV's classes),
+/// discovery (PROPFIND of `current-user-principal`, `addressbook-home-set` and the home's
+/// address books, with `resourcetype`, `displayname`, `getctag`, `sync-token`,
+/// `supported-address-data`), MKCOL of an address book, REPORT
 /// `sync-collection` (RFC 6578) and `addressbook-multiget` (RFC 6352), GET, PUT and DELETE of
 /// cards with strong ETags and `If-Match`/`If-None-Match`, and `no-uid-conflict`. Its layout is
 /// SabreDAV's (Nextcloud, Baïkal): the principal at `/principals/USER/`, the address book home at
@@ -31,12 +32,26 @@ public final class ScriptedDAVServer: DAVTestServer, @unchecked Sendable {
         /// (Nextcloud, Baïkal) page large address books this way.
         case truncatesSyncCollection(pageSize: Int)
 
+        /// Its `DAV:` header (the answer to OPTIONS) names Nextcloud's own classes after
+        /// SabreDAV's (`nextcloud-checksum-update`, `nc-calendar-search`,
+        /// `nc-enable-birthday-calendar`), as Nextcloud's does: how a client tells it from
+        /// another SabreDAV server.
+        case announcesNextcloud
+
+        /// A new card with a UID another card of the address book has is refused with `400 Bad
+        /// Request` and SabreDAV's error body ("VCard object with uid already exists in this
+        /// addressbook collection."), as Nextcloud's CardDAV backend refuses it, where RFC 6352
+        /// says 409 with `no-uid-conflict`. A card changed over its own href is not checked.
+        case refusesTakenUIDWithBadRequest
+
         /// The setting the script reads (`settings.json`).
         var setting: (key: String, value: Any) {
             switch self {
             case let .truncatesSyncCollection(pageSize):
                 precondition(pageSize > 0, "a page holds at least one change")
                 return ("sync_page_size", pageSize)
+            case .announcesNextcloud: return ("announces_nextcloud", true)
+            case .refusesTakenUIDWithBadRequest: return ("uid_conflict_bad_request", true)
             }
         }
     }
@@ -141,6 +156,8 @@ public final class ScriptedDAVServer: DAVTestServer, @unchecked Sendable {
         users = json.load(open(os.path.join(folder, "users.json")))
         D, C, CS = "DAV:", "urn:ietf:params:xml:ns:carddav", "http://calendarserver.org/ns/"
         TOKEN = "http://carnet.test/ns/sync/"
+        SABRE_CLASSES = "1, 3, extended-mkcol, access-control, calendarserver-principal-property-search, addressbook"
+        NEXTCLOUD_CLASSES = "nextcloud-checksum-update, nc-calendar-search, nc-enable-birthday-calendar"
         lock = threading.Lock()
         state = {"seq": 0, "books": {}}  # (user, name) -> book
 
@@ -245,6 +262,14 @@ public final class ScriptedDAVServer: DAVTestServer, @unchecked Sendable {
 
             def book(self, where):
                 return state["books"].get((where[1], where[2])) if len(where) >= 3 else None
+
+            # MARK: OPTIONS
+
+            def dav_OPTIONS(self, where):
+                if not self.exists(where): return self.answer(404)
+                dav = SABRE_CLASSES + (", " + NEXTCLOUD_CLASSES if settings().get("announces_nextcloud") else "")
+                allow = "OPTIONS, GET, HEAD, DELETE, PROPFIND, PUT, MKCOL, REPORT"
+                self.answer(200, headers={"DAV": dav, "Allow": allow, "MS-Author-Via": "DAV"})
 
             # MARK: PROPFIND
 
@@ -379,8 +404,15 @@ public final class ScriptedDAVServer: DAVTestServer, @unchecked Sendable {
                 if match and (current is None or (match != "*" and match != current[0])): return self.answer(412)
                 text = self.body.decode("utf-8")
                 uid = unfolded_uid(text)
+                bad_request = settings().get("uid_conflict_bad_request")
                 for other, (_, other_text) in book.cards.items():
                     if other != name and uid is not None and unfolded_uid(other_text) == uid:
+                        if bad_request and current: break
+                        if bad_request:
+                            body = ('<?xml version="1.0" encoding="utf-8"?>\n<d:error xmlns:d="DAV:" xmlns:s="http://sabredav.org/ns">'
+                                    '<s:exception>Sabre\\DAV\\Exception\\BadRequest</s:exception>'
+                                    '<s:message>VCard object with uid already exists in this addressbook collection.</s:message></d:error>')
+                            return self.answer(400, body.encode())
                         body = ('<?xml version="1.0" encoding="utf-8"?>\n<d:error xmlns:d="DAV:" xmlns:c="%s"><c:no-uid-conflict>'
                                 '<d:href>%s</d:href></c:no-uid-conflict></d:error>' % (C, href(book.path + other)))
                         return self.answer(409, body.encode())

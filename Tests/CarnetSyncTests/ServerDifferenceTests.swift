@@ -82,7 +82,7 @@ import Testing
     }
 
     /// The `DAV:` headers and tokens each server gives, as recognised: Radicale's and Xandikos's
-    /// headers name no server; Xandikos's token, a git commit, does.
+    /// headers name no server, Nextcloud's adds classes of its own to SabreDAV's (Baïkal's).
     @Test func theProfileIsRecognisedFromTheHeaderAndTheToken() {
         func profile(dav: String?, token: String?) -> ServerProfile {
             var evidence = ServerEvidence()
@@ -92,11 +92,19 @@ import Testing
         }
         let radicale = "1, 2, 3, calendar-access, addressbook, extended-mkcol"
         let xandikos = "1, 2, 3, calendar-access, calendar-auto-scheduling, addressbook, extended-mkcol, add-member, sync-collection, quota"
+        let baikal = "1, 3, extended-mkcol, access-control, calendarserver-principal-property-search, addressbook"
+        let nextcloud = baikal + ", nextcloud-checksum-update, nc-calendar-search, nc-enable-birthday-calendar"
         #expect(profile(dav: nil, token: nil) == .standard)
         #expect(profile(dav: radicale, token: "http://radicale.org/ns/sync/f3e9fbaee1a2f00378bf76ba2617999e24e767f63144245c581b3fc51ff40b05") == .standard)
         #expect(profile(dav: xandikos, token: nil) == .standard)
         #expect(profile(dav: xandikos, token: "e4eae798e34f5c247466c2d53ffed1bdd6f44f5f") == .xandikos)
         #expect(profile(dav: nil, token: "e4eae798e34f5c247466c2d53ffed1bdd6f44f5f") == .xandikos)
+        #expect(profile(dav: baikal, token: "http://sabre.io/ns/sync/12") == .standard)
+        #expect(profile(dav: nextcloud, token: "http://sabre.io/ns/sync/12") == .nextcloud)
+        #expect(profile(dav: "1, 3, ADDRESSBOOK, NC-Calendar-Search", token: nil) == .nextcloud)
         #expect(ServerProfile.xandikos.unknownTokenStatuses.contains(500) && !ServerProfile.standard.unknownTokenStatuses.contains(500))
+        #expect(ServerProfile.nextcloud.isUIDConflict(400, body: "<s:message>VCard object with uid already exists in this addressbook collection.</s:message>"))
+        #expect(!ServerProfile.standard.isUIDConflict(400, body: "<s:message>VCard object with uid already exists in this addressbook collection.</s:message>"))
+        #expect(ServerProfile.standard.isUIDConflict(409, body: "<c:no-uid-conflict/>"))
     }
 }
