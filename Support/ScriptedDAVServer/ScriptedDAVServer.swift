@@ -44,6 +44,11 @@ public final class ScriptedDAVServer: DAVTestServer, @unchecked Sendable {
         /// says 409 with `no-uid-conflict`. A card changed over its own href is not checked.
         case refusesTakenUIDWithBadRequest
 
+        /// Every PUT is answered with no `ETag`, as SabreDAV answers one whose card it stored
+        /// changed (it repairs a vCard it finds wanting; RFC 7231 section 4.3.4 forbids an ETag
+        /// then): the client must ask for the ETag.
+        case omitsETagFromPut
+
         /// The setting the script reads (`settings.json`).
         var setting: (key: String, value: Any) {
             switch self {
@@ -52,6 +57,7 @@ public final class ScriptedDAVServer: DAVTestServer, @unchecked Sendable {
                 return ("sync_page_size", pageSize)
             case .announcesNextcloud: return ("announces_nextcloud", true)
             case .refusesTakenUIDWithBadRequest: return ("uid_conflict_bad_request", true)
+            case .omitsETagFromPut: return ("put_omits_etag", true)
             }
         }
     }
@@ -420,7 +426,7 @@ public final class ScriptedDAVServer: DAVTestServer, @unchecked Sendable {
                 book.cards[name] = (etag, text)
                 book.change(name, False)
                 with open(os.path.join(book.dir, name), "wb") as f: f.write(self.body)
-                self.answer(204 if current else 201, headers={"ETag": etag})
+                self.answer(204 if current else 201, headers={} if settings().get("put_omits_etag") else {"ETag": etag})
 
             def dav_DELETE(self, where):
                 book = self.book(where)

@@ -5,8 +5,9 @@ import ScriptedDAVServer
 import TestNeeds
 import Testing
 
-/// Quirks of servers that cannot run here (Nextcloud), met through the real client against the
-/// scripted server (see CarnetSync's ServerProfile for how each is recognised).
+/// Quirks of servers that cannot run here (Nextcloud, and SabreDAV's answer to a card it
+/// changed), met through the real client against the scripted server (see CarnetSync's
+/// ServerProfile for how each is recognised).
 @Suite(.needs("python3")) struct ScriptedQuirkTests {
     let raw = RawClient(user: SyncFixture.user, password: SyncFixture.password)
 
@@ -38,5 +39,53 @@ import Testing
         #expect(merged.emails.map(\.value) == ["same@example.org"] && merged.phones.map(\.value) == ["555 0102"])
         #expect(cards.values.first?.contains("555 0102") == true)
         #expect(try a.sync().changedNothing)
+    }
+
+    /// Every PUT answered without an ETag (as SabreDAV answers one whose card it changed): the
+    /// client asks for each card's ETag, so the next sync fetches nothing back and a change
+    /// goes up over the card with If-Match. The server is asked what it is once a sync.
+    @Test func aPutAnsweredWithoutAnETagIsFollowedByAQuestionForIt() throws {
+        let server = try ScriptedDAVServer(quirks: [.omitsETagFromPut])
+        let fixture = SyncFixture(nil, server: server)
+        let recorder = MethodRecorder()
+        let a = fixture.reopen(try fixture.book("a"), transport: recorder)
+        try a.add("Ada Lovelace")
+        try a.add("Grace Hopper")
+        #expect(try a.sync().uploaded == 2)
+        let cardPaths = Set(server.storedCards(user: SyncFixture.user, collection: "carnet").map { fixture.collectionHref + $0 })
+        #expect(cardPaths.count == 2)
+        #expect(recorder.sent.filter { $0.method == "PUT" }.map(\.path).sorted() == cardPaths.sorted())
+        #expect(recorder.sent.filter { $0.method == "PROPFIND" && $0.depth == "0" }.map(\.path).sorted() == cardPaths.sorted())
+        #expect(recorder.sent.filter { $0.method == "OPTIONS" }.count == 1)
+
+        recorder.reset()
+        #expect(try a.sync().changedNothing)
+        #expect(recorder.sent.map(\.method) == ["OPTIONS", "REPORT"], "\(recorder.sent)")
+
+        try a.edit("Ada Lovelace") { $0.title = "Analyst" }
+        let up = try a.sync()
+        #expect(up.uploaded == 1 && up.skipped.isEmpty && up.down == 0, "\(up)")
+        #expect(try fixture.serverCards().values.contains { $0.contains("TITLE:Analyst") })
+        #expect(try a.sync().changedNothing)
+    }
+}
+
+/// The real transport, keeping each request's method, path and Depth.
+final class MethodRecorder: HTTPTransport {
+    struct Sent: CustomStringConvertible {
+        var method: String
+        var path: String
+        var depth: String?
+        var description: String { "\(method) \(path)" }
+    }
+
+    let inner = CurlTransport()
+    private(set) var sent: [Sent] = []
+
+    func reset() { sent = [] }
+
+    func send(_ request: HTTPRequest) throws(CarnetError) -> HTTPResponse {
+        sent.append(Sent(method: request.method, path: request.url.path.removingPercentEncoding ?? request.url.path, depth: request.headers["Depth"]))
+        return try inner.send(request)
     }
 }
