@@ -415,7 +415,7 @@ extension StorageController {
                 \(bookID == nil ? "" : "AND book_id = ?")
                 ORDER BY name, id
                 """
-            var arguments = StatementArguments(labels)
+            var arguments = StatementArguments.values(labels)
             if let bookID { _ = arguments.append(contentsOf: [bookID]) }
             return try Self.fetchContacts(db, sql: sql, arguments: arguments)
         }

@@ -305,7 +305,7 @@ enum Changeset {
         let keyValues = change.keyValues
         func conflict(_ kind: String) -> Conflict { Conflict(table: table.name, kind: kind, key: keyValues.map(describe)) }
         func exists() throws -> Bool {
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(table.quotedName) WHERE \(keyCondition)"), arguments: StatementArguments(keyValues)) != nil
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM \(table.quotedName) WHERE \(keyCondition)"), arguments: .values(keyValues)) != nil
         }
         do {
             switch change.operation {
@@ -315,7 +315,7 @@ enum Changeset {
                     try db.cachedStatement(sql: """
                         INSERT INTO \(table.quotedName) (\(table.columns.indices.prefix(values.count).map(table.quoted).joined(separator: ", "))) \
                         VALUES (\(databaseQuestionMarks(count: values.count)))
-                        """).execute(arguments: StatementArguments(values))
+                        """).execute(arguments: .values(values))
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                     if try exists() { throw conflict("present") }
                     return error
@@ -324,7 +324,7 @@ enum Changeset {
                 // Every column as the changeset has it (bookkeeping aside), or it is a conflict.
                 let checked = change.old.indices.filter { !change.key[$0] && !table.unchecked.contains($0) }
                 let sql = "DELETE FROM \(table.quotedName) WHERE \(([keyCondition] + checked.map { "\(table.quoted($0)) IS ?" }).joined(separator: " AND "))"
-                try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(keyValues + checked.map { change.old[$0] ?? .null }))
+                try db.cachedStatement(sql: sql).execute(arguments: .values(keyValues + checked.map { change.old[$0] ?? .null }))
                 if db.changesCount == 0 { throw conflict(try exists() ? "changed" : "missing") }
             case .update:
                 // The columns the change sets, each found with the value it had (bookkeeping aside).
@@ -336,7 +336,7 @@ enum Changeset {
                     WHERE \(([keyCondition] + checked.map { "\(table.quoted($0)) IS ?" }).joined(separator: " AND "))
                     """
                 try db.cachedStatement(sql: sql).execute(
-                    arguments: StatementArguments(set.map { change.new[$0] ?? .null } + keyValues + checked.map { change.old[$0] ?? .null }))
+                    arguments: .values(set.map { change.new[$0] ?? .null } + keyValues + checked.map { change.old[$0] ?? .null }))
                 if db.changesCount == 0 { throw conflict(try exists() ? "changed" : "missing") }
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {

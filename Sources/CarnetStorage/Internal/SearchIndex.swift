@@ -251,9 +251,10 @@ enum SearchIndex {
     }
 
     private static func arguments(_ id: Int64, _ document: [String]) -> StatementArguments {
-        var arguments: StatementArguments = [id]
-        _ = arguments.append(contentsOf: StatementArguments(document))
-        return arguments
+        var values: [(any DatabaseValueConvertible)?] = [id]
+        values.reserveCapacity(document.count + 1)
+        for text in document { values.append(text) }
+        return StatementArguments(values)
     }
 
     // MARK: Queries
