@@ -7,7 +7,8 @@ import Testing
 /// (`StorageController`), a member of it (`ContactFields.all`, `SearchIndex.add(_:id:_:)`,
 /// `StorageController(path:options:migrations:)`) with its argument labels when they are given,
 /// or a function (`runCarnet(arguments:terminal:)`). Other backticked text (a command line,
-/// SQL, a field's key) is prose and is not read.
+/// SQL, a field's key) is prose and is not read. And the storage controller's DocC page files
+/// every public member of it under a topic.
 @Suite struct RecipeTests {
     static let root = LayeringRulesTests.root
     static let pages = ["docs/architecture.md", "docs/files.md"]
@@ -270,5 +271,125 @@ import Testing
         #expect(Self.problem(with: "carnet sync status") == nil)
         #expect(Self.problem(with: "migrations/00NN_what.sql") == nil)
         #expect(Self.problem(with: "version") == nil)
+    }
+
+    // MARK: The storage controller's topics
+
+    /// `text` with its comments and string literals blanked (line breaks kept), so the braces and
+    /// parentheses left are the code's.
+    static func codeOnly(_ text: String) -> String {
+        let chars = Array(text)
+        var out = ""
+        var i = 0
+        func blank(to end: Int) {
+            for c in chars[i..<min(end, chars.count)] { out.append(c == "\n" ? "\n" : " ") }
+            i = min(end, chars.count)
+        }
+        func find(_ what: String, from start: Int) -> Int {
+            let needle = Array(what)
+            var j = start
+            while j + needle.count <= chars.count {
+                if Array(chars[j..<(j + needle.count)]) == needle { return j + needle.count }
+                j += 1
+            }
+            return chars.count
+        }
+        while i < chars.count {
+            let c = chars[i], next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
+            if c == "/" && next == "/" {
+                blank(to: find("\n", from: i) - 1)
+            } else if c == "/" && next == "*" {
+                blank(to: find("*/", from: i + 2))
+            } else if c == "\"" && next == "\"" && i + 2 < chars.count && chars[i + 2] == "\"" {
+                blank(to: find("\"\"\"", from: i + 3))
+            } else if c == "\"" {
+                // To the closing quote, over escapes and interpolations (which may hold strings).
+                var j = i + 1, depth = 0
+                while j < chars.count {
+                    if chars[j] == "\\" && j + 1 < chars.count && chars[j + 1] == "(" { depth += 1; j += 2; continue }
+                    if chars[j] == "\\" { j += 2; continue }
+                    if depth > 0 && chars[j] == "(" { depth += 1 }
+                    if depth > 0 && chars[j] == ")" { depth -= 1 }
+                    if depth == 0 && chars[j] == "\"" { break }
+                    j += 1
+                }
+                blank(to: j + 1)
+            } else {
+                out.append(c)
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// Every public member of `StorageController`, as a DocC link names it relative to the type
+    /// (`insertContact(_:uid:bookID:)`, `path`), with where it is declared.
+    static func storageControllerMembers() -> [(link: String, at: String)] {
+        let declaration = try! NSRegularExpression(pattern: #"^(?:@\w+(?:\([^)]*\))?\s+)*(?:nonisolated\s+)?public\s+(?:(?:static|final|nonisolated|convenience|override)\s+)*(func|var|let|init|struct|enum|class|typealias)\b\s*([A-Za-z_][A-Za-z0-9_]*)?"#)
+        let opener = try! NSRegularExpression(pattern: #"^(?:public\s+)?(?:final\s+)?(?:extension|class)\s+StorageController\b"#)
+        var members: [(link: String, at: String)] = []
+        for (path, _) in code where path.hasPrefix("Sources/CarnetStorage/") {
+            guard let raw = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8) else { continue }
+            let text = codeOnly(raw)
+            var depth = 0
+            var scopes: [(depth: Int, isController: Bool)] = []
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                let range = NSRange(trimmed.startIndex..., in: trimmed)
+                if let scope = scopes.last, scope.isController, scope.depth == depth,
+                   let match = declaration.firstMatch(in: trimmed, range: range) {
+                    let kind = String(trimmed[Range(match.range(at: 1), in: trimmed)!])
+                    let name = Range(match.range(at: 2), in: trimmed).map { String(trimmed[$0]) } ?? ""
+                    var link = name
+                    if kind == "func" || kind == "init" {
+                        // The parameters, from the declaration's first `(` after its name and generics.
+                        let end = trimmed.distance(from: trimmed.startIndex, to: Range(match.range, in: trimmed)!.upperBound)
+                        let first = line.firstIndex { !$0.isWhitespace } ?? line.startIndex
+                        var rest = text[text.index(first, offsetBy: end)...]
+                        if rest.first == "<" { rest = rest[rest.index(after: rest.firstIndex(of: ">")!)...] }
+                        rest = rest.drop { $0 == "?" || $0 == "!" || $0 == " " }
+                        let labels = rest.first == "(" ? parameters(rest.dropFirst()).map { $0.label + ":" } : []
+                        link = (kind == "init" ? "init" : name) + "(" + labels.joined() + ")"
+                    }
+                    members.append((link, "\(path):\(index + 1)"))
+                }
+                let opens = opener.firstMatch(in: trimmed, range: range) != nil
+                var opened = false
+                for character in line {
+                    if character == "{" {
+                        depth += 1
+                        scopes.append((depth, opens && !opened))
+                        opened = true
+                    } else if character == "}" {
+                        depth -= 1
+                        scopes.removeLast()
+                    }
+                }
+            }
+        }
+        return members
+    }
+
+    static let topicsPage = "Sources/CarnetStorage/CarnetStorage.docc/StorageController.md"
+
+    /// The storage controller's DocC page lists every public member once, under a topic, and
+    /// nothing that is not one: a member added without a topic would land in DocC's catch-all.
+    @Test func everyPublicMemberOfTheStorageControllerHasATopic() throws {
+        let members = Self.storageControllerMembers()
+        #expect(members.count > 80, "the reading of the storage controller found \(members.count) public members")
+        let page = try String(contentsOf: Self.root.appendingPathComponent(Self.topicsPage), encoding: .utf8)
+        var listed: [String: Int] = [:]
+        for (index, line) in page.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.hasPrefix("- ``") {
+            let link = line.dropFirst(4).prefix { $0 != "`" }
+            #expect(listed[String(link)] == nil, "\(Self.topicsPage):\(index + 1): ``\(link)`` is listed twice")
+            listed[String(link)] = index + 1
+        }
+        for member in members where listed[member.link] == nil {
+            Issue.record("\(member.at): public \(member.link) is under no topic of \(Self.topicsPage)")
+        }
+        let declared = Set(members.map(\.link))
+        for (link, line) in listed where !declared.contains(link) {
+            Issue.record("\(Self.topicsPage):\(line): ``\(link)`` is no public member of StorageController")
+        }
     }
 }
