@@ -3,7 +3,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN = .build/$(CONFIG)/carnet
 
-.PHONY: all deps bench-deps build run test test-fast release static-libs bench bench-import-baseline stress docs clean
+.PHONY: all deps bench-deps build run test test-fast release static-libs bench bench-import-baseline stress docs check-recipes clean
 
 all: build
 
@@ -203,6 +203,13 @@ stress: deps
 	$(SWIFT) build --product carnet-stress
 	.build/debug/carnet-stress crash --carnet .build/debug/carnet --kills 1000
 	.build/debug/carnet-stress concurrent --carnet .build/debug/carnet --processes 8 --edits 200
+
+# The recipes of docs/architecture.md (a field, a command, a file format, a server quirk) followed
+# as written in a scratch copy of the working tree, built, and the suites each names run: PASS or
+# FAIL per recipe. Not part of `test` or CI: the copy is a build of its own (10-20 minutes the
+# first time; it is kept in .build/check-recipes, so the next run builds what changed).
+check-recipes: deps
+	SWIFT="$(SWIFT)" Scripts/check-recipes.sh
 
 # The DocC documentation of the library modules (each module's catalog in Sources/<Module>/*.docc,
 # and the Embedding article in CarnetState's, beside the StateController the composition root makes), one archive in .build/docs/Carnet.doccarchive;
