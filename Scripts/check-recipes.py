@@ -72,6 +72,11 @@ def add_a_field():
           f"-- Carnet schema, version {number}: a scratch field that make check-recipes adds.\n"
           "-- Applied once, inside one transaction; never edited once released.\n\n"
           + column.group(0).replace("pronouns", "scratch") + "\nUPDATE contacts SET scratch = '';\n")
+    # The guide's JSON output shows every key, in alphabetical order.
+    cli = read("docs/cli.md")
+    if cli.count('"role":"","suffix":""') != 1:
+        raise RecipeBroken('docs/cli.md: the carnet list --json output has no "role" key just before "suffix" to put "scratch" between')
+    write("docs/cli.md", cli.replace('"role":"","suffix":""', '"role":"","scratch":"","suffix":""'))
     # A test: the field goes into the file and comes back, and an edit of it undoes.
     write("Tests/CarnetStorageTests/ScratchFieldTests.swift", """import CarnetModels
 import Testing
