@@ -194,18 +194,9 @@ import Testing
 
 def add_a_server_quirk():
     profile = "Sources/CarnetSync/ServerProfile.swift"
-    insert(profile, r"^    let storesDuplicateUIDs: Bool\n",
-           "    /// A scratch difference that make check-recipes adds: no server has it.\n    let hasScratchQuirk: Bool\n")
-    source = read(profile)
-    edited = source.replace("storesDuplicateUIDs: false)", "storesDuplicateUIDs: false, hasScratchQuirk: false)")
-    edited = edited.replace("storesDuplicateUIDs: true)", "storesDuplicateUIDs: true, hasScratchQuirk: false)")
-    edited = edited.replace("private init(name: String, unknownTokenStatuses: Set<Int>, storesDuplicateUIDs: Bool) {",
-                            "private init(name: String, unknownTokenStatuses: Set<Int>, storesDuplicateUIDs: Bool, hasScratchQuirk: Bool) {")
-    edited = edited.replace("        self.storesDuplicateUIDs = storesDuplicateUIDs\n",
-                            "        self.storesDuplicateUIDs = storesDuplicateUIDs\n        self.hasScratchQuirk = hasScratchQuirk\n")
-    if edited.count("hasScratchQuirk") != 6:
-        raise RecipeBroken(f"{profile}: ServerProfile.standard, ServerProfile.xandikos and the init are not as the recipe says")
-    write(profile, edited)
+    # A named property with the standard value; a server that differs sets it in its profile.
+    insert(profile, r"^    var storesDuplicateUIDs = false\n",
+           "    /// A scratch difference that make check-recipes adds: no server has it.\n    var hasScratchQuirk = false\n")
     server = "Support/ScriptedDAVServer/ScriptedDAVServer.swift"
     insert(server, r"^        case truncatesSyncCollection\(pageSize: Int\)\n",
            "        /// A scratch quirk that make check-recipes adds.\n        case scratch\n")
