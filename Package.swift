@@ -74,7 +74,9 @@ let package = Package(
                 "CarnetModels", "CarnetInterchange", "CarnetStorage", "CarnetSync", "CarnetState", "CarnetViewModels", "CEditLine", "CCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
-            ]),
+            ],
+            // The field flags are written from the field description at build time.
+            plugins: ["GenerateFieldOptions"]),
         // ncursesw for the full-screen interface, loaded when the screen opens (see its header).
         .target(name: "CCurses"),
         // BSD libedit, for line editing in `carnet interactive` on a terminal (`make deps`).
@@ -121,6 +123,12 @@ let package = Package(
         .executableTarget(name: "Hello", path: "Benchmarks/Hello"),
 
         .executableTarget(name: "EmbedMigrationsTool", path: "BuildTools/EmbedMigrationsTool"),
+        // Reads ContactFields.all and writes one CLI option per field (`FieldFlags`).
+        .executableTarget(name: "FieldOptionsTool", dependencies: ["CarnetModels"], path: "BuildTools/FieldOptionsTool"),
+        .plugin(
+            name: "GenerateFieldOptions",
+            capability: .buildTool(),
+            dependencies: ["FieldOptionsTool"]),
         .plugin(
             name: "EmbedMigrations",
             capability: .buildTool(),

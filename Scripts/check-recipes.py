@@ -97,6 +97,21 @@ import Testing
     }
 }
 """)
+    # The flag comes from the entry alone: nothing is written in Sources/carnet.
+    write("Tests/CLITests/ScratchFieldCommandTests.swift", """import Testing
+
+@Suite struct ScratchFieldCommandTests {
+    let box = Sandbox()
+
+    @Test func theFieldHasAFlagOfItsOwn() {
+        let added = box.carnetInProcess(["add", "--name", "Ada", "--scratch", "one"])
+        #expect(added.status == 0, "\\(added)")
+        #expect(box.carnetInProcess(["show", "1"]).stdout.contains("one"))
+        let help = box.carnetInProcess(["add", "--help"], environment: ["COLUMNS": "80"], useDB: false)
+        #expect(help.stdout.contains("  --scratch <scratch>"), "\\(help)")
+    }
+}
+""")
 
 
 def add_a_command():

@@ -58,7 +58,7 @@ run_suites() {  # recipe name, suites (a --filter pattern)
         failed=1
     fi
 }
-run_suites add-a-field 'RecordTests|SchemaRulesTests|DescribedFieldStorageTests|DescribedFieldFormatTests|MigratorTests|ScratchFieldTests'
+run_suites add-a-field 'RecordTests|SchemaRulesTests|DescribedFieldStorageTests|DescribedFieldFormatTests|MigratorTests|ScratchFieldTests|ScratchFieldCommandTests'
 run_suites add-a-command 'ScratchCommandTests|CLIDocTests|ContactNamesTests|HelpTests'
 run_suites add-a-file-format 'ScratchFormatTests|InterchangeFormatTests|InterchangeWriterTests'
 run_suites add-a-server-quirk 'ScratchQuirkTests|TruncatedSyncTests'

@@ -51,8 +51,10 @@ import Testing
 
     // MARK: What the code declares
 
-    /// Every Swift file of Sources/, Support/ and Tests/ with its comment lines blanked out.
-    static let code: [(path: String, text: String)] = ["Sources", "Support", "Tests"].flatMap { folder in
+    /// Every Swift file of Sources/, Support/ and Tests/ with its comment lines blanked out, and
+    /// of BuildTools/, whose generators write the declarations of types the build makes
+    /// (`FieldFlags`).
+    static let code: [(path: String, text: String)] = ["Sources", "Support", "Tests", "BuildTools"].flatMap { folder in
         LayeringRulesTests.swiftFiles(under: folder).map { path, lines in
             (path, lines.map { $0.trimmingCharacters(in: .whitespaces).hasPrefix("//") ? "" : String($0) }.joined(separator: "\n"))
         }

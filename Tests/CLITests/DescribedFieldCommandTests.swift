@@ -19,7 +19,7 @@ import Testing
         #expect(box.carnetInProcess(["show", "1"]).stdout.contains("Pronouns         she/her"))
         // An option no field has is a usage error, as before, and changes nothing.
         let unknown = box.carnetInProcess(["edit", "1", "--pronoun", "x"])
-        #expect(unknown.status == 64 && unknown.stderr.contains("unknown option '--pronoun'"), "\(unknown)")
+        #expect(unknown.status == 64 && unknown.stderr.contains("Unknown option '--pronoun'. Did you mean '--pronouns'?"), "\(unknown)")
         let missing = box.carnetInProcess(["edit", "1", "--pronouns"])
         #expect(missing.status == 64, "\(missing)")
         #expect(box.carnetInProcess(["show", "1"]).stdout.contains("Pronouns         she/her"))

@@ -61,7 +61,7 @@ import Testing
         (["lsit"], "unknown command 'lsit' for carnet. Did you mean 'list'? (see carnet --help)"),
         (["group", "lst"], "unknown command 'lst' for carnet group. Did you mean 'list'? (see carnet group --help)"),
         (["sync", "stauts"], "Did you mean 'status'? (see carnet sync --help)"),
-        (["add", "--nmae", "X"], "unknown option '--nmae'. Did you mean '--name'? (see carnet add --help)"),
+        (["add", "--nmae", "X"], "Unknown option '--nmae'. Did you mean '--name'? (see carnet add --help)"),
         (["list", "--serach", "x"], "Did you mean '--search'? (see carnet list --help)"),
         (["edit", "1", "--emial", "a@b.c"], "Did you mean '--email'? (see carnet edit --help)"),
         (["list", "--limit", "0"], "--limit must be 1 or more (got 0) (see carnet list --help)"),

@@ -2,115 +2,53 @@ import ArgumentParser
 import CarnetModels
 import Foundation
 
-// The contact's fields as flags. swift-argument-parser needs one stored property per option, so
-// the fields Carnet had when the flags were written are declared here once; their names and help
-// come from the field description (`ContactFields`: `flag`, `help`), and applying them walks that
-// description, so what a flag does is the model's rule, not this file's. A one-line field added
-// to the description since has no property here: its flag (`--pronouns she/her`) is read from
-// the arguments the parser leaves over (`described`), by the entry's own flag, and listed in the
-// help from the entries.
+// The contact's fields as flags. swift-argument-parser needs one stored property per option:
+// `FieldFlags` and `FieldRemovalFlags` are written at build time from the field description
+// (the GenerateFieldOptions plugin), one option per field, and `FieldFlag` gives each its name
+// and help from the field's entry when the CLI runs. Applying them walks that description, so
+// what a flag does is the model's rule, not this file's.
 
-/// The field description's entry for `field` (every editable contact field has one).
-private func spec(_ field: Field) -> ContactFieldSpec {
-    guard let spec = ContactFields.spec(field) else { preconditionFailure("no field description for \(field)") }
-    return spec
-}
+/// The names and help of the field flags, from the field description's entries.
+enum FieldFlag {
+    /// The entry whose flag is `flag` (every generated option names one).
+    static func spec(_ flag: String) -> ContactFieldSpec {
+        guard let spec = ContactFields.all.first(where: { $0.flag == flag }) else { preconditionFailure("no field description has the flag \(flag)") }
+        return spec
+    }
 
-/// `--given`, with the field description's help.
-private func textOption(_ field: Field) -> (NameSpecification, ArgumentHelp) {
-    let spec = spec(field)
-    return (.customLong(spec.flag), ArgumentHelp(spec.help, valueName: spec.flag))
-}
+    /// `--given`.
+    static func name(_ flag: String) -> NameSpecification { .customLong(flag) }
 
-/// `--email`, repeatable, with the field description's help.
-private func listOption(_ field: Field) -> (NameSpecification, ArgumentHelp) {
-    let spec = spec(field)
-    return (.customLong(spec.flag), ArgumentHelp(spec.help + " Repeat for more.", valueName: spec.flag))
-}
+    /// A one-line field's help: its entry's.
+    static func textHelp(_ flag: String) -> ArgumentHelp { ArgumentHelp(spec(flag).help, valueName: flag) }
 
-/// `--remove-email`, repeatable.
-private func removeOption(_ field: Field) -> (NameSpecification, ArgumentHelp) {
-    let spec = spec(field)
-    let what = spec.field == .address ? "address (written as shown, or as you gave it)" : spec.flag
-    return (.customLong("remove-" + spec.flag), ArgumentHelp("Remove this \(what) (case ignored). Repeat for more.", valueName: spec.flag))
+    /// A list field's help: its entry's, repeatable.
+    static func listHelp(_ flag: String) -> ArgumentHelp { ArgumentHelp(spec(flag).help + " Repeat for more.", valueName: flag) }
+
+    /// `--remove-email`.
+    static func removalName(_ flag: String) -> NameSpecification { .customLong("remove-" + flag) }
+
+    static func removalHelp(_ flag: String) -> ArgumentHelp {
+        let what = spec(flag).field == .address ? "address (written as shown, or as you gave it)" : flag
+        return ArgumentHelp("Remove this \(what) (case ignored). Repeat for more.", valueName: flag)
+    }
 }
 
 /// The editable fields as flags, shared by add and edit: one-line fields set the value (an empty
 /// value clears it), list flags add an entry in the text form `[TYPE[,pref]:]VALUE`.
 struct ContactFieldOptions: ParsableArguments {
-    @Option(name: textOption(.name).0, help: textOption(.name).1) var name: String?
-    @Option(name: textOption(.prefix).0, help: textOption(.prefix).1) var prefix: String?
-    @Option(name: textOption(.given).0, help: textOption(.given).1) var given: String?
-    @Option(name: textOption(.additional).0, help: textOption(.additional).1) var additional: String?
-    @Option(name: textOption(.family).0, help: textOption(.family).1) var family: String?
-    @Option(name: textOption(.suffix).0, help: textOption(.suffix).1) var suffix: String?
-    @Option(name: textOption(.nickname).0, help: textOption(.nickname).1) var nickname: String?
-    @Option(name: textOption(.organization).0, help: textOption(.organization).1) var organization: String?
-    @Option(name: textOption(.department).0, help: textOption(.department).1) var department: String?
-    @Option(name: textOption(.title).0, help: textOption(.title).1) var title: String?
-    @Option(name: textOption(.role).0, help: textOption(.role).1) var role: String?
+    @OptionGroup var flags: FieldFlags
     @Option(help: ArgumentHelp(
         "Title and organization in one line, as older versions kept them: \"Sales, Gale Foods\" is title Sales at Gale Foods.",
         valueName: "position"))
     var position: String?
-    // `.unconditional`: a value may start with a dash (`--date --06-01`, a phone `-`).
-    @Option(name: listOption(.email).0, parsing: .unconditionalSingleValue, help: listOption(.email).1) var email: [String] = []
-    @Option(name: listOption(.phone).0, parsing: .unconditionalSingleValue, help: listOption(.phone).1) var phone: [String] = []
-    @Option(name: listOption(.address).0, parsing: .unconditionalSingleValue, help: listOption(.address).1) var address: [String] = []
-    @Option(name: listOption(.url).0, parsing: .unconditionalSingleValue, help: listOption(.url).1) var url: [String] = []
-    @Option(name: listOption(.handle).0, parsing: .unconditionalSingleValue, help: listOption(.handle).1) var handle: [String] = []
-    @Option(name: listOption(.date).0, parsing: .unconditionalSingleValue, help: listOption(.date).1) var date: [String] = []
-    @Option(name: textOption(.note).0, help: textOption(.note).1) var note: String?
-    @Option(name: listOption(.category).0, parsing: .unconditionalSingleValue, help: listOption(.category).1) var category: [String] = []
     @Option(help: ArgumentHelp("An image file: JPEG, PNG, GIF or WebP, at most 1 MiB.", valueName: "file")) var photo: String?
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp(Self.describedHelp, valueName: "--field value"))
-    var described: [String] = []
-
-    /// The one-line fields of the description that have no property above, flagged from their entry.
-    static let describedFields: [ContactFieldSpec] = {
-        let declared: Set<Field> = [.name, .prefix, .given, .additional, .family, .suffix, .nickname, .organization, .department, .title, .role, .note]
-        return ContactFields.text.map(\.spec).filter { !declared.contains($0.field) }
-    }()
-
-    static var describedHelp: String {
-        "More fields, each as --FLAG VALUE: " + describedFields.map { "--\($0.flag) (\($0.help.hasSuffix(".") ? String($0.help.dropLast()) : $0.help))" }.joined(separator: "; ") + "."
-    }
-
-    /// The values given to `describedFields`' flags (`--pronouns she/her`, `--gender=F`); a
-    /// usage error for anything else left over.
-    func describedValues() throws -> [Field: String] {
-        var values: [Field: String] = [:]
-        var rest = described[...]
-        while let argument = rest.popFirst() {
-            let (flag, inline) = argument.hasPrefix("--")
-                ? (argument.dropFirst(2).split(separator: "=", maxSplits: 1).first.map(String.init) ?? "",
-                   argument.firstIndex(of: "=").map { String(argument[argument.index(after: $0)...]) })
-                : ("", nil)
-            guard let spec = Self.describedFields.first(where: { $0.flag == flag }) else {
-                throw ValidationError(argument.hasPrefix("-") ? "unknown option '\(argument)'" : "unexpected argument '\(argument)'")
-            }
-            guard let value = inline ?? rest.popFirst() else { throw ValidationError("missing value for '--\(spec.flag) <\(spec.flag)>'") }
-            values[spec.field] = value
-        }
-        return values
-    }
 
     /// The one-line and multi-line values given, by field.
-    var texts: [Field: String] {
-        let all: [(Field, String?)] = [
-            (.name, name), (.prefix, prefix), (.given, given), (.additional, additional), (.family, family),
-            (.suffix, suffix), (.nickname, nickname), (.organization, organization), (.department, department),
-            (.title, title), (.role, role), (.note, note),
-        ]
-        let given = Dictionary(uniqueKeysWithValues: all.compactMap { field, value in value.map { (field, $0) } })
-        return given.merging((try? describedValues()) ?? [:]) { first, _ in first }
-    }
+    var texts: [Field: String] { flags.texts }
 
     /// The list entries given, by field.
-    var entries: [Field: [String]] {
-        [.email: email, .phone: phone, .address: address, .url: url, .handle: handle, .date: date, .category: category]
-            .filter { !$0.value.isEmpty }
-    }
+    var entries: [Field: [String]] { flags.entries }
 
     var isEmpty: Bool { texts.isEmpty && entries.isEmpty && position == nil && photo == nil }
 
@@ -127,8 +65,7 @@ struct ContactFieldOptions: ParsableArguments {
     }
 
     func validate() throws {
-        _ = try describedValues()
-        if position != nil, title != nil || organization != nil {
+        if position != nil, texts[.title] != nil || texts[.organization] != nil {
             throw ValidationError("--position sets title and organization: give it alone, or --title and --organization")
         }
     }
@@ -167,20 +104,10 @@ struct ContactFieldOptions: ParsableArguments {
 
 /// `--remove-email ADDRESS` and the like, for `carnet edit`.
 struct ContactRemovalOptions: ParsableArguments {
-    @Option(name: removeOption(.email).0, parsing: .unconditionalSingleValue, help: removeOption(.email).1) var removeEmail: [String] = []
-    @Option(name: removeOption(.phone).0, parsing: .unconditionalSingleValue, help: removeOption(.phone).1) var removePhone: [String] = []
-    @Option(name: removeOption(.address).0, parsing: .unconditionalSingleValue, help: removeOption(.address).1) var removeAddress: [String] = []
-    @Option(name: removeOption(.url).0, parsing: .unconditionalSingleValue, help: removeOption(.url).1) var removeUrl: [String] = []
-    @Option(name: removeOption(.handle).0, parsing: .unconditionalSingleValue, help: removeOption(.handle).1) var removeHandle: [String] = []
-    @Option(name: removeOption(.date).0, parsing: .unconditionalSingleValue, help: removeOption(.date).1) var removeDate: [String] = []
-    @Option(name: removeOption(.category).0, parsing: .unconditionalSingleValue, help: removeOption(.category).1) var removeCategory: [String] = []
+    @OptionGroup var flags: FieldRemovalFlags
 
     /// The values to remove, by field.
-    var values: [Field: [String]] {
-        [.email: removeEmail, .phone: removePhone, .address: removeAddress, .url: removeUrl, .handle: removeHandle,
-         .date: removeDate, .category: removeCategory]
-            .filter { !$0.value.isEmpty }
-    }
+    var values: [Field: [String]] { flags.values }
 
     var isEmpty: Bool { values.isEmpty }
 
