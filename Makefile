@@ -136,9 +136,9 @@ test: deps
 # (CARNET_TEST_TOOLS=none skips each test that starts one, saying so). The whole suite is
 # `make test`. One suite: `swift test --skip-build --filter HistoryTests` (more in CONTRIBUTING.md).
 FAST_TESTS = CarnetModelsTests|CarnetInterchangeTests|CarnetStorageTests|CarnetStateTests|CarnetViewModelsTests|ArchitectureTests
-# The storage tests are half the loop's time: all but two of their suites run in one process,
+# The storage tests are half the loop's time: all but one of their suites run in one process,
 # everything else in the other, so both cores work (Support/test-in-two.sh).
-FAST_FIRST = CarnetStorageTests\.(?!HistoryTests|OpeningTests)
+FAST_FIRST = CarnetStorageTests\.(?!HistoryTests\b)
 test-fast:
 	$(SWIFT) build --build-tests
 	@if [ "$$(uname -s)" = Linux ] && [ -x .build/debug/CarnetPackageTests.xctest ]; then \
