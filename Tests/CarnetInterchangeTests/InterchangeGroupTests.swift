@@ -1,5 +1,6 @@
 @testable import CarnetInterchange
 import CarnetModels
+import CarnetTestSupport
 import Foundation
 import TestNeeds
 import Testing
@@ -165,19 +166,12 @@ import Testing
             let uid = try #require(record.uid)
             for version in [VCardVersion.v3, .v4] {
                 try Data(VCardWriter.card(record, version: version).utf8).write(to: vdir.appendingPathComponent(VDir.fileName(uid: uid)))
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: TestTool.path("khard"))
-                process.arguments = ["-c", config.path, "show", "--uid", uid]
-                process.environment = ["HOME": root.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-                let out = Pipe()
-                let err = Pipe()
-                process.standardOutput = out
-                process.standardError = err
-                try process.run()
-                let shown = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                #expect(process.terminationStatus == 0, "\(errors)")
+                let run = try ChildProcess.run(
+                    TestTool.path("khard"), ["-c", config.path, "show", "--uid", uid],
+                    environment: ["HOME": root.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+                let shown = String(decoding: run.stdout, as: UTF8.self)
+                let errors = String(decoding: run.stderr, as: UTF8.self)
+                #expect(run.status == 0, "\(errors)")
                 #expect(shown.contains("Kind: group"), "\(version): \(shown) \(errors)")
             }
         }

@@ -1,5 +1,6 @@
 @testable import CarnetInterchange
 import CarnetModels
+import CarnetTestSupport
 import Foundation
 import TestNeeds
 import Testing
@@ -173,19 +174,12 @@ struct InterchangeInteropCorpusTests {
         }
         let config = root.appendingPathComponent("khard.conf")
         try Data("[addressbooks]\n[[corpus]]\npath = \(vdir.path)\n[general]\ndefault_action = list\n".utf8).write(to: config)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestTool.path("khard"))
-        process.arguments = ["-c", config.path, "list", "--parsable"]
-        process.environment = ["HOME": root.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let listed = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(errors)")
+        let run = try ChildProcess.run(
+            TestTool.path("khard"), ["-c", config.path, "list", "--parsable"],
+            environment: ["HOME": root.path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+        let listed = run.stdout
+        let errors = String(decoding: run.stderr, as: UTF8.self)
+        #expect(run.status == 0, "\(errors)")
         #expect(!errors.contains("Error"), "\(errors)")
         let lines = String(decoding: listed, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == count, "khard listed \(lines.count) of \(count) cards: \(errors)")

@@ -12,6 +12,21 @@ import Testing
     let raw = RawClient(user: SyncFixture.user, password: SyncFixture.password)
 
     /// Another client's card, put straight on the server.
+    static let names = ["Ada Lovelace", "Grace Hopper", "Katherine Johnson", "Dorothy Vaughan", "Mary Jackson"]
+
+    /// A book whose five contacts went up, on a server that has since forgotten every token it
+    /// gave (restored from a backup) and answers sync-collection two cards a page.
+    func fiveCardsSentThenTokensForgotten() throws -> (ScriptedDAVServer, SyncFixture, Book, [String]) {
+        let server = try ScriptedDAVServer()
+        let fixture = SyncFixture(nil, server: server)
+        let a = try fixture.book("a")
+        for name in Self.names { try a.add(name) }
+        #expect(try a.sync().uploaded == 5)
+        try server.forgetSyncTokens()
+        try server.setQuirks([.truncatesSyncCollection(pageSize: 2)])
+        return (server, fixture, a, Self.names)
+    }
+
     func put(_ uid: String, _ name: String, in fixture: SyncFixture, title: String? = nil) throws {
         let parts = name.split(separator: " ")
         var card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\nFN:\(name)\r\nN:\(parts.last ?? "");\(parts.first ?? "");;;\r\n"
@@ -70,14 +85,7 @@ import Testing
     /// the whole collection again, and that listing comes in pages: a linked card the first
     /// page does not name is on a later one, not deleted.
     @Test func aLinkedCardNotListedInATruncatedPageIsNeverDeletedHere() throws {
-        let server = try ScriptedDAVServer()
-        let fixture = SyncFixture(nil, server: server)
-        let a = try fixture.book("a")
-        let names = ["Ada Lovelace", "Grace Hopper", "Katherine Johnson", "Dorothy Vaughan", "Mary Jackson"]
-        for name in names { try a.add(name) }
-        #expect(try a.sync().uploaded == 5)
-        try server.forgetSyncTokens()
-        try server.setQuirks([.truncatesSyncCollection(pageSize: 2)])
+        let (server, _, a, names) = try fiveCardsSentThenTokensForgotten()
         let before = server.syncCollectionRequests().count
         let report = try a.sync()
         #expect(!report.incremental)
@@ -93,14 +101,7 @@ import Testing
     /// A truncated answer without a token to go on from cannot be continued, and is not whole:
     /// the sync compares every card's ETag instead, and deletes nothing the server still has.
     @Test func aTruncatedAnswerWithNoWayOnIsNeverTakenAsTheWholeCollection() throws {
-        let server = try ScriptedDAVServer()
-        let fixture = SyncFixture(nil, server: server)
-        let a = try fixture.book("a")
-        let names = ["Ada Lovelace", "Grace Hopper", "Katherine Johnson", "Dorothy Vaughan", "Mary Jackson"]
-        for name in names { try a.add(name) }
-        #expect(try a.sync().uploaded == 5)
-        try server.forgetSyncTokens()
-        try server.setQuirks([.truncatesSyncCollection(pageSize: 2)])
+        let (server, fixture, a, names) = try fiveCardsSentThenTokensForgotten()
         let tokenless = TokenlessTruncationTransport()
         let b = fixture.reopen(a, transport: tokenless)
         let report = try b.sync()
