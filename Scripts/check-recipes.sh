@@ -46,7 +46,6 @@ if ! (cd "$COPY" && $SWIFT build --build-tests > "$LOGS/build.log" 2>&1); then
     exit 1
 fi
 
-failed=0
 run_suites() {  # recipe name, suites (a --filter pattern)
     log="$LOGS/$1.log"
     if (cd "$COPY" && .build/debug/CarnetPackageTests.xctest --testing-library swift-testing --filter "$2" > "$log" 2>&1) \
@@ -58,6 +57,16 @@ run_suites() {  # recipe name, suites (a --filter pattern)
         failed=1
     fi
 }
+failed=0
+# A new field's flag changes `carnet add --help`: the recipe says to record the help again
+# (CARNET_UPDATE_GOLDEN=1) and read the diff, which must be that flag's line and nothing else.
+(cd "$COPY" && CARNET_UPDATE_GOLDEN=1 .build/debug/CarnetPackageTests.xctest --testing-library swift-testing \
+    --filter GoldenHelpTests > "$LOGS/golden.log" 2>&1)
+golden=$(cd "$COPY" && diff -u "$ROOT/Tests/CLITests/Golden/add.txt" Tests/CLITests/Golden/add.txt | grep '^[-+][^-+]' || true)
+case "$golden" in
+    "+  --scratch <scratch>"*) echo "check-recipes: the recorded help of carnet add gains the scratch field's line" ;;
+    *) echo "FAIL  add-a-field  (the recorded help of carnet add changed otherwise: $golden)"; failed=1 ;;
+esac
 run_suites add-a-field 'RecordTests|SchemaRulesTests|DescribedFieldStorageTests|DescribedFieldFormatTests|MigratorTests|ScratchFieldTests|ScratchFieldCommandTests'
 run_suites add-a-command 'ScratchCommandTests|CLIDocTests|ContactNamesTests|HelpTests'
 run_suites add-a-file-format 'ScratchFormatTests|InterchangeFormatTests|InterchangeWriterTests'
