@@ -343,17 +343,13 @@ struct FavoriteRecord: Equatable, Codable, FetchableRecord, PersistableRecord {
 }
 
 /// A row of `schema_migrations`: the documented record of the schema steps applied (sqlite3
-/// users read it, and `PRAGMA user_version` mirrors its last version).
-struct SchemaMigrationRecord: Equatable, Codable, FetchableRecord, PersistableRecord {
+/// users read it, and `PRAGMA user_version` mirrors its last version). Each migration writes its
+/// row with plain SQL (`StorageController.apply`), so the record is only read.
+struct SchemaMigrationRecord: Equatable, FetchableRecord {
     static let databaseTableName = "schema_migrations"
 
     enum CodingKeys: String, CodingKey {
         case version, name, appliedAt = "applied_at"
-    }
-
-    enum Columns {
-        static let version = Column(CodingKeys.version)
-        static let name = Column(CodingKeys.name)
     }
 
     var version: Int
