@@ -20,16 +20,20 @@ func literal(_ text: String) -> String {
     "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
 }
 
-var texts: [ContactFieldSpec] = []
-var lists: [ContactFieldSpec] = []
-for spec in ContactFields.all {
+/// What a field's flag takes: one value, or one entry of a list at each use.
+enum FlagKind { case text, list }
+
+/// The fields that have a flag, in the description's order (the order of the help).
+let flagged: [(spec: ContactFieldSpec, kind: FlagKind)] = ContactFields.all.compactMap { spec in
     switch spec.value {
-    case .text, .multiline: texts.append(spec)
+    case .text, .multiline: return (spec, .text)
     // Unmodelled vCard properties come with imports; no one types them as flags.
-    case let .list(list) where list.kind != .extra: lists.append(spec)
-    case .list, .photo: continue
+    case let .list(list) where list.kind != .extra: return (spec, .list)
+    case .list, .photo: return nil
     }
 }
+let texts = flagged.filter { $0.kind == .text }.map(\.spec)
+let lists = flagged.filter { $0.kind == .list }.map(\.spec)
 
 var out = """
     // Generated at build time from ContactFields.all by Plugins/GenerateFieldOptions: not committed.
@@ -41,11 +45,11 @@ var out = """
     struct FieldFlags: ParsableArguments {
 
     """
-// In the description's order, which is the order of the help.
-for spec in ContactFields.all {
-    if texts.contains(where: { $0 === spec }) {
+for (spec, kind) in flagged {
+    switch kind {
+    case .text:
         out += "    @Option(name: FieldFlag.name(\(literal(spec.flag))), help: FieldFlag.textHelp(\(literal(spec.flag)))) var \(identifier(spec.flag)): String?\n"
-    } else if lists.contains(where: { $0 === spec }) {
+    case .list:
         // `.unconditional`: a value may start with a dash (`--date --06-01`, a phone `-`).
         out += "    @Option(name: FieldFlag.name(\(literal(spec.flag))), parsing: .unconditionalSingleValue, help: FieldFlag.listHelp(\(literal(spec.flag)))) var \(identifier(spec.flag)): [String] = []\n"
     }

@@ -12,7 +12,7 @@ import Foundation
 enum FieldFlag {
     /// The entry whose flag is `flag` (every generated option names one).
     static func spec(_ flag: String) -> ContactFieldSpec {
-        guard let spec = ContactFields.all.first(where: { $0.flag == flag }) else { preconditionFailure("no field description has the flag \(flag)") }
+        guard let spec = ContactFields.named(flag) else { preconditionFailure("no field description has the flag \(flag)") }
         return spec
     }
 
