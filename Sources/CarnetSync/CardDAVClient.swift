@@ -160,7 +160,7 @@ final class CardDAVClient {
                 if pages.isEmpty {
                     // The token is too old or unknown (403 valid-sync-token, or the server's own way of
                     // saying so): ask for everything.
-                    if let token, profile.unknownTokenStatuses.contains(response.status) { return try changes(since: nil) }
+                    if token != nil, profile.unknownTokenStatuses.contains(response.status) { return try changes(since: nil) }
                     if profile.noSyncCollectionStatuses.contains(response.status) { return nil }
                 }
                 throw unexpected(response, "REPORT", collection)
