@@ -36,7 +36,7 @@ enum VCardLabels {
         case .email, .url: mailTypes
         case .phone: phoneTypes
         case .address: addressTypes
-        case .handle, .date, .category, .extra: noTypes
+        default: noTypes
         }
     }
 

@@ -382,22 +382,33 @@ extension ContactEntry {
     public var displayText: String { matchText }
 }
 
-/// Which list an entry belongs to: it decides the known types and the rules of the value.
-public enum EntryKind: String, Sendable, CaseIterable {
-    case email, phone, address, url, handle, date, category, extra
-
+/// Which list an entry belongs to: it decides the known types and the rules of the value. A
+/// value, not a closed enum, so a list field is described in its entry alone
+/// (`ContactFields/all`): a new list names its kind and the labels it knows there.
+public struct EntryKind: Sendable, Hashable, CustomStringConvertible {
+    /// The kind's name (`email`), as messages say it.
+    public let name: String
     /// The types this kind knows, written in lower case whatever case they are given in.
-    public var knownTypes: [String] {
-        switch self {
-        case .email, .url, .address: ["home", "work", "other"]
-        case .phone: ["cell", "home", "work", "fax", "pager", "other"]
-        case .date: [ContactDate.birthday, ContactDate.anniversary]
-        case .handle, .category, .extra: []
-        }
+    public let knownTypes: [String]
+    /// Whether the kind's entries may start with a label.
+    let hasLabels: Bool
+
+    public init(_ name: String, knownTypes: [String] = [], hasLabels: Bool = true) {
+        self.name = name
+        self.knownTypes = knownTypes
+        self.hasLabels = hasLabels
     }
 
-    /// Whether the kind's entries may start with a label.
-    var hasLabels: Bool { self != .category && self != .extra }
+    public static let email = EntryKind("email", knownTypes: ["home", "work", "other"])
+    public static let phone = EntryKind("phone", knownTypes: ["cell", "home", "work", "fax", "pager", "other"])
+    public static let address = EntryKind("address", knownTypes: ["home", "work", "other"])
+    public static let url = EntryKind("url", knownTypes: ["home", "work", "other"])
+    public static let handle = EntryKind("handle")
+    public static let date = EntryKind("date", knownTypes: [ContactDate.birthday, ContactDate.anniversary])
+    public static let category = EntryKind("category", hasLabels: false)
+    public static let extra = EntryKind("extra", hasLabels: false)
+
+    public var description: String { name }
 
     /// A known type in lower case (`Work` → `work`, `mobile` → `cell`); a free label as given.
     public func normalizedLabel(_ label: String) -> String {

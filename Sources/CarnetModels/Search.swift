@@ -184,14 +184,17 @@ public struct SearchDocument: Sendable, Equatable {
         return text.folded
     }
 
-    /// The searched text fields this builder does not name, by `SearchColumn` (in its order),
-    /// each column's in `ContactFields/all` order: a new text field with a search column is
+    /// The searched fields this builder does not name, by `SearchColumn` (in its order), each
+    /// column's in `ContactFields/all` order: a new text or list field with a search column is
     /// searched from its entry alone, at the end of its column.
     static let described: [[ContactFieldSpec]] = {
-        let named: Set<Field> = [.name, .prefix, .given, .additional, .family, .suffix, .nickname, .organization, .department, .title, .role, .note]
+        let named: Set<Field> = [
+            .name, .prefix, .given, .additional, .family, .suffix, .nickname, .organization, .department, .title, .role, .note,
+            .email, .phone, .address, .url, .handle, .category,
+        ]
         return SearchColumn.allCases.map { column in
             ContactFields.all.filter { spec in
-                spec.searchColumn == column && !named.contains(spec.field) && (spec.text ?? spec.multilineText) != nil
+                spec.searchColumn == column && !named.contains(spec.field) && ((spec.text ?? spec.multilineText) != nil || spec.list != nil)
             }
         }
     }()
@@ -258,9 +261,16 @@ public struct SearchDocument: Sendable, Equatable {
             entries += 1
         }
 
-        /// Each of `fields`' text, a field each.
+        /// Each of `fields`' text, a field each: a list's entries as the index holds them.
         mutating func add(_ fields: [ContactFieldSpec], of draft: ContactDraft) {
-            for spec in fields { add(spec.string(of: draft)) }
+            for spec in fields {
+                guard let list = spec.list else {
+                    add(spec.string(of: draft))
+                    continue
+                }
+                startField()
+                for entry in list.searchTexts(draft) { addEntry(entry) }
+            }
         }
 
         mutating func addEntry(_ entry: String) {

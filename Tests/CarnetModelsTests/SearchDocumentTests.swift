@@ -75,6 +75,11 @@ import Testing
             draft.note = text(12) + (random(2) == 0 ? "\nline two" : "")
             draft.dates = random(2) == 0 ? [ContactDate(label: "birthday", year: 1815, month: 12, day: 10)] : []
             draft.extras = random(2) == 0 ? ["X-ABLabel:" + text(3)] : []
+            // Every other list of labelled values, from its entry alone.
+            let named: Set<Field> = [.email, .phone, .url, .handle]
+            for spec in ContactFields.all where !named.contains(spec.field) {
+                if let keyPath = spec.labeledValues { draft[keyPath: keyPath] = list { LabeledValue(text(5), label: text(2)) } }
+            }
             return draft
         }
     }

@@ -46,6 +46,33 @@ import Testing
         #expect(read.draft == draft)
     }
 
+    /// Every list of labelled values is stored in the table its entry names: the tables written
+    /// out by hand hold the fields their entries say, and a list described by its entry alone is
+    /// written and read back through the table made from it.
+    @Test func everyLabelledListIsStoredInTheTableItsEntryNames() throws {
+        var draft = ContactDraft(name: "Ada")
+        for spec in ContactFields.all {
+            guard let keyPath = spec.labeledValues else { continue }
+            let table = try #require(ContactChildTable.all.first { $0.name == spec.table }, "\(spec.field)")
+            #expect(table.field == spec.field && table.columns == ["label", "value", "preferred"], "\(spec.field)")
+            if ContactChildTable.described.contains(where: { $0.name == spec.table }) {
+                draft[keyPath: keyPath] = [LabeledValue("one " + spec.key, label: "Some label"), LabeledValue("two", preferred: true)]
+            }
+        }
+        #expect(Set(ContactChildTable.all.map(\.name)).count == ContactChildTable.all.count)
+        let storage = try StorageController.inMemory()
+        let saved = try storage.insertContact(draft)
+        #expect(try storage.contact(id: saved.id) == saved)
+        var edited = saved.draft
+        for table in ContactChildTable.described {
+            let keyPath = try #require(ContactFields.spec(table.field)?.labeledValues)
+            #expect(saved.draft[keyPath: keyPath] == draft[keyPath: keyPath])
+            edited[keyPath: keyPath].remove(at: 0)
+        }
+        let updated = try storage.updateContact(saved, with: edited)
+        #expect(try storage.contact(id: saved.id) == updated && updated.draft == edited)
+    }
+
     /// The contact's INSERT and UPDATE and every child table's INSERT run with arguments built
     /// beside their SQL, not derived from it: each must fit its statement exactly.
     @Test func everyWriteStatementGetsExactlyTheArgumentsItTakes() throws {

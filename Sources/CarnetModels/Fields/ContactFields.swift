@@ -17,14 +17,22 @@ public enum ContactFields {
             column: column ?? field.rawValue, vCard: vCard, csvColumns: csv, ldif: ldif, rule: rule, canonical: canonical)
     }
 
-    private static func labeled(_ field: Field, _ label: String, key: String, _ keyPath: WritableKeyPath<ContactDraft, [LabeledValue]> & Sendable, kind: EntryKind, max: Int, search: SearchColumn, _ help: String, rule: @escaping @Sendable (String) -> String?) -> ContactFieldSpec {
+    /// A list of labelled values stored in the child table `contact_` + `key`; with `vCard`, each
+    /// entry is that property (the vCard reader and writer take it from this entry alone).
+    private static func labeled(
+        _ field: Field, _ label: String, key: String, _ keyPath: WritableKeyPath<ContactDraft, [LabeledValue]> & Sendable, kind: EntryKind,
+        max: Int, search: SearchColumn?, section: FieldSection = .reach, vCard: VCardMapping? = nil, _ help: String,
+        rule: @escaping @Sendable (String) -> String?
+    ) -> ContactFieldSpec {
         let list = EntryList<ContactDraft>.of(keyPath, kind: kind, codec: .preferable) { entry, max in
             var messages = Rules.lineMessages(entry.value, max: max)
             if messages.isEmpty, let broken = rule(entry.value) { messages.append(broken) }
             messages += Rules.lineMessages(entry.label, max: Limits.labelLength).map { "label " + $0 }
             return messages
         }
-        return ContactFieldSpec(field: field, label: label, value: .list(list), help: help, key: key, maxLength: max, search: search, section: .reach)
+        return ContactFieldSpec(
+            field: field, label: label, value: .list(list), help: help, key: key, maxLength: max, search: search, section: section,
+            vCard: vCard, table: "contact_" + key, labeledValues: keyPath)
     }
 
     public static let all: [ContactFieldSpec] = [
@@ -102,6 +110,10 @@ public enum ContactFields {
     /// The text fields written as a vCard property of their own, in `all` order.
     public static let vCardText: [(spec: ContactFieldSpec, keyPath: WritableKeyPath<ContactDraft, String> & Sendable, vCard: VCardMapping)] =
         text.compactMap { spec, keyPath in spec.vCard.map { (spec, keyPath, $0) } }
+
+    /// The lists of labelled values written as a vCard property an entry, in `all` order.
+    public static let vCardLists: [(spec: ContactFieldSpec, keyPath: WritableKeyPath<ContactDraft, [LabeledValue]> & Sendable, vCard: VCardMapping)] =
+        all.compactMap { spec in spec.labeledValues.flatMap { keyPath in spec.vCard.map { (spec, keyPath, $0) } } }
 
     /// The list fields.
     public static let lists: [(spec: ContactFieldSpec, list: EntryList<ContactDraft>)] =

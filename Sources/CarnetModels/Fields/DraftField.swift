@@ -49,9 +49,15 @@ public final class DraftField<Draft>: Sendable {
     /// The column of the record's table a text field is stored in (`name_prefix`); nil for a
     /// field stored elsewhere (a list's child table, a quote's own record).
     public let column: String?
-    /// The vCard property a text field is written as and read from; nil when the vCard reader
-    /// and writer handle it by hand (`FN`, `N`, `ORG`, `NOTE`) or it has none.
+    /// The vCard property a text field, or each entry of a list of labelled values, is written
+    /// as and read from; nil when the vCard reader and writer handle it by hand (`FN`, `N`,
+    /// `ORG`, `NOTE`, `EMAIL`, …) or it has none.
     public let vCard: VCardMapping?
+    /// The child table a list of labelled values is stored in (`contact_emails`: `contact_id`,
+    /// `position`, `label`, `value`, `preferred`); nil for other fields.
+    public let table: String?
+    /// Where a list of labelled values is in the draft; nil for other fields.
+    public let labeledValues: (WritableKeyPath<Draft, [LabeledValue]> & Sendable)?
     /// The columns of other programs' CSV files (Google, Outlook, Thunderbird) it is read from,
     /// written as the CSV reader compares names: lower case, letters and digits only (`jobtitle`
     /// for `Job Title`). Carnet's own CSV uses `key`.
@@ -69,8 +75,11 @@ public final class DraftField<Draft>: Sendable {
         field: Field, label: String, value: Value, help: String, key: String? = nil, flag: String? = nil,
         maxLength: Int = 200, search: SearchColumn? = nil, section: FieldSection = .name, column: String? = nil,
         vCard: VCardMapping? = nil, csvColumns: [String] = [], ldif: String? = nil,
-        rule: (@Sendable (String) -> String?)? = nil, canonical: (@Sendable (String) -> String)? = nil
+        rule: (@Sendable (String) -> String?)? = nil, canonical: (@Sendable (String) -> String)? = nil,
+        table: String? = nil, labeledValues: (WritableKeyPath<Draft, [LabeledValue]> & Sendable)? = nil
     ) {
+        self.table = table
+        self.labeledValues = labeledValues
         self.column = column
         self.vCard = vCard
         self.csvColumns = csvColumns

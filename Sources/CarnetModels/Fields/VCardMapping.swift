@@ -1,4 +1,4 @@
-/// How a text field is a vCard property.
+/// How a text field is a vCard property, or how each entry of a list field is one.
 public struct VCardMapping: Sendable {
     /// The property's name in vCard 4.0 (`PRONOUNS`).
     public let name: String
@@ -9,11 +9,17 @@ public struct VCardMapping: Sendable {
     /// value, which the field holds as its components joined by `;`, the last one taking the rest
     /// (`GENDER:O;non-binary` is `O;non-binary`).
     public let components: Int
+    /// For a list field, the parameter an entry's label is written as (a `LEVEL`, say, as in
+    /// `X-SKILL;LEVEL=high:…`); nil when a label is written as `TYPE`. The reader takes the
+    /// parameter's value as the label; any other parameter but `PREF` (and `TYPE=pref`) keeps the
+    /// line as it came.
+    public let labelParameter: String?
 
-    public init(_ name: String, olderName: String? = nil, components: Int = 1) {
+    public init(_ name: String, olderName: String? = nil, components: Int = 1, labelParameter: String? = nil) {
         self.name = name
         self.olderName = olderName
         self.components = components
+        self.labelParameter = labelParameter
     }
 
     /// Both names, the 4.0 one first.

@@ -71,7 +71,12 @@ final class ContactChildTable: Sendable {
         deleteOneSQL = "DELETE FROM \(name) WHERE contact_id = ? AND position = ?"
     }
 
-    static let all: [ContactChildTable] = [
+    /// Every child table: those named here, then those of `described`.
+    static let all: [ContactChildTable] = named + described
+
+    /// The tables written out here: each reads and appends through closures of its own rather
+    /// than the field's key path (see `labeled`).
+    private static let named: [ContactChildTable] = [
         labeled(.email, "contact_emails", { $0.emails }, { $0.emails.append($1) }),
         labeled(.phone, "contact_phones", { $0.phones }, { $0.phones.append($1) }),
         ContactChildTable(
@@ -121,6 +126,16 @@ final class ContactChildTable: Sendable {
             rows: { draft, id in draft.members.enumerated().map { i, uid in [id, i + 1, uid] } },
             differs: { $0.members != $1.members }, isEmpty: { $0.members.isEmpty }, commonEnds: { CommonEnds($0.members, $1.members) }),
     ]
+
+    /// The tables of the lists of labelled values `named` does not hold, from their entries in
+    /// `ContactFields/all` (`DraftField/table`): a new list is stored from its entry alone.
+    static let described: [ContactChildTable] = {
+        let known = Set(named.map(\.name))
+        return ContactFields.all.compactMap { spec in
+            guard let name = spec.table, let keyPath = spec.labeledValues, !known.contains(name) else { return nil }
+            return labeled(spec.field, name, { $0[keyPath: keyPath] }, { $0[keyPath: keyPath].append($1) })
+        }
+    }()
 
     /// The tables of a person's lists: all but `group_members`.
     static let ofPeople: [ContactChildTable] = all.filter { $0.field != .member }
