@@ -41,8 +41,9 @@ struct VCardImport {
         var refusedName: String?
         var outcomes: [Outcome] = []
         outcomes.reserveCapacity(properties.count)
-        // Preference ranks of the entries of each list, to mark one preferred at the end.
-        var ranks: [EntryKind: [Int]] = [:]
+        // Preference ranks of the entries of each list, to mark one preferred at the end: by
+        // field, not kind, since two described lists may share a kind.
+        var ranks: [Field: [Int]] = [:]
 
         // The label each group's first non-blank X-ABLabel gives its property, and which line it is.
         var groupLabels: [String: (index: Int, text: String)] = [:]
@@ -65,7 +66,7 @@ struct VCardImport {
         /// Appends an entry to a list when the field's rules take it (`valid`, as `ValueRules`
         /// judges it); the reason when they don't.
         func add<E>(
-            _ entry: E, to keyPath: WritableKeyPath<ContactDraft, [E]>, _ field: Field, _ kind: EntryKind, rank: Int,
+            _ entry: E, to keyPath: WritableKeyPath<ContactDraft, [E]>, _ field: Field, rank: Int,
             labelLine: Int?, isEmpty: Bool, valid: Bool
         ) -> Outcome {
             if isEmpty { return .refused("it is empty") }
@@ -75,7 +76,7 @@ struct VCardImport {
                 return .refused(Self.problem(field, scratch))
             }
             draft[keyPath: keyPath].append(entry)
-            ranks[kind, default: []].append(rank)
+            ranks[field, default: []].append(rank)
             if let labelLine { usedLabels.insert(labelLine) }
             return .mapped
         }
@@ -85,12 +86,12 @@ struct VCardImport {
         /// adds it.
         func addText(
             _ property: VCardProperty, _ entry: LabeledValue, to keyPath: WritableKeyPath<ContactDraft, [LabeledValue]>,
-            _ field: Field, _ kind: EntryKind, rank: Int, labelLine: Int?, values: Set<String> = Self.textValue,
+            _ field: Field, rank: Int, labelLine: Int?, values: Set<String> = Self.textValue,
             understood: Set<String> = Self.entryParameters
         ) -> Outcome {
             unknownEntryParameter(property, values: values, understood: understood)
                 ?? add(
-                    entry, to: keyPath, field, kind, rank: rank, labelLine: labelLine,
+                    entry, to: keyPath, field, rank: rank, labelLine: labelLine,
                     isEmpty: Rules.trimmed(entry.value).isEmpty, valid: ValueRules.entry(entry.value, entry.label, field))
         }
 
@@ -130,6 +131,32 @@ struct VCardImport {
             let outcome = single(property, value, keyPath, spec.field)
             if case .mapped = outcome { seen.insert(vCard.name) }
             return outcome
+        }
+
+        /// An entry of a list described as a property of its own (`ContactFields/vCardLists`),
+        /// under either of its names: its text, labelled by the mapping's label parameter (or, for
+        /// a mapping without one, by its `TYPE`s as an email is), preferred by its rank. A
+        /// parameter the entry cannot say (`ALTID`, `LANGUAGE`, a `TYPE` other than `pref`, a
+        /// second label) keeps the line as it came.
+        func describedEntry(_ property: VCardProperty, _ list: DescribedList) -> Outcome {
+            let field = list.spec.field
+            guard let labelParameter = list.vCard.labelParameter?.uppercased() else {
+                let (label, rank, labelLine) = labelled(property, list.kind)
+                let entry = LabeledValue(property.text(), label: label)
+                return unknownEntryParameter(property)
+                    ?? add(
+                        entry, to: list.keyPath, field, rank: rank, labelLine: labelLine, isEmpty: Rules.trimmed(entry.value).isEmpty,
+                        valid: ValueRules.entry(entry.value, entry.label, field) && Self.follows(list, entry))
+            }
+            if let refused = unknownEntryParameter(property, understood: ["PREF", "VALUE", "TYPE", labelParameter]) { return refused }
+            // `TYPE=pref` is 3.0's and 2.1's preference; any other type is not the label.
+            if property.values("TYPE").contains(where: { $0.asciiLowercased != "pref" }) { return .refused("its TYPE is not modelled") }
+            let labels = property.values(labelParameter)
+            if labels.count > 1 { return .refused("it has more than one \(labelParameter)") }
+            let entry = LabeledValue(property.text(), label: list.kind.normalizedLabel(Rules.trimmed(labels.first ?? "")))
+            return add(
+                entry, to: list.keyPath, field, rank: property.preferenceRank, labelLine: nil, isEmpty: Rules.trimmed(entry.value).isEmpty,
+                valid: ValueRules.entry(entry.value, entry.label, field) && Self.follows(list, entry))
         }
 
         /// Why an entry's parameters keep it from being mapped: one Carnet does not model, or a
@@ -258,13 +285,13 @@ struct VCardImport {
                 var value = property.text()
                 if value.hasASCIIPrefixIgnoringCase("mailto:") { value = String(value.dropFirst(7)) }
                 let (label, rank, labelLine) = labelled(property, .email)
-                outcome = addText(property, LabeledValue(value, label: label), to: \.emails, .email, .email, rank: rank, labelLine: labelLine)
+                outcome = addText(property, LabeledValue(value, label: label), to: \.emails, .email, rank: rank, labelLine: labelLine)
             case "TEL":
                 var value = property.text()
                 if value.hasASCIIPrefixIgnoringCase("tel:") { value = String(value.dropFirst(4)) }
                 let (label, rank, labelLine) = labelled(property, .phone)
                 outcome = addText(
-                    property, LabeledValue(value, label: label), to: \.phones, .phone, .phone, rank: rank, labelLine: labelLine,
+                    property, LabeledValue(value, label: label), to: \.phones, .phone, rank: rank, labelLine: labelLine,
                     values: Self.textOrURIValue)
             case "ADR":
                 let parts = property.components()
@@ -278,13 +305,13 @@ struct VCardImport {
                 } else {
                     outcome = unknownEntryParameter(property)
                         ?? add(
-                            address, to: \.addresses, .address, .address, rank: rank, labelLine: labelLine,
+                            address, to: \.addresses, .address, rank: rank, labelLine: labelLine,
                             isEmpty: parts.prefix(7).allSatisfy { Rules.trimmed($0).isEmpty }, valid: ValueRules.address(address))
                 }
             case "URL":
                 let (label, rank, labelLine) = labelled(property, .url)
                 outcome = addText(
-                    property, LabeledValue(property.text(), label: label), to: \.urls, .url, .url, rank: rank, labelLine: labelLine,
+                    property, LabeledValue(property.text(), label: label), to: \.urls, .url, rank: rank, labelLine: labelLine,
                     values: Self.uriValue)
             case "IMPP":
                 let value = property.text()
@@ -300,7 +327,7 @@ struct VCardImport {
                     } else {
                         let handle = LabeledValue(String(value[value.index(after: colon)...]), label: scheme)
                         outcome = addText(
-                            property, handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil,
+                            property, handle, to: \.handles, .handle, rank: property.preferenceRank, labelLine: nil,
                             values: Self.textOrURIValue, understood: Self.messagingParameters)
                     }
                 } else {
@@ -311,7 +338,7 @@ struct VCardImport {
                 // written back while the handle keeps its value; the handle's label is the service.
                 let handle = LabeledValue(Rules.trimmed(property.text()), label: VCardLabels.vendorMessaging[property.name] ?? "")
                 outcome = add(
-                    handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil,
+                    handle, to: \.handles, .handle, rank: property.preferenceRank, labelLine: nil,
                     isEmpty: handle.value.isEmpty, valid: ValueRules.entry(handle.value, handle.label, .handle))
             case "X-SOCIALPROFILE":
                 let types = property.values("TYPE").filter { $0.lowercased() != "pref" }
@@ -319,7 +346,7 @@ struct VCardImport {
                     outcome = .refused("it has more than one TYPE")
                 } else {
                     let handle = LabeledValue(property.text(), label: types.first.map(Rules.trimmed) ?? "")
-                    outcome = addText(property, handle, to: \.handles, .handle, .handle, rank: property.preferenceRank, labelLine: nil)
+                    outcome = addText(property, handle, to: \.handles, .handle, rank: property.preferenceRank, labelLine: nil)
                 }
             case "BDAY", "ANNIVERSARY", "X-ANNIVERSARY", "X-EVOLUTION-ANNIVERSARY", "X-MS-ANNIVERSARY",
                 "X-KADDRESSBOOK-X-ANNIVERSARY", "X-ABDATE":
@@ -343,7 +370,7 @@ struct VCardImport {
                         parsed.year = nil
                     }
                     let date = ContactDate(label: label, year: parsed.year, month: parsed.month, day: parsed.day)
-                    outcome = add(date, to: \.dates, .date, .date, rank: 101, labelLine: labelLine, isEmpty: false, valid: ValueRules.date(date))
+                    outcome = add(date, to: \.dates, .date, rank: 101, labelLine: labelLine, isEmpty: false, valid: ValueRules.date(date))
                 } else {
                     outcome = .refused("it is not a date like 1815-12-10 or --12-10")
                 }
@@ -389,6 +416,8 @@ struct VCardImport {
             default:
                 if let (spec, keyPath, vCard) = Self.described[property.name] {
                     outcome = described(property, spec, keyPath, vCard)
+                } else if let list = Self.describedLists[property.name] {
+                    outcome = describedEntry(property, list)
                 } else {
                     outcome = .unmodelled
                 }
@@ -397,14 +426,15 @@ struct VCardImport {
         }
 
         // One preferred entry per list: the most preferred (lowest rank), the first of equals.
-        func markPreferred(_ keyPath: WritableKeyPath<ContactDraft, [LabeledValue]>, _ kind: EntryKind) {
-            guard let list = ranks[kind], let best = list.min(), best <= 100, let index = list.firstIndex(of: best) else { return }
+        func markPreferred(_ keyPath: WritableKeyPath<ContactDraft, [LabeledValue]>, _ field: Field) {
+            guard let list = ranks[field], let best = list.min(), best <= 100, let index = list.firstIndex(of: best) else { return }
             draft[keyPath: keyPath][index].preferred = true
         }
         markPreferred(\.emails, .email)
         markPreferred(\.phones, .phone)
         markPreferred(\.urls, .url)
         markPreferred(\.handles, .handle)
+        for (spec, keyPath, _) in ContactFields.vCardLists { markPreferred(keyPath, spec.field) }
         if let list = ranks[.address], let best = list.min(), best <= 100, let index = list.firstIndex(of: best) {
             draft.addresses[index].preferred = true
         }
@@ -469,6 +499,37 @@ struct VCardImport {
         }
         return byName
     }()
+
+    /// A list of labelled values described as a property an entry (`ContactFields/vCardLists`).
+    struct DescribedList: Sendable {
+        let spec: ContactFieldSpec
+        let keyPath: WritableKeyPath<ContactDraft, [LabeledValue]> & Sendable
+        let vCard: VCardMapping
+        /// The kind of its entries: the labels it knows.
+        let kind: EntryKind
+    }
+
+    /// The lists described as a property an entry, by each of their names.
+    private static let describedLists: [String: DescribedList] = {
+        var byName: [String: DescribedList] = [:]
+        for (spec, keyPath, vCard) in ContactFields.vCardLists {
+            guard let kind = spec.list?.kind else { continue }
+            for name in vCard.names { byName[name] = DescribedList(spec: spec, keyPath: keyPath, vCard: vCard, kind: kind) }
+        }
+        return byName
+    }()
+
+    /// Whether an entry of a described list keeps the list's own rule, which `ValueRules` does
+    /// not know (it knows only the lines and lengths every list shares): checked on a draft
+    /// holding only it, normalized as a save would.
+    private static func follows(_ list: DescribedList, _ entry: LabeledValue) -> Bool {
+        var draft = ContactDraft()
+        draft[keyPath: list.keyPath] = [entry]
+        list.spec.normalize(&draft)
+        var issues: [FieldIssue] = []
+        list.spec.check(draft, into: &issues)
+        return issues.isEmpty
+    }
 
     /// The names other programs give a date Carnet writes back as `ANNIVERSARY`.
     private static let vendorAnniversaries: Set<String> = [

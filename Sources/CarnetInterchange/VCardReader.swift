@@ -36,6 +36,7 @@ import Foundation
 /// | `BDAY`, `ANNIVERSARY` (and `X-ANNIVERSARY`, `X-EVOLUTION-ANNIVERSARY`, `X-MS-ANNIVERSARY`) | dates `birthday`, `anniversary`, with or without a year (`--MMDD`, Apple's `X-APPLE-OMIT-YEAR`) |
 /// | `itemN.X-ABDATE` + `itemN.X-ABLabel` | a date with that label |
 /// | `CATEGORIES` | categories (every `CATEGORIES` line, without repeats) |
+/// | each list of labelled values described as a property of its own (`ContactFields/vCardLists`), under either of its names | an entry of that list, in order: its text; its label the value of the mapping's label parameter (a known one in lower case), or its `TYPE`s for a mapping without one; only `PREF`, `TYPE=pref` and `VALUE=text` besides |
 /// | `PHOTO` | the photo, when inline (3.0 `ENCODING=b`, 2.1 `BASE64`, a 4.0 `data:` URI) and an image |
 /// | `UID` | the uid, as written (`urn:uuid:` and all) |
 ///
