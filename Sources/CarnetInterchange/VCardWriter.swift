@@ -44,6 +44,7 @@ public enum VCardVersion: String, Sendable, CaseIterable {
 /// | other dates | `itemN.X-ABDATE:1815-12-10` + `itemN.X-ABLabel:label` | the same | the same |
 /// | note | `NOTE` (line breaks as `\n`) | the same | quoted-printable, line breaks as `=0D=0A` |
 /// | categories | `CATEGORIES:a,b` | the same | the same |
+/// | each entry of each list of labelled values described as a property of its own (`ContactFields/vCardLists`), in `ContactFields/all` order | its property, the label as the mapping's label parameter (`;<parameter>=label`, left out when empty), `PREF=1` | its older name where the description gives one, else the same (a reader takes it in any version), `TYPE=pref` | as 3.0 but a bare `PREF` |
 /// | photo | `PHOTO:data:image/jpeg;base64,…` | `PHOTO;ENCODING=b;TYPE=JPEG:…` | `PHOTO;ENCODING=BASE64;TYPE=JPEG:…` and a blank line |
 /// | extras | each line as it is, in 3.0 and 4.0 syntax (see `extra(_:version:)`) | the same | as it came; quoted-printable broken with soft line breaks |
 /// | updated at | `REV:20261123T085507Z` (to the second) | the same | the same |
@@ -168,6 +169,12 @@ public enum VCardWriter {
         card.text("NOTE", draft.note)
         if !draft.categories.isEmpty {
             card.property("CATEGORIES", draft.categories.map { card.escape($0, list: true) }.joined(separator: ","))
+        }
+        // The lists described as a property an entry (``ContactFields/vCardLists``), at their
+        // place in the description, after the lists written here by hand.
+        for (spec, keyPath, vCard) in ContactFields.vCardLists {
+            guard let kind = spec.list?.kind else { continue }
+            for entry in draft[keyPath: keyPath] { card.described(vCard, kind: kind, entry) }
         }
         for form in groupForms {
             let name = form == .vcard4 ? "MEMBER:" : "X-ADDRESSBOOKSERVER-MEMBER:"
@@ -527,6 +534,19 @@ private struct CardText {
         if !kept(names, .components(vCard.components), { VCardForms.says($0, components: parts) }) {
             property(name, parts.map(escape).joined(separator: ";"))
         }
+    }
+
+    /// An entry of a list described as a property of its own: its label as the mapping's label
+    /// parameter (quoted and escaped as a parameter value is), or, for a mapping without one, as
+    /// any list's label is; its preference as any list's.
+    mutating func described(_ vCard: VCardMapping, kind: EntryKind, _ item: LabeledValue) {
+        let name = vCard.name(forVersion: version.rawValue)
+        guard let parameter = vCard.labelParameter else {
+            entry(name, label: item.label, preferred: item.preferred, kind: kind, value: escape(item.value))
+            return
+        }
+        let label = item.label.isEmpty ? [] : [parameter + "=" + VCardText.parameterValue(item.label)]
+        entry(name, label: "", preferred: item.preferred, kind: kind, value: escape(item.value), parameters: label)
     }
 
     /// How a kept form's value is written.
