@@ -44,6 +44,17 @@ enum LDIFAttributes {
     /// The other text fields, which LDIF has no attribute for: an export names them as not written.
     static let notWritten: [ContactFieldSpec] = ContactFields.text.map(\.spec).filter { !byHand.contains($0.field) && $0.ldif == nil }
 
+    /// The lists of labelled values LDIFWriter writes by hand (some of their entries).
+    private static let listsByHand: Set<Field> = [.email, .phone, .url, .handle]
+
+    /// The other lists of labelled values (``DraftField/labeledValues``), which LDIF has no
+    /// attribute for: an export names them as not written, from their entries alone.
+    static let listsNotWritten: [(spec: ContactFieldSpec, keyPath: WritableKeyPath<ContactDraft, [LabeledValue]> & Sendable)] =
+        ContactFields.all.compactMap { spec in
+            guard let keyPath = spec.labeledValues, !listsByHand.contains(spec.field) else { return nil }
+            return (spec, keyPath)
+        }
+
     /// `written`'s fields by attribute, lower-cased as the reader compares names.
     static let described: [String: (ContactFieldSpec, WritableKeyPath<ContactDraft, String> & Sendable)] = Dictionary(
         written.map { (($0.spec.ldif ?? "").lowercased(), ($0.spec, $0.keyPath)) }, uniquingKeysWith: { first, _ in first })
@@ -387,7 +398,7 @@ public struct LDIFReader: InterchangeReader, LineConsumingReader {
 /// emails (more as further `mail` values), the birthday and the first anniversary, the UID, and
 /// the `X-LDIF` lines kept from an LDIF import.
 /// What has no attribute (other phones and addresses, handles, other dates, categories, the
-/// photo, vCard lines) is listed by `left(_:)`.
+/// other lists of labelled values, the photo, vCard lines) is listed by `left(_:)`.
 public enum LDIFWriter {
     /// `version: 1` and a blank line, before the entries.
     public static let header = "version: 1\n\n"
@@ -485,6 +496,7 @@ public enum LDIFWriter {
         if !draft.nameParts.prefix.isEmpty || !draft.nameParts.additional.isEmpty || !draft.nameParts.suffix.isEmpty { left.append("name prefix, middle name or suffix") }
         if !draft.role.isEmpty { left.append("role") }
         for spec in LDIFAttributes.notWritten where !spec.string(of: draft).isEmpty { left.append(spec.label.lowercased()) }
+        for (spec, keyPath) in LDIFAttributes.listsNotWritten where !draft[keyPath: keyPath].isEmpty { left.append(spec.label.lowercased()) }
         if !draft.categories.isEmpty { left.append("categories") }
         if draft.photo != nil { left.append("photo") }
         // LDIF names a member by its DN, which this entry alone does not know (`LDIFFileWriter`
