@@ -43,12 +43,13 @@ public enum CSVColumn: Sendable, Equatable {
 /// a name made from its parts, `given` or `family`) is required, unknown columns are ignored, so
 /// a spreadsheet with extra columns imports as is. Carnet's columns are `uid`, then the key of
 /// every field of `ContactFields` in its order (`name`, `prefix` … `suffix`, `nickname`, …,
-/// `emails`, `phones`, `addresses`, `urls`, `handles`, `dates`, `note`, `categories`, `photo`,
+/// `emails`, `phones`, `addresses`, `urls`, `handles`, `dates`, `note`, `categories`, …, `photo`,
 /// `extras`), then `updated_at`:
 ///
 /// - A list's cell holds one entry per line, each written as the CLI's flag takes it
 ///   (`--email work,pref:ada@example.com`): `work,pref:ada@example.com` and `home:ada@home.example`
-///   on two lines of one quoted cell. Addresses are `home:street; locality; region; postal code;
+///   on two lines of one quoted cell; every list of labelled values (its label, whether it is
+///   preferred, its value) is written so, `label,pref:value`. Addresses are `home:street; locality; region; postal code;
 ///   country[; extended[; PO box]]`, dates `birthday:1815-12-10` or `anniversary:--06-01`,
 ///   handles `skype:ada`; categories and extras are the text alone.
 /// - `note` may span lines; `photo` is base64; `updated_at` an ISO 8601 date-time

@@ -41,7 +41,7 @@ import Foundation
 /// | `name` | string | the display name (vCard `FN`) |
 /// | `prefix`, `given`, `additional`, `family`, `suffix` | string | the structured name (vCard `N`) |
 /// | every other one-line field of `ContactFields` under its key (`nickname`, `organization`, `department`, `title`, `role`, …) | string | one line each |
-/// | `emails`, `phones`, `urls`, `handles` | array of `{label, value, preferred}` | in the person's order; `label` is a type (`work`, `home`, `cell`, `fax`, …) or a free label, or `""`; at most one `preferred`. A handle's label is its service (`skype`, `mastodon`) |
+/// | `emails`, `phones`, `urls`, `handles`, and every other list of labelled values of `ContactFields` under its key | array of `{label, value, preferred}` | in the person's order; `label` is a type the list knows (`work`, `home`, `cell`, `fax`, …) or a free label, or `""`; at most one `preferred`. A handle's label is its service (`skype`, `mastodon`) |
 /// | `addresses` | array of `{label, poBox, extended, street, locality, region, postalCode, country, preferred}` | vCard `ADR`'s seven parts |
 /// | `dates` | array of `{label, date}` | `label` is `birthday`, `anniversary` or a free label; `date` is `1815-12-10`, or `--12-10` without a year |
 /// | `note` | string | may hold line breaks (`\n`) |
