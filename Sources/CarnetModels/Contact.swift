@@ -126,6 +126,12 @@ public struct ContactDraft: Sendable, Codable, Equatable, Hashable {
     public var groupForm: GroupForm? = nil
     /// A group's members by UID, in order; a member whose card is not in the file is kept.
     public var members: [String] = []
+    /// What the person knows, labelled with its level (`expert:Swift`; `beginner`, `average`, `expert`).
+    public var expertise: [LabeledValue] = []
+    /// What the person does for pleasure, labelled with how much (`high:sailing`; `high`, `medium`, `low`).
+    public var hobbies: [LabeledValue] = []
+    /// What the person cares about, labelled as hobbies are (`medium:astronomy`).
+    public var interests: [LabeledValue] = []
 
     public init(
         name: String = "", nameParts: PersonName = PersonName(), nickname: String = "", pronouns: String = "", gender: String = "", organization: String = "",

@@ -3,6 +3,8 @@ public enum Field: String, Sendable, Codable, CaseIterable, CustomStringConverti
     case name, prefix, given, additional, family, suffix, nickname, pronouns, gender
     case organization, department, title, role
     case email, phone, address, url, handle, date, note, category, photo
+    /// What the person knows, does for pleasure and cares about (vCard 4.0, RFC 6715).
+    case expertise, hobby, interest
     /// A property Carnet does not model, kept verbatim.
     case extra
     /// Title and organization as one line: Carnet's first schema, and the `--position` flag.

@@ -51,6 +51,7 @@ import Testing
             ["add", "--name", "Ada Lovelace", "--email", "ada@example.com"], ["add", "--name", "Ada King"],
         ], false),
         "carnet add --name \"Sam Doe\" --pronouns they/them --gender \"O;non-binary\"": ([], false),
+        "carnet add --name \"Ada Lovelace\" --expertise expert:mathematics --expertise poetry --hobby high:riding": ([], false),
         "carnet query ada": ([
             ["add", "--name", "Ada Lovelace", "--email", "home,pref:ada@home.example", "--email", "work:ada@example.com",
              "--organization", "Analytical Engines"],

@@ -58,8 +58,8 @@ import Testing
         // Every field of the contact, nested; every key always there (README: "JSON schema").
         #expect(Set(ada.keys) == [
             "id", "uid", "name", "prefix", "given", "additional", "family", "suffix", "nickname", "pronouns", "gender", "organization",
-            "department", "title", "role", "emails", "phones", "addresses", "urls", "handles", "dates", "note", "categories", "photo", "extras",
-            "favorite", "createdAt", "updatedAt", "version",
+            "department", "title", "role", "emails", "phones", "addresses", "urls", "handles", "dates", "note", "categories", "expertise",
+            "hobbies", "interests", "photo", "extras", "favorite", "createdAt", "updatedAt", "version",
         ])
         #expect(ada["name"] as? String == "Ada Lovelace")
         #expect(ada["given"] as? String == "Ada" && ada["family"] as? String == "Lovelace")

@@ -319,7 +319,8 @@ import Testing
         // Every field, in the field description's order; lists as entries; the note as a block.
         let keys = text.split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.hasPrefix(" ") }.map { String($0.prefix { $0 != ":" }) }
         #expect(keys == ["name", "prefix", "given", "additional", "family", "suffix", "nickname", "pronouns", "gender", "organization",
-                         "department", "title", "role", "emails", "phones", "addresses", "urls", "handles", "dates", "note", "categories", "extras"])
+                         "department", "title", "role", "emails", "phones", "addresses", "urls", "handles", "dates", "note", "categories", "expertise",
+                         "hobbies", "interests", "extras"])
         #expect(text.contains("\nname: Ada Lovelace\n") && text.contains("\ngiven: Ada\n") && text.contains("\nprefix:\n"), "\(text)")
         #expect(text.contains("\nemails:\n  - work,pref:ada@example.com\n  - home:ada@home.example\n"), "\(text)")
         #expect(text.contains("\n# Dates: A date: birthday:1815-12-10, anniversary:--06-01 (no year) or LABEL:YYYY-MM-DD.\ndates:\n  - birthday:1815-12-10\n"), "\(text)")

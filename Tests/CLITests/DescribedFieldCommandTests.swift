@@ -37,4 +37,32 @@ import Testing
         let shown = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
         #expect(shown["gender"] as? String == "O;non-binary")
     }
+
+    @Test func levelledListsAddRemoveSearchExportAndUndo() throws {
+        let help = box.carnet(["edit", "--help"]).stdout
+        for flag in ["--expertise", "--remove-expertise", "--hobby", "--remove-hobby", "--interest", "--remove-interest"] {
+            #expect(help.contains(flag), "\(flag)")
+        }
+        let add = box.carnetInProcess([
+            "add", "--name", "Ada Lovelace", "--expertise", "Expert:mathematics", "--expertise", "poetry", "--hobby", "high:riding",
+            "--interest", "looms",
+        ])
+        #expect(add.status == 0, "\(add)")
+        let shown = box.carnetInProcess(["show", "1"]).stdout
+        #expect(shown.contains("Expertise        mathematics  (expert)\n                   poetry\n"), "\(shown)")
+        #expect(shown.contains("Hobbies          riding  (high)") && shown.contains("Interests        looms"), "\(shown)")
+        #expect(box.carnetInProcess(["list", "--search", "riding"]).stdout.contains("Ada Lovelace"))
+        #expect(box.carnetInProcess(["list", "--search", "mathem"]).stdout.contains("Ada Lovelace"))
+        let vcf = box.carnetInProcess(["export", "--format", "vcf"]).stdout
+        #expect(vcf.contains("\r\nEXPERTISE;LEVEL=expert:mathematics\r\n") && vcf.contains("\r\nHOBBY;LEVEL=high:riding\r\n"), "\(vcf)")
+        let edit = box.carnetInProcess(["edit", "1", "--remove-expertise", "poetry", "--hobby", "low:chess"])
+        #expect(edit.status == 0, "\(edit)")
+        let json = try #require(box.json(box.carnetInProcess(["show", "1", "--json"]).stdout) as? [String: Any])
+        #expect((json["expertise"] as? [[String: Any]])?.map { $0["value"] as? String } == ["mathematics"])
+        #expect((json["hobbies"] as? [[String: Any]])?.map { $0["label"] as? String } == ["high", "low"])
+        #expect(box.carnetInProcess(["undo"]).stdout == "undone 2: edited Ada Lovelace: expertise, hobby\n")
+        #expect(box.carnetInProcess(["show", "1"]).stdout.contains("poetry"))
+        let empty = box.carnetInProcess(["edit", "1", "--hobby", ""])
+        #expect(empty.status == 64 && empty.stderr.contains("--hobby \"\" is empty"), "\(empty)")
+    }
 }

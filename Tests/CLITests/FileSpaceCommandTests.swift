@@ -34,7 +34,7 @@ import Testing
 
     @Test func dbCompactGivesTheFreeSpaceBackAndKeepsTheBookAndItsHistory() throws {
         let note = String(repeating: "A long note. ", count: 40)
-        let cards = (1...300).map { "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Person \($0)\r\nEMAIL:p\($0)@example.org\r\nNOTE:\(note)\r\nEND:VCARD\r\n" }
+        let cards = (1...400).map { "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Person \($0)\r\nEMAIL:p\($0)@example.org\r\nNOTE:\(note)\r\nEND:VCARD\r\n" }
         let file = box.write("cards.vcf", cards.joined())
         #expect(box.carnetInProcess(["import", file]).status == 0)
         // The undone import keeps its contacts in the history until a new change drops it.

@@ -7,7 +7,8 @@ import Testing
 
     /// The contact prompts' answers in the order they are asked: the one-line fields (name, its
     /// five parts, nickname, organization, department, title, role), then each list entry by
-    /// entry (an empty answer ends a list), the note, and the categories.
+    /// entry (an empty answer ends a list), the note, the categories, and the expertise, hobbies
+    /// and interests (ended at once).
     static func answers(
         name: String = "", parts: [String] = [], nickname: String = "", pronouns: String = "", gender: String = "",
         work: [String] = [], emails: [String] = [],
@@ -17,7 +18,7 @@ import Testing
         func padded(_ values: [String], _ count: Int) -> [String] { values + Array(repeating: "", count: max(0, count - values.count)) }
         let lines = [name] + padded(parts, 5) + [nickname, pronouns, gender] + padded(work, 4)
             + emails + [""] + phones + [""] + addresses + [""] + urls + [""] + handles + [""] + dates + [""]
-            + [note] + categories + [""] + more
+            + [note] + categories + [""] + ["", "", ""] + more
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -33,6 +34,7 @@ import Testing
         lines.append(more ? "y" : "")
         if more {
             lines += padded(parts, 5) + ["", "", ""] + padded(work, 4) + [""] + [""] + [""] + dates + [""] + [note] + categories + [""]
+                + ["", "", ""]
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -184,6 +184,29 @@ import Testing
         #expect(state.undoTitle == undo)
     }
 
+    /// A list described by its entry alone has its rows in the form: a hobby is added with its
+    /// level, shown with it, and saved.
+    @Test func aHobbyIsAddedInTheFormWithItsLevel() throws {
+        let (screen, _, storage) = try screen()
+        press(screen, .character("c"))
+        guard case let .form(form)? = screen.panes.last else {
+            Issue.record("no form")
+            return
+        }
+        // H goes to Handles or Hobbies: on until the row that adds a hobby.
+        for _ in 0..<6 where form.rows[form.cursor].target != .addEntry(.hobby) { press(screen, .character("H")) }
+        #expect(form.rows[form.cursor].target == .addEntry(.hobby))
+        press(screen, .enter)
+        type(screen, "high:sailing")
+        press(screen, .enter)
+        let text = screen.render(rows: 40, columns: 100).text
+        #expect(text.contains { $0.contains("Hobbies") && $0.contains("sailing") && $0.contains("high") }, "\(text)")
+        press(screen, .character("s"))
+        let saved = try storage.allContacts().filter { !$0.draft.hobbies.isEmpty }
+        #expect(saved.map(\.draft.hobbies) == [[LabeledValue("sailing", label: "high")]])
+        #expect(screen.message?.text == "saved \(saved.first?.name ?? "")")
+    }
+
     @Test func aSaveThatMeetsAnotherChangeShowsBothValues() throws {
         let (screen, state, storage) = try screen()
         press(screen, .character("c"), .character("T"), .enter, .control("u"))

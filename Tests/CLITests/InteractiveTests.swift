@@ -166,6 +166,9 @@ import Testing
               dates:
               note:         Met at the conference.
               categories:
+              expertise:
+              hobbies:
+              interests:
               photo:
               extras:
 
@@ -191,8 +194,8 @@ import Testing
     @Test func helpOnTheEditScreenListsEveryFieldAndTheListCommands() {
         let run = session("open 2\nedit\nhelp\nquit\n")
         #expect(run.stdout.contains("name|prefix|given|additional|family|suffix|nickname|pronouns|gender|organization|department|title|role|note VALUE: set (no VALUE clears)"), "\(run)")
-        #expect(run.stdout.contains("email|phone|address|url|handle|date|category|extra ENTRY: add an entry, [label[,pref]:]value"), "\(run)")
-        #expect(run.stdout.contains("LIST -N or remove LIST N|VALUE: remove · move LIST N M · set LIST N ENTRY · pref LIST N (email|phone|address|url|handle)"), "\(run)")
+        #expect(run.stdout.contains("email|phone|address|url|handle|date|category|expertise|hobby|interest|extra ENTRY: add an entry, [label[,pref]:]value"), "\(run)")
+        #expect(run.stdout.contains("LIST -N or remove LIST N|VALUE: remove · move LIST N M · set LIST N ENTRY · pref LIST N (email|phone|address|url|handle|expertise|hobby|interest)"), "\(run)")
     }
 
     @Test func listsAreEditedByAddRemoveMoveAndPref() throws {

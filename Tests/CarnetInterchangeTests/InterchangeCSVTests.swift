@@ -23,7 +23,7 @@ import Testing
 
     static let header = """
         uid,name,prefix,given,additional,family,suffix,nickname,pronouns,gender,organization,department,title,role,emails,phones,\
-        addresses,urls,handles,dates,note,categories,photo,extras,updated_at\r\n
+        addresses,urls,handles,dates,note,categories,expertise,hobbies,interests,photo,extras,updated_at\r\n
         """
 
     @Test func theHeaderIsTheFieldKeys() {
@@ -34,10 +34,10 @@ import Testing
     @Test func writesDeterministicallyQuotingOnlyWhenNeeded() {
         let text = Self.records.map(CSVWriter.row).joined()
         #expect(text == """
-            0B4B8B1E-6C2A-4E4B-9F22-2C0E0E3A7D11,Rebecca Rogers,,,,,,,,,Globaviations,,Head of HR,,pref:rebecca@example.com,pref:+1 (555) 010-0199,,,,,,,/9j/4AAQSkZJRg==,,2026-11-23T08:55:07.123Z\r
+            0B4B8B1E-6C2A-4E4B-9F22-2C0E0E3A7D11,Rebecca Rogers,,,,,,,,,Globaviations,,Head of HR,,pref:rebecca@example.com,pref:+1 (555) 010-0199,,,,,,,,,,/9j/4AAQSkZJRg==,,2026-11-23T08:55:07.123Z\r
             ,"Dwayne ""The Rock"" Johnson",,,,,,,,,,,"Actor
-            Producer",,,,,,,,,,,,\r
-            x,Zoë,,,,,,,,,,,,,,,,,,,,,,,2026-11-23T08:55:07.123Z\r
+            Producer",,,,,,,,,,,,,,,\r
+            x,Zoë,,,,,,,,,,,,,,,,,,,,,,,,,,2026-11-23T08:55:07.123Z\r
 
             """)
     }
@@ -66,7 +66,7 @@ import Testing
             anniversary:--07-08
             graduation:1833-06-05","First line
             Second; with, punctuation \\ and a backslash","friends
-            Mathematicians, famous",/9j/4AAQSkZJRg==,"item1.X-ABRELATEDNAMES:William King
+            Mathematicians, famous",,,,/9j/4AAQSkZJRg==,"item1.X-ABRELATEDNAMES:William King
             item1.X-ABLabel:_$!<Spouse>!$_
             X-SOMETHING;X-PARAM=""a:b"":value",2026-11-23T08:55:07.000Z\r\n
             """)
@@ -123,7 +123,7 @@ import Testing
         let contact = Contact(
             id: 1, uid: "u", name: "A, B", position: "", email: "", phone: "", photo: nil,
             createdAt: Self.updated, updatedAt: Self.updated, version: 1)
-        #expect(CSVWriter.row(contact: contact) == "u,\"A, B\",,,,,,,,,,,,,,,,,,,,,,,2026-11-23T08:55:07.123Z\r\n")
+        #expect(CSVWriter.row(contact: contact) == "u,\"A, B\",,,,,,,,,,,,,,,,,,,,,,,,,,2026-11-23T08:55:07.123Z\r\n")
     }
 
     @Test func readsEmbeddedCommasQuotesAndLineBreaksTrackingTheStartLine() throws {

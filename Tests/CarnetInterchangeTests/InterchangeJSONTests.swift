@@ -20,8 +20,8 @@ import Testing
 
     /// Every key the documentation of `ContactJSON` lists, in the sorted order they are written.
     static let keys = [
-        "additional", "addresses", "categories", "createdAt", "dates", "department", "emails", "extras", "family",
-        "favorite", "gender", "given", "handles", "id", "name", "nickname", "note", "organization", "phones", "photo", "prefix",
+        "additional", "addresses", "categories", "createdAt", "dates", "department", "emails", "expertise", "extras", "family",
+        "favorite", "gender", "given", "handles", "hobbies", "id", "interests", "name", "nickname", "note", "organization", "phones", "photo", "prefix",
         "pronouns", "role", "suffix", "title", "uid", "updatedAt", "urls", "version",
     ]
 

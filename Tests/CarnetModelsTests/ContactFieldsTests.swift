@@ -22,7 +22,8 @@ import Testing
         let keys = ContactFields.all.map(\.key)
         #expect(keys == [
             "name", "prefix", "given", "additional", "family", "suffix", "nickname", "pronouns", "gender", "organization",
-            "department", "title", "role", "emails", "phones", "addresses", "urls", "handles", "dates", "note", "categories", "photo",
+            "department", "title", "role", "emails", "phones", "addresses", "urls", "handles", "dates", "note", "categories",
+            "expertise", "hobbies", "interests", "photo",
             "extras",
         ])
         #expect(Set(keys).count == keys.count)

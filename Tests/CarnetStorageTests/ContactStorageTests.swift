@@ -36,6 +36,9 @@ import Testing
         draft.categories = ["mathematicians", "friends"]
         draft.photo = pngBytes
         draft.extras = ["X-ABLabel:Work", "GEO:geo:51.5,-0.13"]
+        draft.expertise = [LabeledValue("mathematics", label: "expert", preferred: true), LabeledValue("poetry")]
+        draft.hobbies = [LabeledValue("horse riding", label: "high")]
+        draft.interests = [LabeledValue("flying machines", label: "medium"), LabeledValue("music", label: "Bach")]
         return draft
     }()
 
@@ -113,6 +116,9 @@ import Testing
         draft.dates[1].year = 1835
         draft.categories = ["friends"]
         draft.extras.append("X-SPOUSE:William King")
+        draft.expertise.reverse()
+        draft.hobbies = []
+        draft.interests.append(LabeledValue("looms"))
         let saved = try storage.updateContact(ada, with: draft)
         statements = log.take()
         #expect(statements.filter { $0.hasPrefix("BEGIN") }.count == 1 && statements.filter { $0 == "COMMIT" }.count == 1, "\(statements)")

@@ -72,7 +72,8 @@ import Testing
         #expect(plan.freeBytes > 0 && plan.neededBytes > 2 * (plan.bytes - plan.freeBytes) && plan.directory == dir.url.path)
 
         let done = try storage.compact()
-        #expect(done.bytesAfter < done.bytesBefore && done.bytesBefore - done.bytesAfter >= plan.freeBytes, "\(done) \(plan)")
+        // Every free page comes back; the copy may pack the schema's text into one more page.
+        #expect(done.bytesAfter < done.bytesBefore && done.bytesBefore - done.bytesAfter >= plan.freeBytes - 4_096, "\(done) \(plan)")
         #expect(try storage.info().space?.free == 0)
         #expect(try storage.allContacts() == kept)
         #expect(try storage.favorites().map(\.contact.id) == [people[0].id])

@@ -209,6 +209,14 @@ import Testing
                 ALTER TABLE contacts ADD COLUMN pronouns TEXT NOT NULL DEFAULT '';
                 ALTER TABLE contacts ADD COLUMN gender TEXT NOT NULL DEFAULT '';
                 """)
+            // And the tables of the lists added since, which go again below too.
+            for table in ContactChildTable.described {
+                try db.execute(sql: """
+                    CREATE TABLE \(table.name) (
+                        contact_id INTEGER NOT NULL, position INTEGER NOT NULL, label TEXT NOT NULL, value TEXT NOT NULL,
+                        preferred INTEGER NOT NULL, PRIMARY KEY (contact_id, position)) WITHOUT ROWID
+                    """)
+            }
         }
         let ada = try storage.insertContact(ContactDraft(name: "Ada Lovelace", title: "Analyst"))
         let edited = try storage.updateContact(ada, with: ContactDraft(name: "Ada Lovelace", title: "Countess"))
@@ -226,6 +234,7 @@ import Testing
                 DELETE FROM schema_migrations WHERE version = 9;
                 PRAGMA user_version = 8;
                 """)
+            for table in ContactChildTable.described { try db.execute(sql: "DROP TABLE \(table.name)") }
         }
         try storage.close()
         let before = try DatabaseQueue(path: dir.database).read { db in

@@ -36,7 +36,7 @@ import Testing
 
     /// A row each table accepts, into which one column's value is put. Child rows belong to the
     /// contact with id 1 (``withFixture(_:)`` makes it).
-    nonisolated(unsafe) static let baseRows: [String: [String: DatabaseValueConvertible?]] = [
+    nonisolated(unsafe) static let baseRows: [String: [String: DatabaseValueConvertible?]] = described.reduce(into: [
         "contacts": ["uid": "u", "name": "Ada", "photo": nil, "created_at": stamp, "updated_at": stamp, "version": 1],
         "quotes": ["text": "To be", "author": "", "is_current": 0, "created_at": stamp, "updated_at": stamp, "version": 1],
         "contact_emails": ["contact_id": 1, "position": 1, "label": "", "value": "ada@example.com", "preferred": 0],
@@ -47,7 +47,13 @@ import Testing
         "contact_dates": ["contact_id": 1, "position": 1, "label": "birthday", "date": "1815-12-10"],
         "contact_categories": ["contact_id": 1, "position": 1, "name": "friends"],
         "contact_extras": ["contact_id": 1, "position": 1, "line": "X-ABLabel:Work"],
-    ]
+    ]) { rows, spec in rows[spec.table] = ["contact_id": 1, "position": 1, "label": "", "value": "x", "preferred": 0] }
+
+    /// The lists of labelled values whose tables are made from their entries alone.
+    nonisolated(unsafe) static let described: [(table: String, keyPath: WritableKeyPath<ContactDraft, [LabeledValue]>, max: Int)] =
+        ContactChildTable.described.compactMap { table in
+            ContactFields.spec(table.field).flatMap { spec in spec.labeledValues.map { (table.name, $0, spec.maxLength) } }
+        }
 
     /// Every text column a person's values go in, by table: what the validation and the CHECKs
     /// must agree on.
@@ -55,7 +61,7 @@ import Testing
         var columns: [(table: String, column: String)] = [("contacts", "uid")]
         columns += ContactRecord.textColumns.map { ("contacts", $0.column.rawValue) }
         columns += [("quotes", "text"), ("quotes", "author")]
-        for table in ["contact_emails", "contact_phones", "contact_urls", "contact_handles"] {
+        for table in ["contact_emails", "contact_phones", "contact_urls", "contact_handles"] + described.map(\.table) {
             columns += [(table, "label"), (table, "value")]
         }
         for part in ["label", "po_box", "extended", "street", "locality", "region", "postal_code", "country"] {
@@ -115,9 +121,9 @@ import Testing
     /// one part or the display name does not make normalization derive it again.
     static let baseDraft = ContactDraft(name: "Ada", nameParts: PersonName(prefix: "Dr.", given: "Ada", family: "King"))
 
-    nonisolated(unsafe) static let listKeyPaths: [String: WritableKeyPath<ContactDraft, [LabeledValue]>] = [
+    nonisolated(unsafe) static let listKeyPaths: [String: WritableKeyPath<ContactDraft, [LabeledValue]>] = described.reduce(into: [
         "contact_emails": \.emails, "contact_phones": \.phones, "contact_urls": \.urls, "contact_handles": \.handles,
-    ]
+    ]) { paths, list in paths[list.table] = list.keyPath }
 
     /// What the validation says of a value stored as it is (storage only ever stores normalized
     /// values): the draft holding it saves unchanged and breaks no rule. A label is judged by the
@@ -136,7 +142,7 @@ import Testing
         case "quotes":
             let draft = column == "text" ? QuoteDraft(text: value) : QuoteDraft(text: "To be", author: value)
             return draft.normalized() == draft && draft.issues().isEmpty
-        case "contact_emails", "contact_phones", "contact_urls", "contact_handles":
+        case _ where Self.listKeyPaths[table] != nil:
             var entry = LabeledValue(Self.baseRows[table]!["value"]! as! String)
             if column == "label" { entry.label = value } else { entry.value = value }
             draft[keyPath: Self.listKeyPaths[table]!] = [entry]
@@ -384,7 +390,7 @@ import Testing
             ("contact_urls", "value", Limits.urlLength), ("contact_handles", "value", Limits.handleLength),
             ("contact_addresses", "street", Limits.addressPartLength), ("contact_addresses", "country", Limits.addressPartLength),
             ("contact_dates", "label", Limits.labelLength), ("contact_categories", "name", Limits.categoryLength),
-        ]
+        ] + Self.described.flatMap { [($0.table, "label", Limits.labelLength), ($0.table, "value", $0.max)] }
         for (table, column, limit) in limits {
             for letter in ["x", "é"] {
                 for (length, ok) in [(limit, true), (limit + 1, false)] {

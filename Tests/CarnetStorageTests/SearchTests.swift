@@ -637,7 +637,10 @@ import Testing
                 case .category: changed.categories.append(word)
                 case .photo: changed.photo = nil
                 case .extra: changed.extras.append("X-\(word.uppercased()):\(word)")
-                default: continue
+                default:
+                    // A list of labelled values described by its entry alone.
+                    guard let keyPath = spec.labeledValues else { continue }
+                    changed[keyPath: keyPath].append(LabeledValue(word, label: "high"))
                 }
             }
             let search = spec.field == .phone ? "0199999999" : word

@@ -50,6 +50,43 @@ import Testing
         #expect(try b.byUID()["ada-2"] == lovelace.validated())
     }
 
+    /// Lists described by their entries alone (expertise, hobbies, interests) travel as their
+    /// vCard properties, and two clients that each changed one contact's lists between syncs
+    /// both keep what they added: the sync's merge takes them entry by entry.
+    @Test func levelledListsTravelAndMergeEntryByEntry() throws {
+        let fixture = try SyncFixture(.radicale)
+        defer { fixture.server.stop() }
+        let a = try fixture.book("a"), b = try fixture.book("b")
+        var ada = ContactDraft(name: "Ada Lovelace")
+        ada.expertise = [LabeledValue("mathematics", label: "expert")]
+        ada.hobbies = [LabeledValue("riding", label: "high")]
+        try a.storage.insertContact(ada, uid: "ada-1")
+        try a.sync()
+        try b.sync()
+        #expect(try fixture.serverCards().values.contains { $0.contains("EXPERTISE;LEVEL=expert:mathematics\r\n") })
+        let onB = try #require(try b.byUID()["ada-1"])
+        #expect(onB.expertise == ada.expertise && onB.hobbies == ada.hobbies)
+
+        let hereA = try #require(try a.contacts().first { $0.uid == "ada-1" })
+        var mineA = hereA.draft
+        mineA.hobbies.append(LabeledValue("chess"))
+        mineA.expertise[0].label = "average"
+        try a.storage.updateContact(hereA, with: mineA)
+        let hereB = try #require(try b.contacts().first { $0.uid == "ada-1" })
+        var mineB = hereB.draft
+        mineB.hobbies.append(LabeledValue("sailing", label: "low"))
+        mineB.interests = [LabeledValue("looms")]
+        try b.storage.updateContact(hereB, with: mineB)
+        try a.sync()
+        try b.sync()
+        try a.sync()
+        let merged = try #require(try a.byUID()["ada-1"])
+        #expect(Set(merged.hobbies.map(\.value)) == ["riding", "chess", "sailing"], "\(merged.hobbies)")
+        #expect(merged.expertise == [LabeledValue("mathematics", label: "average")])
+        #expect(merged.interests == [LabeledValue("looms")])
+        #expect(try b.byUID() == a.byUID())
+    }
+
     /// A merged-away contact's groups: the merge changes them, so the sync that deletes its
     /// card sends them naming the survivor; undo and redo change them back and forth, and a
     /// client that puts the old member back finds it resolved to the survivor here.

@@ -12,7 +12,7 @@ import Testing
     let dir = TempDirectory()
 
     @Test func theListsAreTheFieldDescriptionsLists() {
-        #expect(EditContactViewModel.listFields == [.email, .phone, .address, .url, .handle, .date, .category, .extra])
+        #expect(EditContactViewModel.listFields == [.email, .phone, .address, .url, .handle, .date, .category, .expertise, .hobby, .interest, .extra])
         #expect(EditQuoteViewModel.listFields.isEmpty)
         #expect(EditContactViewModel.hasPreferredEntry(.email) && EditContactViewModel.hasPreferredEntry(.address))
         #expect(!EditContactViewModel.hasPreferredEntry(.date) && !EditContactViewModel.hasPreferredEntry(.category))
@@ -31,6 +31,9 @@ import Testing
             .handle: ["mastodon:@a@example.social", "skype:b"],
             .date: ["birthday:1815-12-10", "anniversary:--06-01"],
             .category: ["friends", "work"],
+            .expertise: ["expert:Swift", "Rust"],
+            .hobby: ["high:sailing", "chess"],
+            .interest: ["low:astronomy", "looms"],
             .extra: ["X-A:1", "X-B:2"],
         ]
         for field in EditContactViewModel.listFields {
