@@ -114,6 +114,76 @@ import Testing
 """)
 
 
+def add_a_list_field():
+    # The draft's [LabeledValue] property.
+    draft = declaring(r"^public struct ContactDraft\b", "Sources/CarnetModels")
+    insert(draft, r"^    public var members: \[String\] = \[\]\n",
+           "    /// A scratch list that make check-recipes adds.\n    public var scratchTags: [LabeledValue] = []\n")
+    # Its Field case.
+    field = declaring(r"^public enum Field\b", "Sources/CarnetModels")
+    insert(field, r"^    case email, [a-z, ]*\bphoto\b", ", scratchtag")
+    # Its entry, made by labeled(…), with its kind and a vCard property whose parameter holds the label.
+    fields = declaring(r"public static let all: \[ContactFieldSpec\]", "Sources/CarnetModels")
+    insert(fields, r"^        ContactFieldSpec\(\n            field: \.photo,",
+           '        labeled(.scratchtag, "Scratch tags", key: "scratchtags", \\.scratchTags, kind: EntryKind("scratchtag", knownTypes: ["big", "small"]),\n'
+           '                max: 100, search: .note, section: .other, vCard: VCardMapping("X-SCRATCH-TAG", labelParameter: "SIZE"),\n'
+           '                "A scratch list that make check-recipes adds: big:one.") { _ in nil },\n',
+           after=False)
+    # The migration: its table, a copy of the first table of schema 25's with the name changed.
+    numbers = [int(os.path.basename(m)[:4]) for m in glob.glob(path("migrations/[0-9][0-9][0-9][0-9]_*.sql"))]
+    number = max(numbers) + 1
+    lists = read("migrations/0025_expertise_hobbies_interests.sql")
+    table = re.search(r"^CREATE TABLE contact_expertise \(.*?^CREATE TRIGGER contact_expertise_outdate_search_delete .*?\n", lists, re.M | re.S)
+    if not table:
+        raise RecipeBroken("migrations/0025_expertise_hobbies_interests.sql has no contact_expertise table, index and triggers to copy")
+    write(f"migrations/{number:04d}_scratch_tags.sql",
+          f"-- Carnet schema, version {number}: a scratch list that make check-recipes adds.\n"
+          "-- Applied once, inside one transaction; never edited once released.\n\n"
+          + table.group(0).replace("contact_expertise", "contact_scratchtags"))
+    # The guide's JSON output shows every key, in alphabetical order.
+    cli = read("docs/cli.md")
+    anchor = re.search(r'"role":"",("scratch":"",)?"suffix":""', cli)
+    if not anchor or cli.count(anchor.group(0)) != 1:
+        raise RecipeBroken('docs/cli.md: the carnet list --json output has no "role" key before "suffix" to put "scratchtags" after')
+    write("docs/cli.md", cli.replace(anchor.group(0), anchor.group(0).replace('"suffix":""', '"scratchtags":[],"suffix":""')))
+    # A test: the list goes into its table and comes back, is searched, and an edit of it undoes.
+    write("Tests/CarnetStorageTests/ScratchListTests.swift", """import CarnetModels
+import Testing
+@testable import CarnetStorage
+
+@Suite struct ScratchListTests {
+    @Test func theListIsStoredSearchedAndItsEditUndoes() throws {
+        let storage = try StorageController.inMemory()
+        var draft = ContactDraft(name: "Ada")
+        draft.scratchTags = [LabeledValue("zebrawood", label: "BIG"), LabeledValue("two", preferred: true)]
+        let ada = try storage.insertContact(draft)
+        #expect(try storage.contact(id: ada.id).scratchTags == [LabeledValue("zebrawood", label: "big"), LabeledValue("two", preferred: true)])
+        #expect(try storage.contactCount(matching: "zebraw") == 1)
+        var edited = ada.draft
+        edited.scratchTags.remove(at: 0)
+        try storage.updateContact(ada, with: edited)
+        #expect(try storage.contact(id: ada.id).scratchTags.map(\\.value) == ["two"])
+        _ = try storage.undo()
+        #expect(try storage.contact(id: ada.id).scratchTags.count == 2)
+    }
+}
+""")
+    # The flags come from the entry alone, and the vCard writes the label as the parameter.
+    write("Tests/CLITests/ScratchListCommandTests.swift", """import Testing
+
+@Suite struct ScratchListCommandTests {
+    let box = Sandbox()
+
+    @Test func theListHasFlagsOfItsOwnAndAVCardProperty() {
+        let added = box.carnetInProcess(["add", "--name", "Ada", "--scratchtag", "Big:one", "--scratchtag", "two"])
+        #expect(added.status == 0, "\\\\(added)")
+        #expect(box.carnetInProcess(["edit", "1", "--remove-scratchtag", "two"]).status == 0)
+        #expect(box.carnetInProcess(["export", "--format", "vcf"]).stdout.contains("\\\\r\\\\nX-SCRATCH-TAG;SIZE=big:one\\\\r\\\\n"))
+    }
+}
+""")
+
+
 def add_a_command():
     write("Sources/carnet/Commands/Contacts/ScratchCommand.swift", """import ArgumentParser
 import CarnetState
@@ -232,7 +302,7 @@ import Testing
 
 
 failed = False
-for recipe in [add_a_field, add_a_command, add_a_file_format, add_a_server_quirk]:
+for recipe in [add_a_field, add_a_list_field, add_a_command, add_a_file_format, add_a_server_quirk]:
     print(recipe.__name__.replace("_", "-") + ":")
     try:
         recipe()
