@@ -410,6 +410,11 @@ public struct EntryKind: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
+    // A kind is known by its name: comparing it (every entry's label is normalized through its
+    // kind on every save and import) compares one short string, not the lists of labels.
+    public static func == (a: EntryKind, b: EntryKind) -> Bool { a.name == b.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
     /// A known type in lower case (`Work` → `work`, `mobile` → `cell`); a free label as given.
     public func normalizedLabel(_ label: String) -> String {
         let lower = label.lowercased()
