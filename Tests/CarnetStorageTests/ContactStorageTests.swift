@@ -39,6 +39,10 @@ import Testing
         draft.expertise = [LabeledValue("mathematics", label: "expert", preferred: true), LabeledValue("poetry")]
         draft.hobbies = [LabeledValue("horse riding", label: "high")]
         draft.interests = [LabeledValue("flying machines", label: "medium"), LabeledValue("music", label: "Bach")]
+        // Any list of labelled values added since, by its entry alone.
+        for spec in ContactFields.all {
+            if let keyPath = spec.labeledValues, draft[keyPath: keyPath].isEmpty { draft[keyPath: keyPath] = [LabeledValue("one", label: "work")] }
+        }
         return draft
     }()
 
