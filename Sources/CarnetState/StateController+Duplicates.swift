@@ -17,6 +17,15 @@ extension StateController {
         return merged
     }
 
+    /// Merges each group into its first contact with its draft, all as one action of the history
+    /// (see `StorageController/mergeContactGroups(_:)`); everything is read again.
+    @discardableResult
+    public func mergeContactGroups(_ merges: [(contacts: [Contact], draft: ContactDraft)]) throws(CarnetError) -> [Contact] {
+        let merged = try storage.mergeContactGroups(merges)
+        try reloadEverything()
+        return merged
+    }
+
     /// Records that two contacts are different people (one action of the history).
     public func markDifferentPeople(_ a: Int64, _ b: Int64) throws(CarnetError) {
         try storage.markDifferentPeople(a, b)

@@ -156,50 +156,86 @@ extension StorageController {
     /// read it: a contact saved meanwhile is a conflict and nothing is written.
     @discardableResult
     public func mergeContacts(_ contacts: [Contact], into draft: ContactDraft) throws(CarnetError) -> Contact {
-        guard let survivor = contacts.first, contacts.count > 1 else {
-            throw CarnetError.refused("a merge needs at least two contacts")
+        let checked = try Self.checkedMerge(contacts, into: draft)
+        let names = contacts.map(\.name)
+        return try recordedWrite { db, history in
+            history.note = HistoryNote(
+                .merge, subject: contacts[0].name, "merged \(names.dropFirst().joined(separator: ", ")) into \(contacts[0].name)")
+            return try Self.merge(db, contacts, into: checked, at: Timestamp.now())
         }
+    }
+
+    /// Merges each group of `merges` into its first contact, as `mergeContacts(_:into:)` merges
+    /// one, all as one action of the history: one undo takes every merge back. A contact may be
+    /// in one group only. Each contact must be as the caller read it: a contact saved meanwhile
+    /// is a conflict and nothing at all is written.
+    @discardableResult
+    public func mergeContactGroups(_ merges: [(contacts: [Contact], draft: ContactDraft)]) throws(CarnetError) -> [Contact] {
+        guard !merges.isEmpty else { return [] }
+        var seen = Set<Int64>()
+        var checked: [ContactDraft] = []
+        checked.reserveCapacity(merges.count)
+        for merge in merges {
+            checked.append(try Self.checkedMerge(merge.contacts, into: merge.draft))
+            for contact in merge.contacts where !seen.insert(contact.id).inserted {
+                throw CarnetError.refused("contact \(contact.id) is in two of the groups to merge; a contact is merged once")
+            }
+        }
+        let merged = merges.reduce(0) { $0 + $1.contacts.count }
+        return try recordedWrite { db, history in
+            let groups = merges.count == 1 ? "1 group" : "\(merges.count) groups"
+            history.note = HistoryNote(
+                .merge, subject: groups, "merged \(groups) of likely duplicates (\(merged) contacts into \(merges.count))")
+            let now = Timestamp.now()
+            return try zip(merges, checked).map { merge, draft in try Self.merge(db, merge.contacts, into: draft, at: now) }
+        }
+    }
+
+    /// The merge's draft, validated, once its contacts are known to make a merge: two or more,
+    /// each once, none a group.
+    private static func checkedMerge(_ contacts: [Contact], into draft: ContactDraft) throws(CarnetError) -> ContactDraft {
+        guard contacts.count > 1 else { throw CarnetError.refused("a merge needs at least two contacts") }
         if Set(contacts.map(\.id)).count != contacts.count {
             throw CarnetError.refused("a contact cannot be merged into itself: give each id once")
         }
         if let group = contacts.first(where: { $0.draft.kind == .group }) {
             throw CarnetError.groupIsNotAContact(id: group.id, name: group.name, "groups are not merged")
         }
-        let draft = try draft.validated()
+        return try draft.validated()
+    }
+
+    /// One merge, inside the caller's recorded write: each contact checked as the caller read
+    /// it, the others' rows, favorite place, UIDs and group memberships moved to the first, the
+    /// others deleted, and the first saved with `draft`.
+    private static func merge(_ db: Database, _ contacts: [Contact], into draft: ContactDraft, at now: Date) throws -> Contact {
+        let survivor = contacts[0]
         let others = Array(contacts.dropFirst())
-        return try recordedWrite { db, history in
-            let now = Timestamp.now()
-            let stamp = Timestamp.string(now)
-            for contact in contacts {
-                guard let current = try Self.fetchContact(db, id: contact.id), current.uid == contact.uid else {
-                    throw CarnetError.deleted(.contact, id: contact.id)
-                }
-                if current.version != contact.version {
-                    throw CarnetError.conflict(.contact(ContactConflict(base: contact, current: current, mine: draft)))
-                }
+        let stamp = Timestamp.string(now)
+        for contact in contacts {
+            guard let current = try fetchContact(db, id: contact.id), current.uid == contact.uid else {
+                throw CarnetError.deleted(.contact, id: contact.id)
             }
-            let names = contacts.map(\.name)
-            history.note = HistoryNote(
-                .merge, subject: survivor.name,
-                "merged \(names.dropFirst().joined(separator: ", ")) into \(survivor.name)")
-            try Self.takeFavorite(db, into: survivor.id, from: others.map(\.id))
-            for other in others {
-                try Self.moveOwnedRows(db, from: other.id, to: survivor.id)
-                try db.cachedStatement(sql: "UPDATE contact_uid_aliases SET contact_id = ? WHERE contact_id = ?").execute(arguments: [survivor.id, other.id])
-                try db.cachedStatement(sql: "INSERT OR REPLACE INTO contact_uid_aliases (uid, contact_id, merged_at) VALUES (?, ?, ?)")
-                    .execute(arguments: [other.uid, survivor.id, stamp])
-                try Self.renameMember(db, from: other.uid, to: survivor.uid, at: stamp)
-                try Self.beforeDeleting(db, contactID: other.id)
-                try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ? AND uid = ?").execute(arguments: [other.id, other.uid])
+            if current.version != contact.version {
+                throw CarnetError.conflict(.contact(ContactConflict(base: contact, current: current, mine: draft)))
             }
-            // Saved last, so it is a change whatever the draft: the next sync sends the contact
-            // that now holds the others' values.
-            guard try ContactRecord.update(
-                db, id: survivor.id, uid: survivor.uid, expecting: survivor.version, with: draft, replacing: survivor.draft, updatedAt: stamp)
-            else { throw CarnetError.deleted(.contact, id: survivor.id) }
-            return Contact(
-                id: survivor.id, uid: survivor.uid, draft: draft, createdAt: survivor.createdAt, updatedAt: now, version: survivor.version + 1)
         }
+        try takeFavorite(db, into: survivor.id, from: others.map(\.id))
+        for other in others {
+            try moveOwnedRows(db, from: other.id, to: survivor.id)
+            try db.cachedStatement(sql: "UPDATE contact_uid_aliases SET contact_id = ? WHERE contact_id = ?").execute(arguments: [survivor.id, other.id])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO contact_uid_aliases (uid, contact_id, merged_at) VALUES (?, ?, ?)")
+                .execute(arguments: [other.uid, survivor.id, stamp])
+            try renameMember(db, from: other.uid, to: survivor.uid, at: stamp)
+            try beforeDeleting(db, contactID: other.id)
+            try db.cachedStatement(sql: "DELETE FROM contacts WHERE id = ? AND uid = ?").execute(arguments: [other.id, other.uid])
+        }
+        // Saved last, so it is a change whatever the draft: the next sync sends the contact
+        // that now holds the others' values.
+        guard try ContactRecord.update(
+            db, id: survivor.id, uid: survivor.uid, expecting: survivor.version, with: draft, replacing: survivor.draft, updatedAt: stamp)
+        else { throw CarnetError.deleted(.contact, id: survivor.id) }
+        return Contact(
+            id: survivor.id, uid: survivor.uid, draft: draft, createdAt: survivor.createdAt, updatedAt: now, version: survivor.version + 1)
     }
 
     /// The survivor keeps its favorite place; if it had none, it takes the best placed of the

@@ -156,6 +156,51 @@ public final class DuplicatesViewModel {
         return MergeContactsViewModel(state: state, contacts: contacts, taking: taking, phones: try state.phoneNormalForm())
     }
 
+    /// What `mergeAll(keepingFirst:)` did: for each merged group, the contacts merged (the
+    /// first kept) and the fields settled by keeping the first's value; the groups it left.
+    public struct MergeAll: Sendable, Equatable {
+        public struct Merged: Sendable, Equatable {
+            /// The group's contacts as they were, the kept one first.
+            public let contacts: [Contact]
+            /// The contact that now holds the group.
+            public let contact: Contact
+            /// Where the contacts held different values: the kept one's stayed.
+            public let settled: [MergeQuestion]
+        }
+
+        public let merged: [Merged]
+        /// The groups whose contacts hold different values of a one-valued field (a name, a
+        /// title, a birthday): a person says which to keep, on the merge screen.
+        public let left: [Row]
+    }
+
+    /// Merges every group into its first contact, as one action of the history. A group whose
+    /// contacts hold two values of one field (a name, a title, a birthday) is left for a person
+    /// to choose on the merge screen, unless `keepingFirst`: then the first contact's value
+    /// stays, as a merge in a script keeps it, and the answer says each field so settled.
+    public func mergeAll(keepingFirst: Bool = false) throws(CarnetError) -> MergeAll {
+        try refresh()
+        let phones = try state.phoneNormalForm()
+        var merges: [(contacts: [Contact], draft: ContactDraft)] = []
+        var settled: [[MergeQuestion]] = []
+        var left: [Row] = []
+        for row in rows {
+            var contacts: [Contact] = []
+            for id in row.group.contactIDs { contacts.append(try state.contact(id: id)) }
+            let merge = ContactMerge.merge(contacts.map(\.draft), phones: phones)
+            if (merge.questions.isEmpty || keepingFirst) && !contacts.contains(where: { $0.kind == .group }) {
+                merges.append((contacts, merge.draft))
+                settled.append(merge.questions)
+            } else {
+                left.append(row)
+            }
+        }
+        let saved = try state.mergeContactGroups(merges)
+        try refresh()
+        let merged = saved.indices.map { MergeAll.Merged(contacts: merges[$0].contacts, contact: saved[$0], settled: settled[$0]) }
+        return MergeAll(merged: merged, left: left)
+    }
+
     /// Says contacts `a` and `b` are different people; the list is found again without them
     /// together.
     public func markDifferent(_ a: Int64, _ b: Int64) throws(CarnetError) {

@@ -55,6 +55,49 @@ import Testing
         #expect(json["contacts"] as? Int == 4)
     }
 
+    /// `--merge-all` merges every group that needs no choice, as one action, and lists the
+    /// groups whose contacts differ on a field; one undo takes every merge back.
+    @Test func mergeAllMergesWhatNeedsNoChoiceAsOneActionAndListsTheRest() {
+        addAdas()  // their titles differ: left for carnet merge
+        box.carnetInProcess(["add", "--name", "Grace Hopper", "--phone", "+1 202 555 0100"])
+        box.carnetInProcess(["add", "--name", "Alan Turing", "--email", "alan@example.org"])
+        box.carnetInProcess(["add", "--name", "Alan Turing", "--email", "ALAN@example.org", "--category", "friends"])
+        let before = exported()
+        let run = box.carnet(["duplicates", "--merge-all"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout == """
+            merged 2 groups of likely duplicates; carnet undo takes them all back:
+              Alan Turing [6]
+              Grace Hopper [4]
+            left 1 group whose contacts differ on a field (carnet merge ID ID… asks which value to keep; --keep-first keeps the first's):
+            1. Ada Lovelace [1], Lovelace, Ada [2], ada lovelace [3]
+
+            """, "\(run)")
+        let shown = box.carnetInProcess(["show", "6", "--json"]).stdout
+        #expect(shown.contains("friends") && shown.contains("alan@example.org"), "\(shown)")
+        #expect(box.carnetInProcess(["list"]).lines.count == 1 + 5)
+        #expect(box.carnetInProcess(["undo"]).stdout == "undone 8: merged 2 groups of likely duplicates (4 contacts into 2)\n")
+        #expect(exported() == before)
+        // With --keep-first the differing group is merged too, each field it settled said.
+        let kept = box.carnet(["duplicates", "--merge-all", "--keep-first"])
+        #expect(kept.status == 0, "\(kept)")
+        #expect(kept.stdout.contains("""
+              Ada Lovelace [1]
+                name: kept “Ada Lovelace” of 1 (2 had “Lovelace, Ada”)
+                title: kept “Analyst” of 1 (2 had “Countess”)
+            """), "\(kept)")
+        #expect(box.carnetInProcess(["list"]).lines.count == 1 + 3)
+        #expect(box.carnetInProcess(["show", "1", "--json"]).stdout.contains("Met in 1833"), "the others' values where the first had none")
+        #expect(box.carnetInProcess(["undo"]).status == 0)
+        #expect(exported() == before)
+        #expect(box.carnet(["duplicates", "--keep-first"]).status == 64)
+        // Nothing to merge, and a flag that cannot go with it.
+        let alone = Sandbox()
+        alone.carnetInProcess(["add", "--name", "Ada"])
+        #expect(alone.carnet(["duplicates", "--merge-all"]).stdout == "no likely duplicates among 1 contact; nothing merged\n")
+        #expect(box.carnet(["duplicates", "--merge-all", "--json"]).status == 64)
+    }
+
     @Test func differentPeopleAreNeverProposedAgain() {
         box.carnetInProcess(["db", "phone-region", "US"])
         box.carnetInProcess(["add", "--name", "John Smith", "--phone", "212 555 0100"])

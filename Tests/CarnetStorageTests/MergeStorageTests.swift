@@ -62,6 +62,39 @@ import Testing
         #expect(throws: CarnetError.self) { try storage.markDifferentPeople(adas[0].id, 999) }
     }
 
+    /// Several groups merged as one action: one undo restores every contact exactly, and a
+    /// contact named in two groups, or saved since it was read, writes nothing.
+    @Test func groupsMergedTogetherAreOneActionAndOneUndo() throws {
+        let storage = try StorageController(path: dir.database)
+        let adas = try threeAdas(storage)
+        let grace = try storage.insertContact(ContactDraft(name: "Grace Hopper", email: "grace@navy.example"))
+        let hopper = try storage.insertContact(ContactDraft(name: "Hopper, Grace", email: "GRACE@navy.example"))
+        let before = try Self.rows(storage)
+        let actions = try storage.history(limit: 100).count
+        let phones = PhoneNormalForm(region: "GB")
+        func merge(_ contacts: [Contact]) -> (contacts: [Contact], draft: ContactDraft) {
+            (contacts, ContactMerge.merge(contacts.map(\.draft), phones: phones).draft)
+        }
+        #expect(throws: CarnetError.self) { try storage.mergeContactGroups([merge(adas), merge([grace, adas[1]])]) }
+        var stale = grace
+        stale = Contact(id: stale.id, uid: stale.uid, draft: stale.draft, createdAt: stale.createdAt, updatedAt: stale.updatedAt, version: 7)
+        #expect(throws: CarnetError.self) { try storage.mergeContactGroups([merge(adas), merge([stale, hopper])]) }
+        #expect(try Self.rows(storage) == before)
+
+        let merged = try storage.mergeContactGroups([merge(adas), merge([grace, hopper])])
+        #expect(merged.map(\.id) == [adas[0].id, grace.id])
+        #expect(try storage.allContacts().map(\.id).sorted() == [adas[0].id, grace.id])
+        #expect(try storage.contact(resolvingUID: hopper.uid)?.id == grace.id)
+        let history = try storage.history(limit: 100)
+        #expect(history.count == actions + 1)
+        #expect(history.first?.summary == "merged 2 groups of likely duplicates (5 contacts into 2)")
+        try storage.undo()
+        #expect(try Self.rows(storage) == before)
+        try storage.redo()
+        #expect(try storage.allContacts().count == 2)
+        #expect(try storage.mergeContactGroups([]).isEmpty)
+    }
+
     @Test func aMergeIsOneActionAndUndoRestoresEveryContactExactly() throws {
         let storage = try StorageController(path: dir.database)
         let adas = try threeAdas(storage)

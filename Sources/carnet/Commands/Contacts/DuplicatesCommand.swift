@@ -22,14 +22,35 @@ struct DuplicatesCommand: StateCommand {
               carnet duplicates
               carnet duplicates --json
               carnet merge 12 40          # keep 12, merge 40 into it
+              carnet duplicates --merge-all
+
+            --merge-all merges every group whose contacts never hold two values of one field \
+            (lists are united, as carnet merge unites them) into its first contact, all as one \
+            action: one carnet undo takes every merge back. A group whose contacts differ on a \
+            name, a title, a birthday or another one-valued field is left and listed, for \
+            carnet merge to ask which value to keep; with --keep-first it is merged too, the \
+            first contact's value kept, and each field so settled is printed.
             """)
 
     @OptionGroup var database: DatabaseOption
     @OptionGroup var book: BookOption
     @Flag(help: "Write the groups as JSON: each group's contacts and reasons.") var json = false
+    @Flag(name: .customLong("merge-all"), help: "Merge every group that needs no choice into its first contact, as one action; list the others.")
+    var mergeAll = false
+
+    @Flag(name: .customLong("keep-first"), help: "With --merge-all, merge the groups whose contacts differ too, keeping the first contact's values.")
+    var keepFirst = false
+
+    var writes: Bool { mergeAll }
+
+    func validate() throws {
+        if mergeAll && json { throw ValidationError("--merge-all prints what it merged; it cannot be combined with --json") }
+        if keepFirst && !mergeAll { throw ValidationError("--keep-first says how --merge-all settles differing values; give --merge-all too") }
+    }
 
     @MainActor func run(state: StateController, terminal: Terminal) throws {
         let screen = DuplicatesViewModel(state: state, scope: DuplicateScope(bookID: try book.resolved(state)?.id))
+        if mergeAll { return try merge(screen, terminal: terminal) }
         try screen.refresh()
         if json { return try printJSON(screen, terminal: terminal) }
         guard !screen.rows.isEmpty else {
@@ -47,6 +68,35 @@ struct DuplicatesCommand: StateCommand {
                 out += "   \(reason.description.shown)\(ids)\n"
             }
             terminal.print(out, terminator: "")
+        }
+    }
+
+    @MainActor private func merge(_ screen: DuplicatesViewModel, terminal: Terminal) throws {
+        let done = try screen.mergeAll(keepingFirst: keepFirst)
+        let merged = done.merged.count
+        if merged == 0 && done.left.isEmpty {
+            let count = screen.contactCount
+            return terminal.print("no likely duplicates among \(count) contact\(count == 1 ? "" : "s"); nothing merged")
+        }
+        if merged > 0 {
+            terminal.print("merged \(merged) group\(merged == 1 ? "" : "s") of likely duplicates; carnet undo takes \(merged == 1 ? "it" : "them all") back:")
+            for group in done.merged {
+                terminal.print("  \(group.contact.name.shown) [\(group.contact.id)]")
+                let id = { (index: Int) in group.contacts[index].id }
+                for question in group.settled {
+                    let kept = question.choices.first { $0.contactIndex == question.chosen }?.value ?? ""
+                    let others = question.choices.filter { $0.contactIndex != question.chosen }
+                        .map { "\(id($0.contactIndex)) had “\($0.value.shown)”" }.joined(separator: "; ")
+                    terminal.print("    \(question.subject.key): kept “\(kept.shown)” of \(id(question.chosen)) (\(others))")
+                }
+            }
+        }
+        guard !done.left.isEmpty else { return }
+        let left = done.left.count
+        terminal.print("left \(left) group\(left == 1 ? "" : "s") whose contacts differ on a field "
+            + "(carnet merge ID ID… asks which value to keep; --keep-first keeps the first's):")
+        for (i, row) in done.left.enumerated() {
+            terminal.print("\(i + 1). " + row.members.map { "\($0.name.shown) [\($0.id)]" }.joined(separator: ", "))
         }
     }
 
