@@ -172,6 +172,10 @@ public final class DuplicatesViewModel {
         /// The groups whose contacts hold different values of a one-valued field (a name, a
         /// title, a birthday): a person says which to keep, on the merge screen.
         public let left: [Row]
+        /// The groups that share a contact with a group merged before them (a chain of reasons
+        /// too long for one group is listed as several): the next search finds them again,
+        /// with the merged contact.
+        public let overlapping: [Row]
     }
 
     /// Merges every group into its first contact, as one action of the history. A group whose
@@ -184,13 +188,20 @@ public final class DuplicatesViewModel {
         var merges: [(contacts: [Contact], draft: ContactDraft)] = []
         var settled: [[MergeQuestion]] = []
         var left: [Row] = []
+        var overlapping: [Row] = []
+        var taken = Set<Int64>()
         for row in rows {
+            if row.group.contactIDs.contains(where: taken.contains) {
+                overlapping.append(row)
+                continue
+            }
             var contacts: [Contact] = []
             for id in row.group.contactIDs { contacts.append(try state.contact(id: id)) }
             let merge = ContactMerge.merge(contacts.map(\.draft), phones: phones)
             if (merge.questions.isEmpty || keepingFirst) && !contacts.contains(where: { $0.kind == .group }) {
                 merges.append((contacts, merge.draft))
                 settled.append(merge.questions)
+                taken.formUnion(row.group.contactIDs)
             } else {
                 left.append(row)
             }
@@ -198,7 +209,7 @@ public final class DuplicatesViewModel {
         let saved = try state.mergeContactGroups(merges)
         try refresh()
         let merged = saved.indices.map { MergeAll.Merged(contacts: merges[$0].contacts, contact: saved[$0], settled: settled[$0]) }
-        return MergeAll(merged: merged, left: left)
+        return MergeAll(merged: merged, left: left, overlapping: overlapping)
     }
 
     /// Says contacts `a` and `b` are different people; the list is found again without them

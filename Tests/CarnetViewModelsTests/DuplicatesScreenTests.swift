@@ -60,6 +60,36 @@ import Testing
         #expect(screen.rows.count == 1)
     }
 
+    /// A chain of reasons too long for one group is listed as several groups that share
+    /// contacts: merging all merges the first of each overlap and leaves the rest for the next
+    /// search, which finds them with the merged contact; one undo takes a merge-all back.
+    @Test func mergeAllMergesOverlappingGroupsOneAtATime() throws {
+        let state = try makeState(dir.database)
+        // Fourteen people, each sharing an email with the next: one chain of fourteen.
+        for i in 0..<14 {
+            var draft = ContactDraft(name: "Person \(i) Chain")
+            draft.emails = [LabeledValue("p\(i)@example.com"), LabeledValue("p\(i + 1)@example.com")]
+            draft.title = "Title \(i)"
+            _ = try state.addContact(draft)
+        }
+        let screen = DuplicatesViewModel(state: state)
+        try screen.refresh()
+        #expect(screen.rows.count > 1, "\(screen.rows.map(\.id))")
+        let alone = try screen.mergeAll()
+        #expect(alone.merged.isEmpty && alone.overlapping.isEmpty && alone.left.count == screen.rows.count, "the titles differ")
+        let first = try screen.mergeAll(keepingFirst: true)
+        #expect(!first.merged.isEmpty && !first.overlapping.isEmpty)
+        let ids = first.merged.flatMap { $0.contacts.map(\.id) }
+        #expect(Set(ids).count == ids.count, "no contact merged twice")
+        #expect(first.merged.allSatisfy { $0.settled.map(\.subject) == [.field(.name), .field(.title)] })
+        _ = try state.undo()
+        #expect(try state.contactCount(matching: "") == 14)
+        var rounds = 0
+        while !(try screen.mergeAll(keepingFirst: true)).merged.isEmpty { rounds += 1 }
+        let remaining = try state.contactCount(matching: "")
+        #expect(rounds >= 2 && remaining == 1, "\(rounds) rounds, \(remaining) left")
+    }
+
     @Test func cancellingTheMergeScreenLeavesNoTrace() throws {
         let state = try makeState(dir.database)
         let (ada, lovelace) = try twoAdas(state)

@@ -74,7 +74,7 @@ struct DuplicatesCommand: StateCommand {
     @MainActor private func merge(_ screen: DuplicatesViewModel, terminal: Terminal) throws {
         let done = try screen.mergeAll(keepingFirst: keepFirst)
         let merged = done.merged.count
-        if merged == 0 && done.left.isEmpty {
+        if merged == 0 && done.left.isEmpty && done.overlapping.isEmpty {
             let count = screen.contactCount
             return terminal.print("no likely duplicates among \(count) contact\(count == 1 ? "" : "s"); nothing merged")
         }
@@ -90,6 +90,11 @@ struct DuplicatesCommand: StateCommand {
                     terminal.print("    \(question.subject.key): kept “\(kept.shown)” of \(id(question.chosen)) (\(others))")
                 }
             }
+        }
+        if !done.overlapping.isEmpty {
+            let count = done.overlapping.count
+            terminal.print("\(count) more group\(count == 1 ? " shares" : "s share") a contact with a group merged now; "
+                + "carnet duplicates --merge-all again merges \(count == 1 ? "it" : "them") with the merged contact")
         }
         guard !done.left.isEmpty else { return }
         let left = done.left.count
