@@ -82,12 +82,9 @@ struct DuplicatesCommand: StateCommand {
             terminal.print("merged \(merged) group\(merged == 1 ? "" : "s") of likely duplicates; carnet undo takes \(merged == 1 ? "it" : "them all") back:")
             for group in done.merged {
                 terminal.print("  \(group.contact.name.shown) [\(group.contact.id)]")
-                let id = { (index: Int) in group.contacts[index].id }
+                let ids = group.contacts.map(\.id)
                 for question in group.settled {
-                    let kept = question.choices.first { $0.contactIndex == question.chosen }?.value ?? ""
-                    let others = question.choices.filter { $0.contactIndex != question.chosen }
-                        .map { "\(id($0.contactIndex)) had “\($0.value.shown)”" }.joined(separator: "; ")
-                    terminal.print("    \(question.subject.key): kept “\(kept.shown)” of \(id(question.chosen)) (\(others))")
+                    terminal.print("    " + MergeCommand.settled(question, ids: ids) { id, value in "\(id) had “\(value.shown)”" })
                 }
             }
         }

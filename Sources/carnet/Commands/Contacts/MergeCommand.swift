@@ -120,11 +120,16 @@ struct MergeCommand: StateCommand {
     /// "name: kept “Ada Lovelace” of 12 (40 has “Lovelace, Ada”; --take name=40)".
     @MainActor private func settled(_ question: MergeQuestion, _ screen: MergeContactsViewModel) -> String {
         let key = question.subject.key
-        let id = { (index: Int) in screen.contacts[index].id }
+        return Self.settled(question, ids: screen.contacts.map(\.id)) { id, value in "\(id) has “\(value.shown)”; --take \(key)=\(id)" }
+    }
+
+    /// A field a merge settled by keeping one contact's value, `ids` the merged contacts' in
+    /// order: "name: kept “Ada Lovelace” of 12 (" then each other contact's value as `other`
+    /// says it, joined by "; ", then ")". Also what `carnet duplicates --merge-all --keep-first` prints.
+    static func settled(_ question: MergeQuestion, ids: [Int64], other: (Int64, String) -> String) -> String {
         let kept = question.choices.first { $0.contactIndex == question.chosen }
-        let others = question.choices.filter { $0.contactIndex != question.chosen }
-            .map { "\(id($0.contactIndex)) has “\($0.value.shown)”; --take \(key)=\(id($0.contactIndex))" }
-        return "\(key): kept “\((kept?.value ?? "").shown)” of \(id(question.chosen)) (\(others.joined(separator: "; ")))"
+        let others = question.choices.filter { $0.contactIndex != question.chosen }.map { other(ids[$0.contactIndex], $0.value) }
+        return "\(question.subject.key): kept “\((kept?.value ?? "").shown)” of \(ids[question.chosen]) (\(others.joined(separator: "; ")))"
     }
 
     /// Asks, for each field whose values differ, which one to keep.
