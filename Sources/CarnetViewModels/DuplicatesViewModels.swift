@@ -207,7 +207,9 @@ public final class DuplicatesViewModel {
             }
         }
         let saved = try state.mergeContactGroups(merges)
-        try refresh()
+        // The groups are found again only when a merge changed them: a second search costs
+        // as much as the first.
+        if !saved.isEmpty { try refresh() }
         let merged = saved.indices.map { MergeAll.Merged(contacts: merges[$0].contacts, contact: saved[$0], settled: settled[$0]) }
         return MergeAll(merged: merged, left: left, overlapping: overlapping)
     }
