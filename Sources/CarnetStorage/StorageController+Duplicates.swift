@@ -211,11 +211,15 @@ extension StorageController {
         let survivor = contacts[0]
         let others = Array(contacts.dropFirst())
         let stamp = Timestamp.string(now)
+        // Its key and version say whether each contact is as the caller read it; the whole
+        // contact, every list with it, is read only to show a conflict.
+        let stored = try db.cachedStatement(sql: "SELECT uid, version FROM contacts WHERE id = ?")
         for contact in contacts {
-            guard let current = try fetchContact(db, id: contact.id), current.uid == contact.uid else {
+            guard let row = try Row.fetchOne(stored, arguments: [contact.id]), row["uid"] as String == contact.uid else {
                 throw CarnetError.deleted(.contact, id: contact.id)
             }
-            if current.version != contact.version {
+            if row["version"] as Int != contact.version {
+                guard let current = try fetchContact(db, id: contact.id) else { throw CarnetError.deleted(.contact, id: contact.id) }
                 throw CarnetError.conflict(.contact(ContactConflict(base: contact, current: current, mine: draft)))
             }
         }
