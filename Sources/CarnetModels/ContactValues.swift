@@ -399,10 +399,13 @@ public struct EntryKind: Sendable, Hashable, CustomStringConvertible {
         self.hasLabels = hasLabels
     }
 
-    public static let email = EntryKind("email", knownTypes: ["home", "work", "other"])
+    /// The types an email, an address and a URL share.
+    private static let places = ["home", "work", "other"]
+
+    public static let email = EntryKind("email", knownTypes: places)
     public static let phone = EntryKind("phone", knownTypes: ["cell", "home", "work", "fax", "pager", "other"])
-    public static let address = EntryKind("address", knownTypes: ["home", "work", "other"])
-    public static let url = EntryKind("url", knownTypes: ["home", "work", "other"])
+    public static let address = EntryKind("address", knownTypes: places)
+    public static let url = EntryKind("url", knownTypes: places)
     public static let handle = EntryKind("handle")
     public static let date = EntryKind("date", knownTypes: [ContactDate.birthday, ContactDate.anniversary])
     public static let category = EntryKind("category", hasLabels: false)
