@@ -429,7 +429,7 @@ import Testing
             (try db.columns(in: "contact_search").map(\.name), try db.tableExists("contact_search_docsize"),
              try Int.fetchOne(db, sql: "SELECT v FROM contact_search_config WHERE k = 'hashsize'"))
         }
-        #expect(columns == ["names", "other"] && !docsize && hashsize == 4 * 1024 * 1024)
+        #expect(columns == ["other", "names"] && !docsize && hashsize == 4 * 1024 * 1024)
         // Carnet's own writes index in the new columns too.
         try storage.insertContact(ContactDraft(name: "Grace Hopper", email: "grace@navy.example"))
         #expect(try names(storage, "navy grace") == ["Grace Hopper"])
@@ -584,6 +584,43 @@ import Testing
             (try SearchIndex.documentCount(db), try SearchIndex.isOutdated(db), try matching(db, "fans"), try matching(db, "ada"))
         }
         #expect(documents == 1 && !outdated && fansFound.isEmpty && adaFound == ["Ada Lovelace"])
+        try indexIsSound(storage)
+        #expect(try storage.integrityCheck() == ["ok"])
+    }
+
+    /// A file of schema 25 (`names` first) is indexed again with `other` first: the same
+    /// contacts found for every search, ranked alike, in an index of fewer bytes.
+    @Test func aSchema25FileIsReindexedWithOtherFirstByMigration26() throws {
+        let path = dir.path("twenty-five.sqlite")
+        let old = try StorageController(path: path, options: StorageOptions(), migrations: Migration.embedded.filter { $0.version <= 25 })
+        let people = (0..<400).map { i in
+            ContactDraft(name: "Person\(i) Family\(i % 37)", email: "person\(i).family@example\(i % 7).com", phone: "+1 555 01\(1000 + i)")
+        }
+        _ = try old.insertContacts(people)
+        try old.insertContact(ContactDraft(name: "Ada Lovelace", organization: "Analytical Engines"))
+        try old.insertContact(ContactDraft(name: "Zed Adams", organization: "Ada Systems"))
+        let searches = ["ada", "person12", "family3 example4", "555 011012", "person5.family", "engines"]
+        func bytes(_ db: Database) throws -> Int { try Int.fetchOne(db, sql: "SELECT sum(length(block)) FROM contact_search_data") ?? 0 }
+        var before: [String: [String]] = [:]
+        try old.writer.read { db in
+            #expect(try db.columns(in: "contact_search").map(\.name) == ["names", "other"])
+            for search in searches { before[search] = try matching(db, search) }
+        }
+        let bytesBefore = try old.writer.read { db in try bytes(db) }
+        let ranked = try names(old, "ada", order: .relevance)
+        try old.close()
+
+        let storage = try StorageController(path: path)
+        #expect(try storage.info().schemaVersion == StorageController.supportedSchemaVersion)
+        let (columns, outdated, bytesAfter) = try storage.writer.read { db in
+            (try db.columns(in: "contact_search").map(\.name), try SearchIndex.isOutdated(db), try bytes(db))
+        }
+        #expect(columns == ["other", "names"] && !outdated)
+        let after = try storage.writer.read { db in try searches.map { try matching(db, $0) } }
+        for (search, found) in zip(searches, after) { #expect(found == before[search], "\(search)") }
+        #expect(before["person12"]?.isEmpty == false && before["engines"] == ["Ada Lovelace"])
+        #expect(try names(storage, "ada", order: .relevance) == ranked && ranked == ["Ada Lovelace", "Zed Adams"])
+        #expect(bytesAfter < bytesBefore * 9 / 10, "\(bytesAfter) bytes of index, \(bytesBefore) before")
         try indexIsSound(storage)
         #expect(try storage.integrityCheck() == ["ok"])
     }
