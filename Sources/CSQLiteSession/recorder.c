@@ -485,7 +485,20 @@ static int appendUpdate(buffer *out, const table *t, const change *c) {
     return 1;
 }
 
-int carnet_recorder_changeset(carnet_recorder *r, int *size, void **bytes) {
+/// An INSERT that names its row by key alone: the key's values, 0 ("no value") for every other
+/// column.
+static void appendInsertedKey(buffer *out, const table *t, const change *c) {
+    appendByte(out, SQLITE_INSERT);
+    appendByte(out, (unsigned char)c->indirect);
+    const unsigned char *p = c->now;
+    for (int i = 0; i < t->columns; i++) {
+        int size = valueSize(p);
+        if (t->keyOrdinal[i]) append(out, p, size); else appendByte(out, 0);
+        p += size;
+    }
+}
+
+int carnet_recorder_changeset(carnet_recorder *r, int insertsByKey, int *size, void **bytes) {
     *size = 0;
     *bytes = NULL;
     if (r->error) return r->error;
@@ -505,7 +518,9 @@ int carnet_recorder_changeset(carnet_recorder *r, int *size, void **bytes) {
                 append(&out, t->name, (int)strlen(t->name) + 1);
             }
             int wrote = 1;
-            if (!c->old) {
+            if (!c->old && insertsByKey) {
+                appendInsertedKey(&out, t, c);
+            } else if (!c->old) {
                 appendByte(&out, SQLITE_INSERT);
                 appendByte(&out, (unsigned char)c->indirect);
                 append(&out, c->now, c->newSize);

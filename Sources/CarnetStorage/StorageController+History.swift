@@ -176,7 +176,7 @@ extension StorageController {
                     let save = try db.cachedStatement(sql: "UPDATE \(table.table) SET version = ?, updated_at = ? WHERE id = ?")
                     for (id, version) in versions { try save.execute(arguments: [version + 1, now, id]) }
                 }
-                let recorded = StoredChanges.stored(try session.changeset())
+                let recorded = StoredChanges.stored(try session.changeset(insertsByKey: part != 0))
                 bytes += recorded.count
                 if part == 0 {
                     recordedInline = recorded

@@ -430,6 +430,58 @@ import Testing
         #expect(try storage.integrityCheck() == ["ok"])
     }
 
+    /// An action written in parts keeps the rows it inserts by their keys alone: the import's
+    /// history holds a few bytes a contact. Its undo deletes them by key and records them whole,
+    /// which is what the redo inserts again; the redo keeps them by key once more. Undo then
+    /// redo give back exactly the rows the import wrote.
+    @Test func aLongActionKeepsTheRowsItInsertsByTheirKeys() throws {
+        let storage = try StorageController(path: dir.database)
+        let count = 1_500
+        let records = (1...count).lazy.map { i in
+            var draft = ContactDraft(name: "Person \(i)", organization: "Company \(i % 97)", note: String(repeating: "n\(i % 10)", count: 1500))
+            draft.emails = [LabeledValue("p\(i)@example.com", label: "work")]
+            draft.phones = [LabeledValue("+1 555 \(1_000_000 + i)", label: "cell")]
+            return InterchangeRecord(uid: "u\(i)", draft: draft, updatedAt: nil, line: i)
+        }
+        var iterator = records.makeIterator()
+        _ = try storage.importContacts(source: "long.csv") { () throws(InterchangeError) in iterator.next() }
+        func parts() throws -> [Data] {
+            try storage.writer.read { db in try Data.fetchAll(db, sql: "SELECT changeset FROM history_changesets ORDER BY part") }
+        }
+        /// Every change of every part: (operation, whether each column holds a value, which are the key).
+        func changes() throws -> [(Changeset.Change.Operation, values: [Bool], key: [Bool])] {
+            var found: [(Changeset.Change.Operation, values: [Bool], key: [Bool])] = []
+            for part in try parts() {
+                try Changeset.forEach(try StoredChanges.changes(part)) { change in
+                    let values = change.operation == .insert ? change.new : change.old
+                    found.append((change.operation, values.map { $0 != nil }, change.key))
+                }
+            }
+            return found
+        }
+        #expect(try parts().count >= 2)
+        let imported = try MergeStorageTests.rows(storage)
+        let inserted = try changes()
+        #expect(inserted.count == count * 3)
+        #expect(inserted.allSatisfy { $0.0 == .insert && $0.values == $0.key })
+        let bytes = try parts().reduce(0) { $0 + $1.count }
+        #expect(bytes < count * 12, "\(bytes) bytes of history for \(count) contacts")
+
+        try storage.undo()
+        #expect(try storage.contactCount() == 0)
+        let deleted = try changes()
+        #expect(deleted.count == count * 3 && deleted.allSatisfy { $0.0 == .delete && !$0.values.contains(false) })
+
+        try storage.redo()
+        #expect(try MergeStorageTests.rows(storage) == imported)
+        #expect(try changes().allSatisfy { $0.0 == .insert && $0.values == $0.key })
+        #expect(try storage.contacts(limit: 10, matching: "p1234@example.com").contacts.map(\.name) == ["Person 1234"])
+        try storage.undo()
+        try storage.redo()
+        #expect(try MergeStorageTests.rows(storage) == imported)
+        #expect(try storage.integrityCheck() == ["ok"])
+    }
+
     /// A short changeset is stored as it is; a long one compressed and read back whole; a damaged
     /// one is refused with an error, never read as another changeset.
     @Test func longChangesetsAreStoredCompressed() throws {

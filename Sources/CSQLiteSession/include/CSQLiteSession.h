@@ -89,8 +89,10 @@ int carnet_recorder_open(struct sqlite3 *db, const carnet_recorded_table *tables
 
 /// The changes recorded so far, as a changeset (`*bytes` is NULL when there are none; free it
 /// with carnet_free). An error met while recording (out of memory, a table whose columns
-/// changed) is returned here.
-int carnet_recorder_changeset(carnet_recorder *recorder, int *size, void **bytes);
+/// changed) is returned here. With `insertsByKey`, a row inserted is written with its key's
+/// values alone (every other column "no value"): enough to undo the insert, which deletes the
+/// row by its key, and a fraction of the size.
+int carnet_recorder_changeset(carnet_recorder *recorder, int insertsByKey, int *size, void **bytes);
 
 /// Bytes of heap the recorder holds.
 int64_t carnet_recorder_memory(carnet_recorder *recorder);

@@ -38,11 +38,12 @@ final class ChangeSession {
 
     var memory: Int64 { handle.map { carnet_recorder_memory($0) } ?? 0 }
 
-    /// The changes recorded so far (empty when there are none).
-    func changeset() throws -> Data {
+    /// The changes recorded so far (empty when there are none); with `insertsByKey`, each row
+    /// inserted as its key alone (see `History`).
+    func changeset(insertsByKey: Bool = false) throws -> Data {
         var size: Int32 = 0
         var bytes: UnsafeMutableRawPointer?
-        try check(carnet_recorder_changeset(handle, &size, &bytes), "could not read the changes to record in the history")
+        try check(carnet_recorder_changeset(handle, insertsByKey ? 1 : 0, &size, &bytes), "could not read the changes to record in the history")
         defer { carnet_free(bytes) }
         guard let bytes, size > 0 else { return Data() }
         return Data(bytes: bytes, count: Int(size))

@@ -310,6 +310,10 @@ enum Changeset {
         do {
             switch change.operation {
             case .insert:
+                // An insert recorded by key alone (see `History`) is only ever undone, never made.
+                guard !change.new.contains(where: { $0 == nil }) else {
+                    throw CarnetError.database("the history holds only the keys of the rows of \(table.name) to insert again")
+                }
                 let values = change.new.map { $0 ?? .null }
                 do {
                     try db.cachedStatement(sql: """
@@ -321,8 +325,9 @@ enum Changeset {
                     return error
                 }
             case .delete:
-                // Every column as the changeset has it (bookkeeping aside), or it is a conflict.
-                let checked = change.old.indices.filter { !change.key[$0] && !table.unchecked.contains($0) }
+                // Every column as the changeset has it (bookkeeping aside), or it is a conflict; an
+                // insert recorded by its key alone (see `History`) is undone by its key alone.
+                let checked = change.old.indices.filter { !change.key[$0] && !table.unchecked.contains($0) && change.old[$0] != nil }
                 let sql = "DELETE FROM \(table.quotedName) WHERE \(([keyCondition] + checked.map { "\(table.quoted($0)) IS ?" }).joined(separator: " AND "))"
                 try db.cachedStatement(sql: sql).execute(arguments: .values(keyValues + checked.map { change.old[$0] ?? .null }))
                 if db.changesCount == 0 { throw conflict(try exists() ? "changed" : "missing") }

@@ -64,7 +64,8 @@ final class HistoryRecorder {
     /// Writes what the session holds as the action's next part; `last` when nothing follows.
     private func flush(last: Bool) throws {
         guard let session else { return }
-        let recorded = try session.changeset()
+        // Only an action of one part is written whole (see `History`).
+        let recorded = try session.changeset(insertsByKey: !(last && parts == 0))
         guard !recorded.isEmpty else { return }
         let changes = StoredChanges.stored(recorded)
         bytes += changes.count
