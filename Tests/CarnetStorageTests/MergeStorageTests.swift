@@ -88,10 +88,13 @@ import Testing
         let history = try storage.history(limit: 100)
         #expect(history.count == actions + 1)
         #expect(history.first?.summary == "merged 2 groups of likely duplicates (5 contacts into 2)")
+        try SearchTests().indexIsSound(storage)
         try storage.undo()
         #expect(try Self.rows(storage) == before)
+        try SearchTests().indexIsSound(storage)
         try storage.redo()
         #expect(try storage.allContacts().count == 2)
+        try SearchTests().indexIsSound(storage)
         #expect(try storage.mergeContactGroups([]).isEmpty)
     }
 
