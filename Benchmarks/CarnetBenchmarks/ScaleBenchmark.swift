@@ -227,6 +227,9 @@ enum ScaleBenchmark {
         }
         progress("scale: carnet db reindex…")
         walks.append(("carnet db reindex", try timed(carnet, ["--db", db, "db", "reindex"], in: directory)))
+        // Last: it changes the book (one card in a hundred merged into the one it copies).
+        progress("scale: carnet duplicates --merge-all…")
+        walks.append(("carnet duplicates --merge-all --keep-first", try timed(carnet, ["--db", db, "duplicates", "--merge-all", "--keep-first"], in: directory)))
         return walks
     }
 
