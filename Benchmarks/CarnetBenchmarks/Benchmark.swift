@@ -108,7 +108,7 @@ final class Benchmark {
     /// The migrations that make the search index: without them, a file has no index at all.
     static let searchIndexMigrations: Set<String> = [
         "0006_search.sql", "0008_search_two_columns.sql", "0010_search_national_number_once.sql", "0016_search_one_definition.sql",
-        "0019_search_people_only.sql",
+        "0019_search_people_only.sql", "0026_search_other_column_first.sql",
     ]
 
     static func loadSchemaSQL(excluding excluded: Set<String> = []) throws -> String {
