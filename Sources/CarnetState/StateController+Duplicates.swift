@@ -26,6 +26,18 @@ extension StateController {
         return merged
     }
 
+    /// Merges groups given by their contacts' ids, each read and merged inside one write, all as
+    /// one action of the history (see `StorageController/mergeContactGroups(ids:merging:merged:)`);
+    /// everything is read again when one was merged.
+    @discardableResult
+    public func mergeContactGroups(
+        ids groups: [[Int64]], merging: @escaping ([Contact]) -> ContactDraft?, merged: @escaping ([Contact], Contact) -> Void
+    ) throws(CarnetError) -> Int {
+        let count = try storage.mergeContactGroups(ids: groups, merging: merging, merged: merged)
+        if count > 0 { try reloadEverything() }
+        return count
+    }
+
     /// Records that two contacts are different people (one action of the history).
     public func markDifferentPeople(_ a: Int64, _ b: Int64) throws(CarnetError) {
         try storage.markDifferentPeople(a, b)

@@ -187,7 +187,50 @@ extension StorageController {
             history.note = HistoryNote(
                 .merge, subject: groups, "merged \(groups) of likely duplicates (\(merged) contacts into \(merges.count))")
             let now = Timestamp.now()
-            return try zip(merges, checked).map { merge, draft in try Self.merge(db, merge.contacts, into: draft, at: now) }
+            return try zip(merges, checked).map { merge, draft in
+                let merged = try Self.merge(db, merge.contacts, into: draft, at: now)
+                // Thousands of merges are a long action: its changes go out in parts.
+                try history.checkpoint()
+                return merged
+            }
+        }
+    }
+
+    /// Merges groups of contacts given by their ids, each into its first contact, all as one
+    /// action of the history, reading each group's contacts inside the write as they are in the
+    /// file, so no merge can rest on a stale read. `merging` is given each group's contacts and
+    /// returns the merged draft, or nil to leave the group as it is; `merged` is told each merge
+    /// as it is made (the contacts, the kept one as saved). Neither may use this controller. One
+    /// group at a time is held, and the action's changes go out in parts: memory stays flat
+    /// whatever the number of groups. A contact may be in one group only; a group whose contact
+    /// is gone, or that names a group card, writes nothing at all. Returns the number merged.
+    @discardableResult
+    public func mergeContactGroups(
+        ids groups: [[Int64]], merging: @escaping ([Contact]) -> ContactDraft?, merged: @escaping ([Contact], Contact) -> Void
+    ) throws(CarnetError) -> Int {
+        var seen = Set<Int64>()
+        for id in groups.joined() where !seen.insert(id).inserted {
+            throw CarnetError.refused("contact \(id) is in two of the groups to merge; a contact is merged once")
+        }
+        return try recordedWrite { db, history in
+            let now = Timestamp.now()
+            var count = 0
+            var contactCount = 0
+            for ids in groups {
+                let contacts = try ids.map { id in
+                    guard let contact = try Self.fetchContact(db, id: id) else { throw CarnetError.deleted(.contact, id: id) }
+                    return contact
+                }
+                guard let draft = merging(contacts) else { continue }
+                let saved = try Self.merge(db, contacts, into: try Self.checkedMerge(contacts, into: draft), at: now)
+                merged(contacts, saved)
+                count += 1
+                contactCount += contacts.count
+                try history.checkpoint()
+            }
+            let named = count == 1 ? "1 group" : "\(count) groups"
+            history.note = HistoryNote(.merge, subject: named, "merged \(named) of likely duplicates (\(contactCount) contacts into \(count))")
+            return count
         }
     }
 

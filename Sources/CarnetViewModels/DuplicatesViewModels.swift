@@ -159,11 +159,14 @@ public final class DuplicatesViewModel {
     /// What `mergeAll(keepingFirst:)` did: for each merged group, the contacts merged (the
     /// first kept) and the fields settled by keeping the first's value; the groups it left.
     public struct MergeAll: Sendable, Equatable {
+        /// What one merge did, without the contacts themselves: a merge of thousands of groups
+        /// keeps this much of each.
         public struct Merged: Sendable, Equatable {
-            /// The group's contacts as they were, the kept one first.
-            public let contacts: [Contact]
-            /// The contact that now holds the group.
-            public let contact: Contact
+            /// The ids of the group's contacts, the kept one first.
+            public let contactIDs: [Int64]
+            /// The contact that now holds the group, and its name.
+            public let id: Int64
+            public let name: String
             /// Where the contacts held different values: the kept one's stayed.
             public let settled: [MergeQuestion]
         }
@@ -185,8 +188,14 @@ public final class DuplicatesViewModel {
     public func mergeAll(keepingFirst: Bool = false) throws(CarnetError) -> MergeAll {
         try refresh()
         let phones = try state.phoneNormalForm()
-        var merges: [(contacts: [Contact], draft: ContactDraft)] = []
-        var settled: [[MergeQuestion]] = []
+        // The merged draft of a group's contacts, or nil when a person must choose, with the
+        // fields settled by keeping the first's value.
+        func merge(_ contacts: [Contact]) -> (draft: ContactDraft, settled: [MergeQuestion])? {
+            guard !contacts.contains(where: { $0.kind == .group }) else { return nil }
+            let merge = ContactMerge.merge(contacts.map(\.draft), phones: phones)
+            return merge.questions.isEmpty || keepingFirst ? (merge.draft, merge.questions) : nil
+        }
+        var planned: [Row] = []
         var left: [Row] = []
         var overlapping: [Row] = []
         var taken = Set<Int64>()
@@ -195,22 +204,36 @@ public final class DuplicatesViewModel {
                 overlapping.append(row)
                 continue
             }
+            // Read to decide, then let go: the write reads each group again, one at a time.
             var contacts: [Contact] = []
             for id in row.group.contactIDs { contacts.append(try state.contact(id: id)) }
-            let merge = ContactMerge.merge(contacts.map(\.draft), phones: phones)
-            if (merge.questions.isEmpty || keepingFirst) && !contacts.contains(where: { $0.kind == .group }) {
-                merges.append((contacts, merge.draft))
-                settled.append(merge.questions)
+            if merge(contacts) != nil {
+                planned.append(row)
                 taken.formUnion(row.group.contactIDs)
             } else {
                 left.append(row)
             }
         }
-        let saved = try state.mergeContactGroups(merges)
+        var merged: [MergeAll.Merged] = []
+        var settled: [MergeQuestion] = []
+        let count = try state.mergeContactGroups(
+            ids: planned.map(\.group.contactIDs),
+            merging: { contacts in
+                guard let made = merge(contacts) else { return nil }
+                settled = made.settled
+                return made.draft
+            },
+            merged: { contacts, saved in
+                merged.append(MergeAll.Merged(contactIDs: contacts.map(\.id), id: saved.id, name: saved.name, settled: settled))
+            })
+        // A group changed since it was read so that a person must now choose is left too.
+        if merged.count < planned.count {
+            let done = Set(merged.map(\.id))
+            left += planned.filter { !done.contains($0.group.contactIDs[0]) }
+        }
         // The groups are found again only when a merge changed them: a second search costs
         // as much as the first.
-        if !saved.isEmpty { try refresh() }
-        let merged = saved.indices.map { MergeAll.Merged(contacts: merges[$0].contacts, contact: saved[$0], settled: settled[$0]) }
+        if count > 0 { try refresh() }
         return MergeAll(merged: merged, left: left, overlapping: overlapping)
     }
 

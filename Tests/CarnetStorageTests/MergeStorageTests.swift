@@ -98,6 +98,75 @@ import Testing
         #expect(try storage.mergeContactGroups([]).isEmpty)
     }
 
+    /// Groups given by ids are read inside the write, one at a time, and merged with the draft
+    /// the caller makes of them; a group the caller leaves is not touched, and the whole is one
+    /// action that one undo takes back.
+    @Test func groupsGivenByIdsAreReadInsideTheWriteAndMergedAsOneAction() throws {
+        let storage = try StorageController(path: dir.database)
+        let adas = try threeAdas(storage)
+        let grace = try storage.insertContact(ContactDraft(name: "Grace Hopper", email: "grace@navy.example"))
+        let hopper = try storage.insertContact(ContactDraft(name: "Hopper, Grace", email: "GRACE@navy.example"))
+        let alan = try storage.insertContact(ContactDraft(name: "Alan Turing"))
+        let turing = try storage.insertContact(ContactDraft(name: "A. Turing"))
+        let before = try Self.rows(storage)
+        let phones = PhoneNormalForm(region: "GB")
+        #expect(throws: CarnetError.self) {
+            try storage.mergeContactGroups(ids: [[grace.id, hopper.id], [hopper.id, alan.id]], merging: { _ in nil }, merged: { _, _ in })
+        }
+        // Saved after the caller listed the group: the write merges the contact as it is now.
+        let renamed = try storage.updateContact(hopper, with: ContactDraft(name: "Hopper, Grace", email: "GRACE@navy.example", phone: "+44 20 7946 0000"))
+        var seen: [[Int64]] = []
+        var made: [(ids: [Int64], saved: Contact)] = []
+        let count = try storage.mergeContactGroups(
+            ids: [adas.map(\.id), [grace.id, renamed.id], [alan.id, turing.id]],
+            merging: { contacts in
+                seen.append(contacts.map(\.id))
+                return contacts[0].name == "Alan Turing" ? nil : ContactMerge.merge(contacts.map(\.draft), phones: phones).draft
+            },
+            merged: { contacts, saved in made.append((contacts.map(\.id), saved)) })
+        #expect(count == 2)
+        #expect(seen == [adas.map(\.id), [grace.id, hopper.id], [alan.id, turing.id]])
+        #expect(made.map(\.ids) == [adas.map(\.id), [grace.id, hopper.id]])
+        #expect(try storage.contact(id: grace.id).draft.phones.map(\.value) == ["+44 20 7946 0000"])
+        #expect(try storage.allContacts().map(\.id).sorted() == [adas[0].id, grace.id, alan.id, turing.id])
+        #expect(try storage.history(limit: 1).first?.summary == "merged 2 groups of likely duplicates (5 contacts into 2)")
+        try storage.undo()
+        try storage.undo()
+        #expect(try Self.rows(storage) == before)
+        try SearchTests().indexIsSound(storage)
+    }
+
+    /// A merge of thousands of groups is a long action: its changes go out in parts as they are
+    /// made, so the recorder holds a few megabytes whatever the number of groups, and one undo
+    /// still takes every merge back exactly.
+    @Test func aMergeOfManyGroupsIsWrittenInParts() throws {
+        let storage = try StorageController(path: dir.database)
+        let note = String(repeating: "a long note ", count: 300)
+        var drafts: [ContactDraft] = []
+        for i in 0..<800 {
+            for email in ["p\(i)@example.com", "P\(i)@example.com"] {
+                var draft = ContactDraft(name: "Person \(i)", email: email)
+                draft.note = note + "\(i)"
+                drafts.append(draft)
+            }
+        }
+        try storage.insertContacts(drafts)
+        let contacts = try storage.allContacts().sorted { $0.id < $1.id }
+        let before = try Self.rows(storage)
+        let phones = PhoneNormalForm(region: nil)
+        let groups = stride(from: 0, to: contacts.count, by: 2).map { Array(contacts[$0...$0 + 1]) }
+        try storage.mergeContactGroups(groups.map { ($0, ContactMerge.merge($0.map(\.draft), phones: phones).draft) })
+        #expect(try storage.contactCount() == 800)
+        let parts = try storage.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM history_changesets") ?? 0 }
+        #expect(parts >= 2)
+        #expect(try storage.history(limit: 1).first?.summary == "merged 800 groups of likely duplicates (1600 contacts into 800)")
+        try storage.undo()
+        #expect(try Self.rows(storage) == before)
+        try storage.redo()
+        #expect(try storage.contactCount() == 800)
+        try SearchTests().indexIsSound(storage)
+    }
+
     @Test func aMergeIsOneActionAndUndoRestoresEveryContactExactly() throws {
         let storage = try StorageController(path: dir.database)
         let adas = try threeAdas(storage)

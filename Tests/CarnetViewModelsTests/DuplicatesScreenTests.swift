@@ -79,7 +79,7 @@ import Testing
         #expect(alone.merged.isEmpty && alone.overlapping.isEmpty && alone.left.count == screen.rows.count, "the titles differ")
         let first = try screen.mergeAll(keepingFirst: true)
         #expect(!first.merged.isEmpty && !first.overlapping.isEmpty)
-        let ids = first.merged.flatMap { $0.contacts.map(\.id) }
+        let ids = first.merged.flatMap(\.contactIDs)
         #expect(Set(ids).count == ids.count, "no contact merged twice")
         #expect(first.merged.allSatisfy { $0.settled.map(\.subject) == [.field(.name), .field(.title)] })
         _ = try state.undo()

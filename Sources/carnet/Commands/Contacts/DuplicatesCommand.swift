@@ -81,10 +81,9 @@ struct DuplicatesCommand: StateCommand {
         if merged > 0 {
             terminal.print("merged \(merged) group\(merged == 1 ? "" : "s") of likely duplicates; carnet undo takes \(merged == 1 ? "it" : "them all") back:")
             for group in done.merged {
-                terminal.print("  \(group.contact.name.shown) [\(group.contact.id)]")
-                let ids = group.contacts.map(\.id)
+                terminal.print("  \(group.name.shown) [\(group.id)]")
                 for question in group.settled {
-                    terminal.print("    " + MergeCommand.settled(question, ids: ids) { id, value in "\(id) had “\(value.shown)”" })
+                    terminal.print("    " + MergeCommand.settled(question, ids: group.contactIDs) { id, value in "\(id) had “\(value.shown)”" })
                 }
             }
         }
