@@ -185,7 +185,10 @@ public final class DuplicatesViewModel {
     /// contacts hold two values of one field (a name, a title, a birthday) is left for a person
     /// to choose on the merge screen, unless `keepingFirst`: then the first contact's value
     /// stays, as a merge in a script keeps it, and the answer says each field so settled.
-    public func mergeAll(keepingFirst: Bool = false) throws(CarnetError) -> MergeAll {
+    /// `refreshing: false` leaves `rows` as they were found (stale once a group is merged): for a
+    /// caller that ends with the answer, such as the CLI, which would otherwise search the whole
+    /// book a second time for nothing.
+    public func mergeAll(keepingFirst: Bool = false, refreshing: Bool = true) throws(CarnetError) -> MergeAll {
         try refresh()
         let phones = try state.phoneNormalForm()
         // The merged draft of a group's contacts, or nil when a person must choose, with the
@@ -233,7 +236,7 @@ public final class DuplicatesViewModel {
         }
         // The groups are found again only when a merge changed them: a second search costs
         // as much as the first.
-        if count > 0 { try refresh() }
+        if count > 0 && refreshing { try refresh() }
         return MergeAll(merged: merged, left: left, overlapping: overlapping)
     }
 

@@ -72,7 +72,7 @@ struct DuplicatesCommand: StateCommand {
     }
 
     @MainActor private func merge(_ screen: DuplicatesViewModel, terminal: Terminal) throws {
-        let done = try screen.mergeAll(keepingFirst: keepFirst)
+        let done = try screen.mergeAll(keepingFirst: keepFirst, refreshing: false)
         let merged = done.merged.count
         if merged == 0 && done.left.isEmpty && done.overlapping.isEmpty {
             let count = screen.contactCount
