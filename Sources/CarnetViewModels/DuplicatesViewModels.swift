@@ -156,8 +156,9 @@ public final class DuplicatesViewModel {
         return MergeContactsViewModel(state: state, contacts: contacts, taking: taking, phones: try state.phoneNormalForm())
     }
 
-    /// What `mergeAll(keepingFirst:)` did: for each merged group, the contacts merged (the
-    /// first kept) and the fields settled by keeping the first's value; the groups it left.
+    /// What `mergeAll(keepingFirst:refreshing:)` did: for each merged group, the ids of the
+    /// contacts merged (the first kept) and the fields settled by keeping the first's value; the
+    /// groups it left.
     public struct MergeAll: Sendable, Equatable {
         /// What one merge did, without the contacts themselves: a merge of thousands of groups
         /// keeps this much of each.
