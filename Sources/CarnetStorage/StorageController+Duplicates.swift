@@ -172,20 +172,11 @@ extension StorageController {
     @discardableResult
     public func mergeContactGroups(_ merges: [(contacts: [Contact], draft: ContactDraft)]) throws(CarnetError) -> [Contact] {
         guard !merges.isEmpty else { return [] }
-        var seen = Set<Int64>()
-        var checked: [ContactDraft] = []
-        checked.reserveCapacity(merges.count)
-        for merge in merges {
-            checked.append(try Self.checkedMerge(merge.contacts, into: merge.draft))
-            for contact in merge.contacts where !seen.insert(contact.id).inserted {
-                throw CarnetError.refused("contact \(contact.id) is in two of the groups to merge; a contact is merged once")
-            }
-        }
+        let checked = try merges.map { merge throws(CarnetError) in try Self.checkedMerge(merge.contacts, into: merge.draft) }
+        try Self.refuseSharedContacts(merges.lazy.flatMap { $0.contacts.map(\.id) })
         let merged = merges.reduce(0) { $0 + $1.contacts.count }
         return try recordedWrite { db, history in
-            let groups = merges.count == 1 ? "1 group" : "\(merges.count) groups"
-            history.note = HistoryNote(
-                .merge, subject: groups, "merged \(groups) of likely duplicates (\(merged) contacts into \(merges.count))")
+            history.note = Self.groupsMergedNote(groups: merges.count, contacts: merged)
             let now = Timestamp.now()
             return try zip(merges, checked).map { merge, draft in
                 let merged = try Self.merge(db, merge.contacts, into: draft, at: now)
@@ -208,10 +199,7 @@ extension StorageController {
     public func mergeContactGroups(
         ids groups: [[Int64]], merging: @escaping ([Contact]) -> ContactDraft?, merged: @escaping ([Contact], Contact) -> Void
     ) throws(CarnetError) -> Int {
-        var seen = Set<Int64>()
-        for id in groups.joined() where !seen.insert(id).inserted {
-            throw CarnetError.refused("contact \(id) is in two of the groups to merge; a contact is merged once")
-        }
+        try Self.refuseSharedContacts(groups.joined())
         return try recordedWrite { db, history in
             let now = Timestamp.now()
             var count = 0
@@ -228,10 +216,23 @@ extension StorageController {
                 contactCount += contacts.count
                 try history.checkpoint()
             }
-            let named = count == 1 ? "1 group" : "\(count) groups"
-            history.note = HistoryNote(.merge, subject: named, "merged \(named) of likely duplicates (\(contactCount) contacts into \(count))")
+            history.note = Self.groupsMergedNote(groups: count, contacts: contactCount)
             return count
         }
+    }
+
+    /// Refuses groups to merge that share a contact: a contact is merged once.
+    private static func refuseSharedContacts(_ ids: some Sequence<Int64>) throws(CarnetError) {
+        var seen = Set<Int64>()
+        for id in ids where !seen.insert(id).inserted {
+            throw CarnetError.refused("contact \(id) is in two of the groups to merge; a contact is merged once")
+        }
+    }
+
+    /// How the history names a merge of several groups.
+    private static func groupsMergedNote(groups: Int, contacts: Int) -> HistoryNote {
+        let named = groups == 1 ? "1 group" : "\(groups) groups"
+        return HistoryNote(.merge, subject: named, "merged \(named) of likely duplicates (\(contacts) contacts into \(groups))")
     }
 
     /// The merge's draft, validated, once its contacts are known to make a merge: two or more,
